@@ -1,0 +1,14 @@
+//! The rules of the game: pure functions and types, no web or database code.
+
+pub mod form;
+pub mod format;
+pub mod ids;
+pub mod ranking;
+pub mod result;
+pub mod role;
+pub mod schedule;
+pub mod standblatt;
+pub mod team;
+pub mod team_import;
+pub mod text_import;
+pub mod tournament;

@@ -1,0 +1,104 @@
+//! Who may do what.
+
+use std::fmt;
+use std::str::FromStr;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Turnierleitung: everything.
+    Leitung,
+    /// Turnierbüro: teams, draws, results.
+    Buero,
+    /// Kontrolleur: visas; reads everything.
+    Kontrolleur,
+}
+
+/// The kinds of write the application knows, each allowed to a set of roles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Permission {
+    ManageUsers,
+    ManageTournament,
+    ManageTeams,
+    Draw,
+    EnterResults,
+    /// Correcting a result that a Kontrolleur has already visaed.
+    CorrectVisaedResults,
+    Visa,
+    Disqualify,
+    ViewAudit,
+}
+
+impl Role {
+    pub const ALL: [Role; 3] = [Role::Leitung, Role::Buero, Role::Kontrolleur];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Leitung => "leitung",
+            Role::Buero => "buero",
+            Role::Kontrolleur => "kontrolleur",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Role::Leitung => "Turnierleitung",
+            Role::Buero => "Turnierbüro",
+            Role::Kontrolleur => "Kontrolleur",
+        }
+    }
+
+    pub fn may(self, permission: Permission) -> bool {
+        use Permission::*;
+        match self {
+            Role::Leitung => true,
+            Role::Buero => matches!(permission, ManageTeams | Draw | EnterResults),
+            Role::Kontrolleur => matches!(permission, Visa | CorrectVisaedResults),
+        }
+    }
+}
+
+impl fmt::Display for Role {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Role {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_lowercase().as_str() {
+            "leitung" => Ok(Role::Leitung),
+            "buero" | "büro" => Ok(Role::Buero),
+            "kontrolleur" => Ok(Role::Kontrolleur),
+            other => Err(format!(
+                "Unbekannte Rolle «{other}» (erlaubt: leitung, buero, kontrolleur)"
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roles_round_trip() {
+        for role in Role::ALL {
+            assert_eq!(role.as_str().parse::<Role>().unwrap(), role);
+        }
+        assert!("admin".parse::<Role>().is_err());
+    }
+
+    #[test]
+    fn permissions_follow_the_roles() {
+        assert!(Role::Leitung.may(Permission::ManageUsers));
+        assert!(Role::Buero.may(Permission::EnterResults));
+        assert!(!Role::Buero.may(Permission::Visa));
+        assert!(!Role::Buero.may(Permission::CorrectVisaedResults));
+        assert!(!Role::Buero.may(Permission::ManageTournament));
+        assert!(Role::Kontrolleur.may(Permission::Visa));
+        assert!(Role::Kontrolleur.may(Permission::CorrectVisaedResults));
+        assert!(!Role::Kontrolleur.may(Permission::EnterResults));
+        assert!(!Role::Kontrolleur.may(Permission::Disqualify));
+    }
+}

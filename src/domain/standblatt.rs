@@ -1,0 +1,503 @@
+//! The Standblatt of every team, derived from the schedule, the table results, the team
+//! statuses and the visas; and the Rangliste built from the Standblätter.
+//!
+//! Rules (seed 004 §7–9):
+//! - a Passe counts once its result is entered; it is *visiert* once a Kontrolleur signed it;
+//! - a team's total gets a final visa only when every Passe is visiert;
+//! - a team without final visa is *nicht bewertet* in the official Rangliste;
+//! - a team drawn against a disqualified or withdrawn team, from the Passe it left in on,
+//!   gets the Pauschale; a bye (spielfrei) also counts the Pauschale.
+//!   Pauschalen are set by the Turnierleitung and need no Kontrolleur visa.
+
+use super::ids::{ResultId, TeamId};
+use super::ranking::{RankInput, rank};
+use super::team::TeamStatus;
+use chrono::NaiveDateTime;
+use std::collections::HashMap;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Visa {
+    pub by: String,
+    pub at: NaiveDateTime,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TeamFacts {
+    pub id: TeamId,
+    pub startnummer: u32,
+    pub status: TeamStatus,
+    /// The Passe in which a disqualified or withdrawn team left.
+    pub out_passe: Option<u32>,
+    pub final_visa: Option<Visa>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatFacts {
+    pub passe: u32,
+    pub team: TeamId,
+    pub table: Option<u32>,
+    pub opponent: Option<TeamId>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResultFacts {
+    pub id: ResultId,
+    pub passe: u32,
+    pub table: u32,
+    pub team_a: TeamId,
+    pub team_b: TeamId,
+    pub points_a: u32,
+    pub points_b: u32,
+    pub matches_a: u32,
+    pub matches_b: u32,
+    pub visa_a: Option<Visa>,
+    pub visa_b: Option<Visa>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PasseLine {
+    /// No table drawn yet (per-Passe draw).
+    NichtGezogen,
+    /// Drawn, no result yet.
+    Offen { table: u32, opponent: TeamId },
+    Gespielt {
+        table: u32,
+        opponent: TeamId,
+        points: u32,
+        matches: u32,
+        result: ResultId,
+        visa: Option<Visa>,
+    },
+    /// The opponent was disqualified or withdrew.
+    Pauschale {
+        table: Option<u32>,
+        opponent: Option<TeamId>,
+        points: u32,
+    },
+    Spielfrei { points: u32 },
+    /// The team itself was disqualified or withdrew before or in this Passe.
+    Ausgeschieden,
+}
+
+impl PasseLine {
+    pub fn points(&self) -> Option<u32> {
+        match self {
+            PasseLine::Gespielt { points, .. }
+            | PasseLine::Pauschale { points, .. }
+            | PasseLine::Spielfrei { points } => Some(*points),
+            _ => None,
+        }
+    }
+
+    pub fn is_visiert(&self) -> bool {
+        match self {
+            PasseLine::Gespielt { visa, .. } => visa.is_some(),
+            PasseLine::Pauschale { .. } | PasseLine::Spielfrei { .. } => true,
+            _ => false,
+        }
+    }
+
+    pub fn status_label(&self) -> &'static str {
+        match self {
+            PasseLine::NichtGezogen => "nicht gezogen",
+            PasseLine::Offen { .. } => "offen",
+            PasseLine::Gespielt { visa: None, .. } => "erfasst",
+            PasseLine::Gespielt { visa: Some(_), .. } => "visiert",
+            PasseLine::Pauschale { .. } => "Pauschale",
+            PasseLine::Spielfrei { .. } => "spielfrei",
+            PasseLine::Ausgeschieden => "ausgeschieden",
+        }
+    }
+
+    pub fn table(&self) -> Option<u32> {
+        match self {
+            PasseLine::Offen { table, .. } | PasseLine::Gespielt { table, .. } => Some(*table),
+            PasseLine::Pauschale { table, .. } => *table,
+            _ => None,
+        }
+    }
+
+    pub fn opponent(&self) -> Option<TeamId> {
+        match self {
+            PasseLine::Offen { opponent, .. } | PasseLine::Gespielt { opponent, .. } => Some(*opponent),
+            PasseLine::Pauschale { opponent, .. } => *opponent,
+            _ => None,
+        }
+    }
+}
+
+/// Where a team stands as a whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SheetStatus {
+    /// Some Passe has no result yet.
+    Offen,
+    /// Every Passe has a result, not all visiert.
+    Erfasst,
+    /// Every Passe visiert; the total still needs its final visa.
+    Visiert,
+    Endvisum,
+    Disqualifiziert,
+    Zurueckgezogen,
+}
+
+impl SheetStatus {
+    pub fn label(self) -> &'static str {
+        match self {
+            SheetStatus::Offen => "Resultate fehlen",
+            SheetStatus::Erfasst => "erfasst",
+            SheetStatus::Visiert => "Passen visiert",
+            SheetStatus::Endvisum => "Endvisum",
+            SheetStatus::Disqualifiziert => "disqualifiziert",
+            SheetStatus::Zurueckgezogen => "zurückgezogen",
+        }
+    }
+    pub fn css(self) -> &'static str {
+        match self {
+            SheetStatus::Offen => "offen",
+            SheetStatus::Erfasst => "erfasst",
+            SheetStatus::Visiert => "visiert",
+            SheetStatus::Endvisum => "endvisum",
+            SheetStatus::Disqualifiziert => "disqualifiziert",
+            SheetStatus::Zurueckgezogen => "zurueckgezogen",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Standblatt {
+    pub team: TeamId,
+    pub startnummer: u32,
+    pub lines: Vec<PasseLine>,
+    pub total: u32,
+    pub status: SheetStatus,
+    pub final_visa: Option<Visa>,
+}
+
+impl Standblatt {
+    pub fn all_passen_visiert(&self) -> bool {
+        self.lines.iter().all(PasseLine::is_visiert)
+    }
+
+    /// The points that count for the Rangliste, one per Passe with points.
+    pub fn passe_points(&self) -> Vec<u32> {
+        self.lines.iter().filter_map(PasseLine::points).collect()
+    }
+}
+
+/// Why a final visa cannot be given.
+pub fn final_visa_refusal(sheet: &Standblatt) -> Option<&'static str> {
+    match sheet.status {
+        SheetStatus::Disqualifiziert | SheetStatus::Zurueckgezogen => {
+            Some("Das Team ist ausgeschieden und wird nicht bewertet.")
+        }
+        SheetStatus::Endvisum => Some("Das Endtotal ist bereits visiert."),
+        _ if !sheet.all_passen_visiert() => Some("Erst wenn alle Passen visiert sind, kann das Endtotal visiert werden."),
+        _ => None,
+    }
+}
+
+pub struct TournamentFacts<'a> {
+    pub passen: u32,
+    pub pauschale: u32,
+    pub teams: &'a [TeamFacts],
+    pub seats: &'a [SeatFacts],
+    pub results: &'a [ResultFacts],
+}
+
+fn is_out_in(team: &TeamFacts, passe: u32) -> bool {
+    team.status != TeamStatus::Aktiv && team.out_passe.is_none_or(|out| out <= passe)
+}
+
+/// Every team's Standblatt, in the order of `facts.teams`.
+pub fn standblaetter(facts: &TournamentFacts<'_>) -> Vec<Standblatt> {
+    let teams: HashMap<TeamId, &TeamFacts> = facts.teams.iter().map(|t| (t.id, t)).collect();
+    let seats: HashMap<(TeamId, u32), &SeatFacts> = facts.seats.iter().map(|s| (( s.team, s.passe), s)).collect();
+    let results: HashMap<(u32, TeamId), &ResultFacts> = facts
+        .results
+        .iter()
+        .flat_map(|r| [((r.passe, r.team_a), r), ((r.passe, r.team_b), r)])
+        .collect();
+
+    facts
+        .teams
+        .iter()
+        .map(|team| {
+            let lines: Vec<PasseLine> = (1..=facts.passen)
+                .map(|passe| {
+                    if is_out_in(team, passe) {
+                        return PasseLine::Ausgeschieden;
+                    }
+                    let Some(seat) = seats.get(&(team.id, passe)) else {
+                        return PasseLine::NichtGezogen;
+                    };
+                    let (Some(table), Some(opponent)) = (seat.table, seat.opponent) else {
+                        return PasseLine::Spielfrei { points: facts.pauschale };
+                    };
+                    if teams.get(&opponent).is_some_and(|o| is_out_in(o, passe)) {
+                        return PasseLine::Pauschale {
+                            table: Some(table),
+                            opponent: Some(opponent),
+                            points: facts.pauschale,
+                        };
+                    }
+                    match results.get(&(passe, team.id)) {
+                        Some(r) => {
+                            let own_side = r.team_a == team.id;
+                            PasseLine::Gespielt {
+                                table,
+                                opponent,
+                                points: if own_side { r.points_a } else { r.points_b },
+                                matches: if own_side { r.matches_a } else { r.matches_b },
+                                result: r.id,
+                                visa: if own_side { r.visa_a.clone() } else { r.visa_b.clone() },
+                            }
+                        }
+                        None => PasseLine::Offen { table, opponent },
+                    }
+                })
+                .collect();
+            let total = lines.iter().filter_map(PasseLine::points).sum();
+            let status = match team.status {
+                TeamStatus::Disqualifiziert => SheetStatus::Disqualifiziert,
+                TeamStatus::Zurueckgezogen => SheetStatus::Zurueckgezogen,
+                TeamStatus::Aktiv if team.final_visa.is_some() => SheetStatus::Endvisum,
+                TeamStatus::Aktiv if lines.iter().all(PasseLine::is_visiert) => SheetStatus::Visiert,
+                TeamStatus::Aktiv if lines.iter().all(|l| l.points().is_some()) => SheetStatus::Erfasst,
+                TeamStatus::Aktiv => SheetStatus::Offen,
+            };
+            Standblatt {
+                team: team.id,
+                startnummer: team.startnummer,
+                lines,
+                total,
+                status,
+                final_visa: team.final_visa.clone(),
+            }
+        })
+        .collect()
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RanglisteKind {
+    /// While the tournament is open: every team still in, by the points so far.
+    Provisorisch,
+    /// Only teams with final visa are ranked (seed 004 §7).
+    Offiziell,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Section {
+    Rangiert,
+    NichtBewertet,
+    Disqualifiziert,
+    Zurueckgezogen,
+}
+
+impl Section {
+    pub fn label(self) -> &'static str {
+        match self {
+            Section::Rangiert => "Rangliste",
+            Section::NichtBewertet => "nicht bewertet",
+            Section::Disqualifiziert => "disqualifiziert",
+            Section::Zurueckgezogen => "zurückgezogen",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RanglisteRow<'a> {
+    pub rank: Option<u32>,
+    pub section: Section,
+    pub sheet: &'a Standblatt,
+}
+
+/// The Rangliste: ranked teams first, then the sections of teams without a rank.
+/// Within a section teams follow their points, then their Startnummer.
+pub fn rangliste(kind: RanglisteKind, sheets: &[Standblatt]) -> Vec<RanglisteRow<'_>> {
+    let section_of = |sheet: &Standblatt| match sheet.status {
+        SheetStatus::Disqualifiziert => Section::Disqualifiziert,
+        SheetStatus::Zurueckgezogen => Section::Zurueckgezogen,
+        SheetStatus::Endvisum => Section::Rangiert,
+        _ if kind == RanglisteKind::Provisorisch => Section::Rangiert,
+        _ => Section::NichtBewertet,
+    };
+    let mut rows = Vec::with_capacity(sheets.len());
+    for section in [Section::Rangiert, Section::NichtBewertet, Section::Disqualifiziert, Section::Zurueckgezogen] {
+        let members: Vec<&Standblatt> = sheets.iter().filter(|s| section_of(s) == section).collect();
+        let inputs: Vec<RankInput<(u32, usize)>> = members
+            .iter()
+            .enumerate()
+            .map(|(i, s)| RankInput {
+                key: (s.startnummer, i),
+                passen: s.passe_points(),
+            })
+            .collect();
+        for ranked in rank(&inputs) {
+            rows.push(RanglisteRow {
+                rank: (section == Section::Rangiert).then_some(ranked.rank),
+                section,
+                sheet: members[ranked.key.1],
+            });
+        }
+    }
+    rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::NaiveDate;
+
+    fn at() -> NaiveDateTime {
+        NaiveDate::from_ymd_opt(2026, 11, 22).unwrap().and_hms_opt(14, 0, 0).unwrap()
+    }
+    fn visa() -> Option<Visa> {
+        Some(Visa { by: "kontrolle".into(), at: at() })
+    }
+    fn team(id: i32) -> TeamFacts {
+        TeamFacts {
+            id: TeamId(id),
+            startnummer: id as u32,
+            status: TeamStatus::Aktiv,
+            out_passe: None,
+            final_visa: None,
+        }
+    }
+    fn seat(passe: u32, team: i32, table: u32, opponent: i32) -> SeatFacts {
+        SeatFacts { passe, team: TeamId(team), table: Some(table), opponent: Some(TeamId(opponent)) }
+    }
+    fn result(id: i32, passe: u32, table: u32, a: i32, b: i32, pa: u32, visa_a: bool, visa_b: bool) -> ResultFacts {
+        ResultFacts {
+            id: ResultId(id),
+            passe,
+            table,
+            team_a: TeamId(a),
+            team_b: TeamId(b),
+            points_a: pa,
+            points_b: 1884 - pa,
+            matches_a: 0,
+            matches_b: 0,
+            visa_a: if visa_a { visa() } else { None },
+            visa_b: if visa_b { visa() } else { None },
+        }
+    }
+
+    /// Four teams, two Passen: P1 1–2 @1, 3–4 @2; P2 1–3 @2, 2–4 @1.
+    fn seats() -> Vec<SeatFacts> {
+        vec![
+            seat(1, 1, 1, 2), seat(1, 2, 1, 1), seat(1, 3, 2, 4), seat(1, 4, 2, 3),
+            seat(2, 1, 2, 3), seat(2, 3, 2, 1), seat(2, 2, 1, 4), seat(2, 4, 1, 2),
+        ]
+    }
+
+    fn sheets(teams: &[TeamFacts], results: &[ResultFacts]) -> Vec<Standblatt> {
+        let seats = seats();
+        standblaetter(&TournamentFacts { passen: 2, pauschale: 1000, teams, seats: &seats, results })
+    }
+
+    #[test]
+    fn results_go_to_both_standblaetter() {
+        let teams: Vec<TeamFacts> = (1..=4).map(team).collect();
+        let results = vec![result(1, 1, 1, 1, 2, 1000, true, false)];
+        let s = sheets(&teams, &results);
+        assert_eq!(s[0].lines[0].points(), Some(1000));
+        assert!(s[0].lines[0].is_visiert());
+        assert_eq!(s[1].lines[0].points(), Some(884));
+        assert!(!s[1].lines[0].is_visiert());
+        assert_eq!(s[1].lines[0].status_label(), "erfasst");
+        assert_eq!(s[0].lines[1], PasseLine::Offen { table: 2, opponent: TeamId(3) });
+        assert_eq!(s[0].status, SheetStatus::Offen);
+        assert_eq!(s[0].total, 1000);
+    }
+
+    #[test]
+    fn status_moves_from_offen_to_endvisum() {
+        let mut teams: Vec<TeamFacts> = (1..=4).map(team).collect();
+        let mut results = vec![
+            result(1, 1, 1, 1, 2, 1000, false, false),
+            result(2, 2, 2, 1, 3, 900, false, false),
+        ];
+        assert_eq!(sheets(&teams, &results)[0].status, SheetStatus::Erfasst);
+        assert!(final_visa_refusal(&sheets(&teams, &results)[0]).is_some());
+        results[0].visa_a = visa();
+        results[1].visa_a = visa();
+        let s = sheets(&teams, &results);
+        assert_eq!(s[0].status, SheetStatus::Visiert);
+        assert_eq!(final_visa_refusal(&s[0]), None);
+        teams[0].final_visa = visa();
+        let s = sheets(&teams, &results);
+        assert_eq!(s[0].status, SheetStatus::Endvisum);
+        assert!(final_visa_refusal(&s[0]).is_some());
+    }
+
+    #[test]
+    fn disqualification_gives_pauschale_for_aborted_and_later_passen() {
+        let mut teams: Vec<TeamFacts> = (1..=4).map(team).collect();
+        teams[3].status = TeamStatus::Disqualifiziert;
+        teams[3].out_passe = Some(1);
+        // A result entered for the aborted table is superseded by the Pauschale.
+        let results = vec![result(1, 1, 2, 3, 4, 500, false, false)];
+        let s = sheets(&teams, &results);
+        assert_eq!(s[2].lines[0], PasseLine::Pauschale { table: Some(2), opponent: Some(TeamId(4)), points: 1000 });
+        assert_eq!(s[1].lines[1], PasseLine::Pauschale { table: Some(1), opponent: Some(TeamId(4)), points: 1000 });
+        assert_eq!(s[3].lines, vec![PasseLine::Ausgeschieden, PasseLine::Ausgeschieden]);
+        assert_eq!(s[3].status, SheetStatus::Disqualifiziert);
+        assert!(s[2].lines[0].is_visiert());
+    }
+
+    #[test]
+    fn results_before_the_disqualification_stay() {
+        let mut teams: Vec<TeamFacts> = (1..=4).map(team).collect();
+        teams[3].status = TeamStatus::Zurueckgezogen;
+        teams[3].out_passe = Some(2);
+        let results = vec![result(1, 1, 2, 3, 4, 1100, false, false)];
+        let s = sheets(&teams, &results);
+        assert_eq!(s[2].lines[0].points(), Some(1100));
+        assert_eq!(s[3].lines[0].points(), Some(784));
+        assert_eq!(s[3].lines[1], PasseLine::Ausgeschieden);
+        assert_eq!(s[1].lines[1].points(), Some(1000));
+        assert_eq!(s[1].lines[0], PasseLine::Offen { table: 1, opponent: TeamId(1) });
+    }
+
+    #[test]
+    fn a_bye_counts_the_pauschale() {
+        let teams = vec![team(1)];
+        let seats = vec![SeatFacts { passe: 1, team: TeamId(1), table: None, opponent: None }];
+        let s = standblaetter(&TournamentFacts { passen: 2, pauschale: 660, teams: &teams, seats: &seats, results: &[] });
+        assert_eq!(s[0].lines[0], PasseLine::Spielfrei { points: 660 });
+        assert_eq!(s[0].lines[1], PasseLine::NichtGezogen);
+        assert_eq!(s[0].total, 660);
+    }
+
+    #[test]
+    fn official_rangliste_excludes_teams_without_final_visa() {
+        let mut teams: Vec<TeamFacts> = (1..=4).map(team).collect();
+        let results = vec![
+            result(1, 1, 1, 1, 2, 1000, true, true),
+            result(2, 1, 2, 3, 4, 1200, true, true),
+            result(3, 2, 2, 1, 3, 900, true, true),
+            result(4, 2, 1, 2, 4, 942, true, true),
+        ];
+        teams[0].final_visa = visa();
+        teams[1].final_visa = visa();
+        teams[3].status = TeamStatus::Disqualifiziert;
+        teams[3].out_passe = Some(3);
+        let s = sheets(&teams, &results);
+        let official = rangliste(RanglisteKind::Offiziell, &s);
+        let view: Vec<(Option<u32>, u32, Section)> =
+            official.iter().map(|r| (r.rank, r.sheet.startnummer, r.section)).collect();
+        assert_eq!(view, vec![
+            (Some(1), 1, Section::Rangiert),
+            (Some(2), 2, Section::Rangiert),
+            (None, 3, Section::NichtBewertet),
+            (None, 4, Section::Disqualifiziert),
+        ]);
+        let provisional = rangliste(RanglisteKind::Provisorisch, &s);
+        let ranked: Vec<(u32, u32)> = provisional
+            .iter()
+            .filter_map(|r| r.rank.map(|rank| (r.sheet.startnummer, rank)))
+            .collect();
+        // Team 3: 1'200 + 984 = 2'184; team 1: 1'000 + 900 = 1'900; team 2: 884 + 942 = 1'826.
+        assert_eq!(ranked, vec![(3, 1), (1, 2), (2, 3)]);
+    }
+}

@@ -1,0 +1,158 @@
+//! Teams: fixed pairs of players with a stable Startnummer.
+
+use super::form::{FieldErrors, parse_number, parse_required_text, parse_text};
+use serde::Deserialize;
+use std::fmt;
+use std::str::FromStr;
+
+pub const MAX_STARTNUMMER: u32 = 99_999;
+const MAX_NAME: usize = 100;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TeamStatus {
+    Aktiv,
+    Disqualifiziert,
+    Zurueckgezogen,
+}
+
+impl TeamStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TeamStatus::Aktiv => "aktiv",
+            TeamStatus::Disqualifiziert => "disqualifiziert",
+            TeamStatus::Zurueckgezogen => "zurueckgezogen",
+        }
+    }
+    pub fn label(self) -> &'static str {
+        match self {
+            TeamStatus::Aktiv => "aktiv",
+            TeamStatus::Disqualifiziert => "disqualifiziert",
+            TeamStatus::Zurueckgezogen => "zurückgezogen",
+        }
+    }
+}
+
+impl fmt::Display for TeamStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+impl FromStr for TeamStatus {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "aktiv" => Ok(TeamStatus::Aktiv),
+            "disqualifiziert" => Ok(TeamStatus::Disqualifiziert),
+            "zurueckgezogen" => Ok(TeamStatus::Zurueckgezogen),
+            other => Err(format!("unbekannter Teamstatus {other}")),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct TeamForm {
+    #[serde(default)]
+    pub startnummer: String,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub player1: String,
+    #[serde(default)]
+    pub player2: String,
+    #[serde(default)]
+    pub club: String,
+    #[serde(default)]
+    pub place: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TeamInput {
+    /// None: the next free number after the highest one is assigned.
+    pub startnummer: Option<u32>,
+    pub name: Option<String>,
+    pub player1: String,
+    pub player2: String,
+    pub club: Option<String>,
+    pub place: Option<String>,
+}
+
+impl TryFrom<&TeamForm> for TeamInput {
+    type Error = FieldErrors;
+
+    fn try_from(form: &TeamForm) -> Result<Self, Self::Error> {
+        let mut errors = FieldErrors::new();
+        let startnummer = if form.startnummer.trim().is_empty() {
+            None
+        } else {
+            parse_number(
+                &mut errors,
+                "startnummer",
+                "Startnummer",
+                &form.startnummer,
+                1,
+                MAX_STARTNUMMER,
+            )
+        };
+        let name = parse_text(&mut errors, "name", "Teamname", &form.name, MAX_NAME);
+        let player1 = parse_required_text(&mut errors, "player1", "Spieler 1", &form.player1, MAX_NAME);
+        let player2 = parse_required_text(&mut errors, "player2", "Spieler 2", &form.player2, MAX_NAME);
+        let club = parse_text(&mut errors, "club", "Verein", &form.club, MAX_NAME);
+        let place = parse_text(&mut errors, "place", "Ort", &form.place, MAX_NAME);
+        match (player1, player2) {
+            (Some(player1), Some(player2)) if errors.is_empty() => Ok(TeamInput {
+                startnummer,
+                name,
+                player1,
+                player2,
+                club,
+                place,
+            }),
+            _ => Err(errors),
+        }
+    }
+}
+
+/// The display name: the team name, or both players.
+pub fn display_name(name: Option<&str>, player1: &str, player2: &str) -> String {
+    match name {
+        Some(name) if !name.is_empty() => name.to_string(),
+        _ => format!("{player1} / {player2}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_team_needs_two_players() {
+        let form = TeamForm {
+            player1: "Hans Müller".into(),
+            ..Default::default()
+        };
+        let e = TeamInput::try_from(&form).unwrap_err();
+        assert!(e.get("player2").unwrap().contains("Spieler 2"));
+        assert!(e.get("player1").is_none());
+    }
+
+    #[test]
+    fn startnummer_is_optional_but_checked() {
+        let mut form = TeamForm {
+            player1: "Anna Bär".into(),
+            player2: "Urs Bär".into(),
+            ..Default::default()
+        };
+        assert_eq!(TeamInput::try_from(&form).unwrap().startnummer, None);
+        form.startnummer = "12".into();
+        assert_eq!(TeamInput::try_from(&form).unwrap().startnummer, Some(12));
+        form.startnummer = "0".into();
+        assert!(TeamInput::try_from(&form).unwrap_err().get("startnummer").is_some());
+    }
+
+    #[test]
+    fn display_name_falls_back_to_players() {
+        assert_eq!(display_name(Some("Die Bären"), "A", "B"), "Die Bären");
+        assert_eq!(display_name(None, "Anna", "Urs"), "Anna / Urs");
+    }
+}

@@ -1,0 +1,215 @@
+//! CSV import of teams: all or nothing, every bad line reported with its number.
+
+use super::team::{MAX_STARTNUMMER, TeamInput};
+use super::text_import::{ImportError, decode, read_records};
+use std::collections::HashSet;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Column {
+    Startnummer,
+    Team,
+    Spieler1,
+    Spieler2,
+    Verein,
+    Ort,
+}
+
+fn column(name: &str) -> Option<Column> {
+    match name {
+        "startnummer" | "nr" => Some(Column::Startnummer),
+        "team" => Some(Column::Team),
+        "spieler1" => Some(Column::Spieler1),
+        "spieler2" => Some(Column::Spieler2),
+        "verein" => Some(Column::Verein),
+        "ort" => Some(Column::Ort),
+        _ => None,
+    }
+}
+
+/// A team read from the file, with its final Startnummer and source line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportedTeam {
+    pub line: usize,
+    pub startnummer: u32,
+    pub team: TeamInput,
+}
+
+/// Parses a team CSV. `existing` are the Startnummern already taken in the tournament;
+/// missing numbers are assigned after the highest one (existing or in the file).
+pub fn parse_team_csv(bytes: &[u8], existing: &[u32]) -> Result<Vec<ImportedTeam>, Vec<ImportError>> {
+    let text = decode(bytes).map_err(|e| vec![e])?;
+    let (header, rows) = read_records(&text).map_err(|e| vec![e])?;
+
+    let mut errors = Vec::new();
+    let mut columns = Vec::with_capacity(header.len());
+    for name in &header {
+        match column(name) {
+            Some(col) if columns.contains(&col) => {
+                errors.push(ImportError::new(1, format!("Spalte «{name}» kommt doppelt vor.")))
+            }
+            Some(col) => columns.push(col),
+            None => errors.push(ImportError::new(
+                1,
+                format!(
+                    "Unbekannte Spalte «{name}» (erlaubt: startnummer oder nr, team, spieler1, spieler2, verein, ort)."
+                ),
+            )),
+        }
+    }
+    for required in [Column::Spieler1, Column::Spieler2] {
+        if !columns.contains(&required) && errors.is_empty() {
+            let name = if required == Column::Spieler1 { "spieler1" } else { "spieler2" };
+            errors.push(ImportError::new(1, format!("Die Spalte «{name}» fehlt.")));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    if rows.is_empty() {
+        return Err(vec![ImportError::new(1, "Die Datei enthält keine Teams.")]);
+    }
+
+    let mut taken: HashSet<u32> = existing.iter().copied().collect();
+    let mut parsed = Vec::with_capacity(rows.len());
+    for (line, fields) in rows {
+        if fields.len() != columns.len() {
+            errors.push(ImportError::new(
+                line,
+                format!("{} Felder statt {}.", fields.len(), columns.len()),
+            ));
+            continue;
+        }
+        let get = |col: Column| -> &str {
+            columns
+                .iter()
+                .position(|c| *c == col)
+                .map(|i| fields[i].as_str())
+                .unwrap_or("")
+        };
+        let mut line_errors = Vec::new();
+        let startnummer = match get(Column::Startnummer) {
+            "" => None,
+            raw => match raw.parse::<u32>() {
+                Ok(n) if (1..=MAX_STARTNUMMER).contains(&n) => {
+                    if !taken.insert(n) {
+                        line_errors.push(format!("Startnummer {n} ist doppelt."));
+                    }
+                    Some(n)
+                }
+                _ => {
+                    line_errors.push(format!("Startnummer «{raw}» ist ungültig."));
+                    None
+                }
+            },
+        };
+        for (col, label) in [(Column::Spieler1, "Spieler 1"), (Column::Spieler2, "Spieler 2")] {
+            if get(col).is_empty() {
+                line_errors.push(format!("{label} fehlt."));
+            }
+        }
+        for col in [Column::Team, Column::Spieler1, Column::Spieler2, Column::Verein, Column::Ort] {
+            if get(col).chars().count() > 100 {
+                line_errors.push(format!("«{}…» ist zu lang (höchstens 100 Zeichen).", get(col).chars().take(20).collect::<String>()));
+            }
+        }
+        if !line_errors.is_empty() {
+            errors.push(ImportError::new(line, line_errors.join(" ")));
+            continue;
+        }
+        let optional = |col: Column| Some(get(col).to_string()).filter(|s| !s.is_empty());
+        parsed.push((
+            line,
+            TeamInput {
+                startnummer,
+                name: optional(Column::Team),
+                player1: get(Column::Spieler1).to_string(),
+                player2: get(Column::Spieler2).to_string(),
+                club: optional(Column::Verein),
+                place: optional(Column::Ort),
+            },
+        ));
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+
+    let mut next = taken.iter().copied().max().unwrap_or(0) + 1;
+    let mut teams = Vec::with_capacity(parsed.len());
+    for (line, team) in parsed {
+        let startnummer = match team.startnummer {
+            Some(n) => n,
+            None => {
+                let n = next;
+                next += 1;
+                n
+            }
+        };
+        if startnummer > MAX_STARTNUMMER {
+            errors.push(ImportError::new(line, "Keine freie Startnummer mehr."));
+            continue;
+        }
+        teams.push(ImportedTeam {
+            line,
+            startnummer,
+            team: TeamInput {
+                startnummer: Some(startnummer),
+                ..team
+            },
+        });
+    }
+    if errors.is_empty() { Ok(teams) } else { Err(errors) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn semicolon_windows_1252_file_is_imported() {
+        let file = b"Nr;Team;Spieler1;Spieler2;Verein;Ort\r\n1;B\xe4renstark;Anna M\xfcller;Urs B\xe4r;JC Z\xfcrich;Z\xfcrich\r\n2;;Eva Frei;Max Frei;;Bern\r\n";
+        let teams = parse_team_csv(file, &[]).unwrap();
+        assert_eq!(teams.len(), 2);
+        assert_eq!(teams[0].team.name.as_deref(), Some("Bärenstark"));
+        assert_eq!(teams[0].team.player1, "Anna Müller");
+        assert_eq!(teams[0].team.place.as_deref(), Some("Zürich"));
+        assert_eq!(teams[1].team.name, None);
+        assert_eq!(teams[1].line, 3);
+    }
+
+    #[test]
+    fn missing_numbers_follow_the_highest() {
+        let file = "spieler1,spieler2,startnummer\nA,B,\nC,D,7\nE,F,\n";
+        let teams = parse_team_csv(file.as_bytes(), &[3, 9]).unwrap();
+        let numbers: Vec<u32> = teams.iter().map(|t| t.startnummer).collect();
+        assert_eq!(numbers, vec![10, 7, 11]);
+    }
+
+    #[test]
+    fn every_bad_line_is_reported() {
+        let file = "nr;spieler1;spieler2\n1;A;B\n1;C;D\nx;E;F\n4;;G\n5;H\n";
+        let errors = parse_team_csv(file.as_bytes(), &[]).unwrap_err();
+        let lines: Vec<usize> = errors.iter().map(|e| e.line).collect();
+        assert_eq!(lines, vec![3, 4, 5, 6]);
+        assert!(errors[0].message.contains("doppelt"));
+        assert!(errors[1].message.contains("ungültig"));
+        assert!(errors[2].message.contains("Spieler 1 fehlt"));
+        assert!(errors[3].message.contains("Felder"));
+    }
+
+    #[test]
+    fn existing_numbers_count_as_duplicates() {
+        let errors = parse_team_csv(b"nr;spieler1;spieler2\n5;A;B\n", &[5]).unwrap_err();
+        assert_eq!(errors[0].line, 2);
+    }
+
+    #[test]
+    fn header_problems_are_line_one() {
+        let errors = parse_team_csv(b"nr;spieler1;spieler2;handy\n1;A;B;0791234567\n", &[]).unwrap_err();
+        assert_eq!(errors[0].line, 1);
+        assert!(errors[0].message.contains("handy"));
+        let errors = parse_team_csv(b"nr;spieler1\n1;A\n", &[]).unwrap_err();
+        assert!(errors[0].message.contains("spieler2"));
+        assert!(parse_team_csv(b"nr;spieler1;spieler2\n", &[]).is_err());
+        assert!(parse_team_csv(b"", &[]).is_err());
+    }
+}
