@@ -1,1 +1,10 @@
+//! Jassturnier: the tournament office application for Swiss Jass tournaments.
+
+pub mod cli;
+pub mod config;
+pub mod db;
+pub mod demo;
 pub mod domain;
+pub mod error;
+pub mod startup;
+pub mod web;

@@ -64,6 +64,7 @@ CREATE TABLE seats (
 CREATE INDEX seats_table ON seats (tournament_id, passe, table_no);
 
 -- One row per table and Passe holds both teams' points, so a result is never half-written.
+-- Who entered or corrected it, and when, is in audit_log.
 CREATE TABLE results (
     id INTEGER PRIMARY KEY NOT NULL,
     tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
@@ -80,8 +81,6 @@ CREATE TABLE results (
     visa_b_by INTEGER REFERENCES users(id),
     visa_b_at TIMESTAMP,
     version INTEGER NOT NULL DEFAULT 1,
-    entered_by INTEGER NOT NULL REFERENCES users(id),
-    entered_at TIMESTAMP NOT NULL,
     UNIQUE (tournament_id, passe, table_no)
 );
 

@@ -5,6 +5,7 @@ pub mod format;
 pub mod ids;
 pub mod ranking;
 pub mod result;
+pub mod result_import;
 pub mod role;
 pub mod schedule;
 pub mod standblatt;

@@ -102,3 +102,17 @@ mod tests {
         assert!(!Role::Kontrolleur.may(Permission::Disqualify));
     }
 }
+
+/// The logged-in user on whose behalf something happens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Actor {
+    pub id: super::ids::UserId,
+    pub username: String,
+    pub role: Role,
+}
+
+impl Actor {
+    pub fn may(&self, permission: Permission) -> bool {
+        self.role.may(permission)
+    }
+}

@@ -1,0 +1,124 @@
+//! Command line: `serve` (default), `user add|passwd`, `demo`.
+
+use crate::config::{DEFAULT_BIND, DEFAULT_DATABASE, Settings};
+use crate::db::{self, users};
+use crate::domain::role::Role;
+use clap::{Parser, Subcommand};
+use std::io::{BufRead, IsTerminal, Write};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "jassturnier", version, about = "Turnierbüro für Jassturniere (Partnerschieber, Jassmarathon)")]
+struct Cli {
+    /// Address to listen on.
+    #[arg(long, env = "JASSTURNIER_BIND", default_value = DEFAULT_BIND, global = true)]
+    bind: String,
+    /// SQLite database file.
+    #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE, global = true)]
+    database_url: String,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the web application (the default).
+    Serve,
+    /// Manage accounts.
+    User {
+        #[command(subcommand)]
+        action: UserAction,
+    },
+    /// Create a demo tournament with 24 teams and results.
+    Demo,
+}
+
+#[derive(Subcommand)]
+enum UserAction {
+    /// Add an account; the password is read from standard input.
+    Add {
+        name: String,
+        #[arg(long)]
+        role: String,
+    },
+    /// Set a new password (read from standard input).
+    Passwd { name: String },
+}
+
+fn read_password() -> Result<String, String> {
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        print!("Passwort: ");
+        let _ = std::io::stdout().flush();
+    }
+    let mut line = String::new();
+    stdin.lock().read_line(&mut line).map_err(|e| e.to_string())?;
+    let password = line.trim_end_matches(['\r', '\n']).to_string();
+    users::check_password(&password)?;
+    Ok(password)
+}
+
+fn user_command(database_url: &str, action: UserAction) -> Result<String, String> {
+    let pool = db::connect(database_url, 1)?;
+    let mut conn = pool.get().map_err(|e| e.to_string())?;
+    match action {
+        UserAction::Add { name, role } => {
+            let role: Role = role.parse()?;
+            let name = users::check_username(&name)?.to_string();
+            let hash = users::hash_password(&read_password()?)?;
+            match users::create(&mut conn, None, &name, &hash, role, false) {
+                Ok(_) => Ok(format!("Konto «{name}» ({}) angelegt.", role.label())),
+                Err(users::CreateError::Taken) => Err(format!("Das Konto «{name}» gibt es schon.")),
+                Err(users::CreateError::Db(e)) => Err(e.to_string()),
+            }
+        }
+        UserAction::Passwd { name } => {
+            let user = users::find_by_name(&mut conn, &name)
+                .map_err(|e| e.to_string())?
+                .ok_or_else(|| format!("Das Konto «{name}» gibt es nicht."))?;
+            let hash = users::hash_password(&read_password()?)?;
+            users::update(
+                &mut conn,
+                None,
+                crate::domain::ids::UserId(user.id),
+                users::UserChange { role: None, active: None, password_hash: Some(&hash) },
+            )
+            .map_err(|e| e.to_string())?;
+            Ok(format!("Passwort von «{name}» geändert."))
+        }
+    }
+}
+
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
+        )
+        .init();
+    let outcome = match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => serve(Settings { bind: cli.bind, database_url: cli.database_url, workers: 4 }),
+        Command::User { action } => user_command(&cli.database_url, action).map(|m| println!("{m}")),
+        Command::Demo => crate::demo::create(&cli.database_url).map(|m| println!("{m}")),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("Fehler: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn serve(settings: Settings) -> Result<(), String> {
+    actix_web::rt::System::new().block_on(async move {
+        let app = crate::startup::build(&settings)?;
+        tracing::info!(
+            "Jassturnier läuft auf http://{}:{} (Datenbank {})",
+            settings.bind.rsplit_once(':').map(|(host, _)| host).unwrap_or("127.0.0.1"),
+            app.port,
+            settings.database_url
+        );
+        app.server.await.map_err(|e| e.to_string())
+    })
+}

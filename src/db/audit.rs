@@ -1,0 +1,59 @@
+//! The audit log: every write, who and when, before → after as JSON.
+
+use super::models::{AuditRow, NewAudit};
+use super::schema::audit_log;
+use super::{Conn, now};
+use crate::domain::ids::TournamentId;
+use crate::domain::role::Actor;
+use diesel::prelude::*;
+use serde::Serialize;
+
+pub struct Entry<'a> {
+    pub tournament: Option<TournamentId>,
+    pub entity: &'a str,
+    pub entity_id: Option<i32>,
+    pub action: &'a str,
+}
+
+fn to_json<T: Serialize>(value: Option<&T>) -> QueryResult<Option<String>> {
+    value
+        .map(serde_json::to_string)
+        .transpose()
+        .map_err(|e| diesel::result::Error::SerializationError(Box::new(e)))
+}
+
+/// Records one write; call it inside the transaction of the write itself.
+pub fn record<B: Serialize, A: Serialize>(
+    conn: &mut Conn,
+    actor: Option<&Actor>,
+    entry: Entry<'_>,
+    before: Option<&B>,
+    after: Option<&A>,
+) -> QueryResult<()> {
+    diesel::insert_into(audit_log::table)
+        .values(NewAudit {
+            at: now(),
+            user_id: actor.map(|a| a.id.0),
+            username: actor.map(|a| a.username.as_str()).unwrap_or("system"),
+            tournament_id: entry.tournament.map(|t| t.0),
+            entity: entry.entity,
+            entity_id: entry.entity_id,
+            action: entry.action,
+            before: to_json(before)?,
+            after: to_json(after)?,
+        })
+        .execute(conn)?;
+    Ok(())
+}
+
+pub fn list(conn: &mut Conn, tournament: Option<TournamentId>, limit: i64) -> QueryResult<Vec<AuditRow>> {
+    let mut query = audit_log::table.select(AuditRow::as_select()).order(audit_log::id.desc()).limit(limit).into_boxed();
+    if let Some(t) = tournament {
+        query = query.filter(audit_log::tournament_id.eq(t.0));
+    }
+    query.load(conn)
+}
+
+pub fn count(conn: &mut Conn) -> QueryResult<i64> {
+    audit_log::table.count().get_result(conn)
+}

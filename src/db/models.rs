@@ -1,0 +1,184 @@
+//! Row structs (what a query returns) separate from insert/update structs.
+
+use super::schema::*;
+use chrono::{NaiveDate, NaiveDateTime};
+use diesel::prelude::*;
+use serde::Serialize;
+
+#[derive(Debug, Clone, Queryable, Selectable, Serialize)]
+#[diesel(table_name = users)]
+pub struct UserRow {
+    pub id: i32,
+    pub username: String,
+    #[serde(skip)]
+    pub password_hash: String,
+    pub role: String,
+    pub active: bool,
+    pub created_at: NaiveDateTime,
+}
+
+#[derive(Debug, Insertable)]
+#[diesel(table_name = users)]
+pub struct NewUser<'a> {
+    pub username: &'a str,
+    pub password_hash: &'a str,
+    pub role: &'a str,
+    pub active: bool,
+    pub created_at: NaiveDateTime,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = sessions)]
+pub struct SessionRow {
+    pub token: String,
+    pub user_id: i32,
+    pub csrf_token: String,
+    pub created_at: NaiveDateTime,
+    pub expires_at: NaiveDateTime,
+    pub flash: Option<String>,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Serialize, PartialEq)]
+#[diesel(table_name = tournaments)]
+pub struct TournamentRow {
+    pub id: i32,
+    pub name: String,
+    pub date: NaiveDate,
+    pub location: String,
+    pub mode: String,
+    pub passen: i32,
+    pub spiele_per_passe: i32,
+    pub pauschale: i32,
+    pub closed: bool,
+    pub public: bool,
+    pub draw_mode: String,
+    pub draw_seed: Option<i64>,
+    pub version: i32,
+    pub created_at: NaiveDateTime,
+}
+
+#[derive(Debug, Insertable, AsChangeset, Serialize)]
+#[diesel(table_name = tournaments)]
+pub struct TournamentValues {
+    pub name: String,
+    pub date: NaiveDate,
+    pub location: String,
+    pub mode: String,
+    pub passen: i32,
+    pub spiele_per_passe: i32,
+    pub pauschale: i32,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Serialize, PartialEq)]
+#[diesel(table_name = teams)]
+pub struct TeamRow {
+    pub id: i32,
+    pub tournament_id: i32,
+    pub startnummer: i32,
+    pub name: Option<String>,
+    pub player1: String,
+    pub player2: String,
+    pub club: Option<String>,
+    pub place: Option<String>,
+    pub los: Option<i32>,
+    pub status: String,
+    pub out_passe: Option<i32>,
+    pub out_reason: Option<String>,
+    pub final_visa_by: Option<i32>,
+    pub final_visa_at: Option<NaiveDateTime>,
+}
+
+#[derive(Debug, Insertable, AsChangeset, Serialize)]
+#[diesel(table_name = teams, treat_none_as_null = true)]
+pub struct TeamValues {
+    pub startnummer: i32,
+    pub name: Option<String>,
+    pub player1: String,
+    pub player2: String,
+    pub club: Option<String>,
+    pub place: Option<String>,
+}
+
+#[derive(Debug, Insertable)]
+#[diesel(table_name = teams)]
+pub struct NewTeam {
+    pub tournament_id: i32,
+    #[diesel(embed)]
+    pub values: TeamValues,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize, PartialEq)]
+#[diesel(table_name = seats)]
+pub struct SeatRow {
+    #[diesel(skip_insertion)]
+    pub id: i32,
+    pub tournament_id: i32,
+    pub passe: i32,
+    pub team_id: i32,
+    pub table_no: Option<i32>,
+    pub opponent_id: Option<i32>,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Serialize, PartialEq)]
+#[diesel(table_name = results)]
+pub struct ResultRow {
+    pub id: i32,
+    pub tournament_id: i32,
+    pub passe: i32,
+    pub table_no: i32,
+    pub team_a_id: i32,
+    pub team_b_id: i32,
+    pub points_a: i32,
+    pub points_b: i32,
+    pub matches_a: i32,
+    pub matches_b: i32,
+    pub visa_a_by: Option<i32>,
+    pub visa_a_at: Option<NaiveDateTime>,
+    pub visa_b_by: Option<i32>,
+    pub visa_b_at: Option<NaiveDateTime>,
+    pub version: i32,
+}
+
+#[derive(Debug, Insertable)]
+#[diesel(table_name = results)]
+pub struct NewResult {
+    pub tournament_id: i32,
+    pub passe: i32,
+    pub table_no: i32,
+    pub team_a_id: i32,
+    pub team_b_id: i32,
+    pub points_a: i32,
+    pub points_b: i32,
+    pub matches_a: i32,
+    pub matches_b: i32,
+    pub version: i32,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Serialize)]
+#[diesel(table_name = audit_log)]
+pub struct AuditRow {
+    pub id: i32,
+    pub at: NaiveDateTime,
+    pub user_id: Option<i32>,
+    pub username: String,
+    pub tournament_id: Option<i32>,
+    pub entity: String,
+    pub entity_id: Option<i32>,
+    pub action: String,
+    pub before: Option<String>,
+    pub after: Option<String>,
+}
+
+#[derive(Debug, Insertable)]
+#[diesel(table_name = audit_log)]
+pub struct NewAudit<'a> {
+    pub at: NaiveDateTime,
+    pub user_id: Option<i32>,
+    pub username: &'a str,
+    pub tournament_id: Option<i32>,
+    pub entity: &'a str,
+    pub entity_id: Option<i32>,
+    pub action: &'a str,
+    pub before: Option<String>,
+    pub after: Option<String>,
+}

@@ -1,0 +1,114 @@
+// Mirrors migrations/; kept by hand because the diesel CLI is not part of the build.
+
+diesel::table! {
+    users (id) {
+        id -> Integer,
+        username -> Text,
+        password_hash -> Text,
+        role -> Text,
+        active -> Bool,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    sessions (token) {
+        token -> Text,
+        user_id -> Integer,
+        csrf_token -> Text,
+        created_at -> Timestamp,
+        expires_at -> Timestamp,
+        flash -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    tournaments (id) {
+        id -> Integer,
+        name -> Text,
+        date -> Date,
+        location -> Text,
+        mode -> Text,
+        passen -> Integer,
+        spiele_per_passe -> Integer,
+        pauschale -> Integer,
+        closed -> Bool,
+        public -> Bool,
+        draw_mode -> Text,
+        draw_seed -> Nullable<BigInt>,
+        version -> Integer,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    teams (id) {
+        id -> Integer,
+        tournament_id -> Integer,
+        startnummer -> Integer,
+        name -> Nullable<Text>,
+        player1 -> Text,
+        player2 -> Text,
+        club -> Nullable<Text>,
+        place -> Nullable<Text>,
+        los -> Nullable<Integer>,
+        status -> Text,
+        out_passe -> Nullable<Integer>,
+        out_reason -> Nullable<Text>,
+        final_visa_by -> Nullable<Integer>,
+        final_visa_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    seats (id) {
+        id -> Integer,
+        tournament_id -> Integer,
+        passe -> Integer,
+        team_id -> Integer,
+        table_no -> Nullable<Integer>,
+        opponent_id -> Nullable<Integer>,
+    }
+}
+
+diesel::table! {
+    results (id) {
+        id -> Integer,
+        tournament_id -> Integer,
+        passe -> Integer,
+        table_no -> Integer,
+        team_a_id -> Integer,
+        team_b_id -> Integer,
+        points_a -> Integer,
+        points_b -> Integer,
+        matches_a -> Integer,
+        matches_b -> Integer,
+        visa_a_by -> Nullable<Integer>,
+        visa_a_at -> Nullable<Timestamp>,
+        visa_b_by -> Nullable<Integer>,
+        visa_b_at -> Nullable<Timestamp>,
+        version -> Integer,
+    }
+}
+
+diesel::table! {
+    audit_log (id) {
+        id -> Integer,
+        at -> Timestamp,
+        user_id -> Nullable<Integer>,
+        username -> Text,
+        tournament_id -> Nullable<Integer>,
+        entity -> Text,
+        entity_id -> Nullable<Integer>,
+        action -> Text,
+        before -> Nullable<Text>,
+        after -> Nullable<Text>,
+    }
+}
+
+diesel::joinable!(sessions -> users (user_id));
+diesel::joinable!(teams -> tournaments (tournament_id));
+diesel::joinable!(seats -> tournaments (tournament_id));
+diesel::joinable!(results -> tournaments (tournament_id));
+
+diesel::allow_tables_to_appear_in_same_query!(users, sessions, tournaments, teams, seats, results, audit_log);

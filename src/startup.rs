@@ -1,0 +1,38 @@
+//! Builds the application from its settings: tests boot the real app on port 0.
+
+use crate::config::Settings;
+use crate::db;
+use crate::web::{self, AppState};
+use actix_web::dev::Server;
+use actix_web::{App, HttpServer, middleware};
+use std::net::TcpListener;
+
+/// Largest form body accepted (CSV uploads have their own limit).
+const MAX_FORM_BYTES: usize = 256 * 1024;
+
+pub struct Application {
+    pub server: Server,
+    pub port: u16,
+    pub pool: db::Pool,
+}
+
+pub fn build(settings: &Settings) -> Result<Application, String> {
+    let pool = db::connect(&settings.database_url, 8)?;
+    let listener = TcpListener::bind(&settings.bind).map_err(|e| format!("{}: {e}", settings.bind))?;
+    let port = listener.local_addr().map_err(|e| e.to_string())?.port();
+    let state = actix_web::web::Data::new(AppState { pool: pool.clone() });
+    let server = HttpServer::new(move || {
+        App::new()
+            .app_data(state.clone())
+            .app_data(actix_web::web::PayloadConfig::new(MAX_FORM_BYTES))
+            .app_data(actix_web::web::FormConfig::default().limit(MAX_FORM_BYTES))
+            .wrap(middleware::DefaultHeaders::new().add(("X-Content-Type-Options", "nosniff")).add(("X-Frame-Options", "DENY")))
+            .configure(web::configure)
+            .default_service(actix_web::web::to(web::not_found))
+    })
+    .workers(settings.workers)
+    .listen(listener)
+    .map_err(|e| e.to_string())?
+    .run();
+    Ok(Application { server, port, pool })
+}

@@ -1,0 +1,327 @@
+//! Sessions, CSRF, login/logout and the first-run setup.
+
+use super::{AppState, Ctx, db, page, page_with, see_other};
+use actix_web::http::StatusCode;
+use crate::db::users::{self, SessionInfo};
+use crate::domain::role::{Actor, Permission, Role};
+use crate::error::AppError;
+use actix_web::cookie::{Cookie, SameSite};
+use actix_web::dev::Payload;
+use actix_web::http::Method;
+use actix_web::{FromRequest, HttpRequest, HttpResponse, web};
+use askama::Template;
+use futures_util::StreamExt;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+
+pub const SESSION_COOKIE: &str = "jassturnier_session";
+pub const CSRF_FIELD: &str = "_csrf";
+/// Largest file accepted by an upload form.
+pub const MAX_UPLOAD_BYTES: usize = 2 * 1024 * 1024;
+
+pub struct Session {
+    pub token: String,
+    pub info: SessionInfo,
+}
+
+impl Session {
+    pub fn actor(&self) -> &Actor {
+        &self.info.actor
+    }
+
+    pub fn require(&self, permission: Permission) -> Result<&Actor, AppError> {
+        if self.info.actor.may(permission) { Ok(&self.info.actor) } else { Err(AppError::forbidden()) }
+    }
+
+    pub fn ctx(&self) -> Ctx {
+        Ctx {
+            user: Some(self.info.actor.clone()),
+            csrf: self.info.csrf.clone(),
+            flash: self.info.flash.clone(),
+            tournament: None,
+        }
+    }
+}
+
+async fn load_session(req: &HttpRequest) -> Result<Option<Session>, AppError> {
+    let Some(token) = req.cookie(SESSION_COOKIE).map(|c| c.value().to_string()) else {
+        return Ok(None);
+    };
+    let state = req
+        .app_data::<web::Data<AppState>>()
+        .cloned()
+        .ok_or_else(|| AppError::Internal("AppState fehlt".into()))?;
+    let take_flash = req.method() == Method::GET;
+    let lookup = token.clone();
+    let info = db(&state, move |conn| Ok(users::session(conn, &lookup, take_flash)?)).await?;
+    Ok(info.map(|info| Session { token, info }))
+}
+
+/// A page anybody may see; the session if there is one.
+pub struct MaybeUser(pub Option<Session>);
+
+impl FromRequest for MaybeUser {
+    type Error = AppError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move { Ok(MaybeUser(load_session(&req).await?)) })
+    }
+}
+
+/// A page that needs a login: anonymous visitors are sent to the login page.
+pub struct User(pub Session);
+
+impl FromRequest for User {
+    type Error = AppError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move { load_session(&req).await?.map(User).ok_or(AppError::LoginRequired) })
+    }
+}
+
+#[derive(Deserialize)]
+struct CsrfOnly {
+    #[serde(rename = "_csrf", default)]
+    csrf: String,
+}
+
+fn check_csrf(session: &Session, presented: &str) -> Result<(), AppError> {
+    let expected = session.info.csrf.as_bytes();
+    let presented = presented.as_bytes();
+    // Constant-time comparison: the token must not leak through timing.
+    let same = expected.len() == presented.len()
+        && expected.iter().zip(presented).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0;
+    if same {
+        Ok(())
+    } else {
+        Err(AppError::Forbidden(
+            "Das Formular ist abgelaufen oder ungültig (CSRF-Schutz). Bitte die Seite neu laden und nochmals senden.".into(),
+        ))
+    }
+}
+
+/// A state-changing form post: a logged-in user, a valid CSRF token, and the parsed form.
+pub struct Secured<T> {
+    pub session: Session,
+    pub form: T,
+}
+
+impl<T: DeserializeOwned + 'static> FromRequest for Secured<T> {
+    type Error = AppError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        let body = web::Bytes::from_request(&req, payload);
+        Box::pin(async move {
+            let session = load_session(&req).await?.ok_or(AppError::LoginRequired)?;
+            let body = body
+                .await
+                .map_err(|_| AppError::PayloadTooLarge("Die Anfrage ist zu gross.".into()))?;
+            let csrf: CsrfOnly = serde_urlencoded::from_bytes(&body)
+                .map_err(|_| AppError::BadRequest("Ungültige Formulardaten.".into()))?;
+            check_csrf(&session, &csrf.csrf)?;
+            let form = serde_urlencoded::from_bytes(&body)
+                .map_err(|_| AppError::BadRequest("Ungültige Formulardaten.".into()))?;
+            Ok(Secured { session, form })
+        })
+    }
+}
+
+/// A state-changing file upload (multipart): login, CSRF token field, and every field's bytes.
+pub struct SecuredUpload {
+    pub session: Session,
+    pub fields: HashMap<String, Vec<u8>>,
+}
+
+impl FromRequest for SecuredUpload {
+    type Error = AppError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        let multipart = actix_multipart::Multipart::from_request(&req, payload);
+        Box::pin(async move {
+            let session = load_session(&req).await?.ok_or(AppError::LoginRequired)?;
+            let mut multipart = multipart
+                .await
+                .map_err(|_| AppError::BadRequest("Bitte eine Datei hochladen.".into()))?;
+            let mut fields = HashMap::new();
+            while let Some(field) = multipart.next().await {
+                let mut field = field.map_err(|_| AppError::BadRequest("Die Datei kam nicht vollständig an.".into()))?;
+                let name = field.name().unwrap_or_default().to_string();
+                let mut bytes = Vec::new();
+                while let Some(chunk) = field.next().await {
+                    let chunk = chunk.map_err(|_| AppError::BadRequest("Die Datei kam nicht vollständig an.".into()))?;
+                    if bytes.len() + chunk.len() > MAX_UPLOAD_BYTES {
+                        return Err(AppError::PayloadTooLarge(format!(
+                            "Die Datei ist zu gross (höchstens {} MB).",
+                            MAX_UPLOAD_BYTES / (1024 * 1024)
+                        )));
+                    }
+                    bytes.extend_from_slice(&chunk);
+                }
+                fields.insert(name, bytes);
+            }
+            let presented = fields.get(CSRF_FIELD).map(|b| String::from_utf8_lossy(b).into_owned()).unwrap_or_default();
+            check_csrf(&session, &presented)?;
+            Ok(SecuredUpload { session, fields })
+        })
+    }
+}
+
+/// Sets the flash message shown on the next page, then redirects there.
+pub async fn flash_redirect(state: &web::Data<AppState>, session: &Session, location: &str, message: String) -> Result<HttpResponse, AppError> {
+    let token = session.token.clone();
+    db(state, move |conn| Ok(users::set_flash(conn, &token, &message)?)).await?;
+    Ok(see_other(location))
+}
+
+#[derive(Template)]
+#[template(path = "login.html")]
+struct LoginPage {
+    ctx: Ctx,
+    username: String,
+    error: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "setup.html")]
+struct SetupPage {
+    ctx: Ctx,
+    username: String,
+    errors: crate::domain::form::FieldErrors,
+}
+
+#[derive(Deserialize)]
+struct LoginForm {
+    #[serde(default)]
+    username: String,
+    #[serde(default)]
+    password: String,
+}
+
+#[derive(Deserialize)]
+struct SetupForm {
+    #[serde(default)]
+    username: String,
+    #[serde(default)]
+    password: String,
+    #[serde(default)]
+    password2: String,
+}
+
+fn session_cookie(token: &str) -> Cookie<'static> {
+    Cookie::build(SESSION_COOKIE, token.to_string())
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .finish()
+}
+
+async fn login_page(state: web::Data<AppState>, user: MaybeUser) -> Result<HttpResponse, AppError> {
+    if user.0.is_some() {
+        return Ok(see_other("/"));
+    }
+    if db(&state, |conn| Ok(users::count(conn)?)).await? == 0 {
+        return Ok(see_other("/setup"));
+    }
+    page(&LoginPage { ctx: Ctx::anonymous(), username: String::new(), error: None })
+}
+
+async fn login(state: web::Data<AppState>, form: web::Form<LoginForm>) -> Result<HttpResponse, AppError> {
+    let form = form.into_inner();
+    let (username, password) = (form.username.clone(), form.password);
+    let opened = db(&state, move |conn| Ok(users::login(conn, &username, &password)?)).await?;
+    match opened {
+        Some((token, _csrf)) => Ok(HttpResponse::SeeOther()
+            .cookie(session_cookie(&token))
+            .insert_header((actix_web::http::header::LOCATION, "/"))
+            .finish()),
+        None => page_with(
+            &LoginPage {
+                ctx: Ctx::anonymous(),
+                username: form.username,
+                error: Some("Benutzername oder Passwort ist falsch.".into()),
+            },
+            StatusCode::UNAUTHORIZED,
+        ),
+    }
+}
+
+async fn logout(state: web::Data<AppState>, post: Secured<HashMap<String, String>>) -> Result<HttpResponse, AppError> {
+    let token = post.session.token.clone();
+    db(&state, move |conn| Ok(users::logout(conn, &token)?)).await?;
+    let mut removal = session_cookie("");
+    removal.make_removal();
+    Ok(HttpResponse::SeeOther()
+        .cookie(removal)
+        .insert_header((actix_web::http::header::LOCATION, "/login"))
+        .finish())
+}
+
+async fn setup_gone() -> AppError {
+    AppError::NotFound("Die Einrichtung ist abgeschlossen. Bitte anmelden.".into())
+}
+
+async fn setup_page(state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
+    if db(&state, |conn| Ok(users::count(conn)?)).await? > 0 {
+        return Err(setup_gone().await);
+    }
+    page(&SetupPage { ctx: Ctx::anonymous(), username: String::new(), errors: Default::default() })
+}
+
+async fn setup(state: web::Data<AppState>, form: web::Form<SetupForm>) -> Result<HttpResponse, AppError> {
+    let form = form.into_inner();
+    let mut errors = crate::domain::form::FieldErrors::new();
+    let username = match users::check_username(&form.username) {
+        Ok(name) => name.to_string(),
+        Err(message) => {
+            errors.add("username", message);
+            String::new()
+        }
+    };
+    if let Err(message) = users::check_password(&form.password) {
+        errors.add("password", message);
+    } else if form.password != form.password2 {
+        errors.add("password2", "Die Passwörter stimmen nicht überein.");
+    }
+    if !errors.is_empty() {
+        return page_with(
+            &SetupPage { ctx: Ctx::anonymous(), username: form.username, errors },
+            StatusCode::UNPROCESSABLE_ENTITY,
+        );
+    }
+    let hash = users::hash_password(&form.password).map_err(AppError::Internal)?;
+    let (name, password) = (username.clone(), form.password.clone());
+    let created = db(&state, move |conn| match users::create(conn, None, &name, &hash, Role::Leitung, true) {
+        Ok(row) => Ok(row),
+        Err(users::CreateError::Taken) => Ok(None),
+        Err(users::CreateError::Db(e)) => Err(e.into()),
+    })
+    .await?;
+    if created.is_none() {
+        return Err(setup_gone().await);
+    }
+    let opened = db(&state, move |conn| Ok(users::login(conn, &username, &password)?)).await?;
+    let mut response = HttpResponse::SeeOther();
+    if let Some((token, _)) = opened {
+        response.cookie(session_cookie(&token));
+    }
+    Ok(response.insert_header((actix_web::http::header::LOCATION, "/")).finish())
+}
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/login", web::get().to(login_page))
+        .route("/login", web::post().to(login))
+        .route("/logout", web::post().to(logout))
+        .route("/setup", web::get().to(setup_page))
+        .route("/setup", web::post().to(setup));
+}

@@ -1,0 +1,230 @@
+//! Teams: list, add, edit, remove, CSV import with preview.
+
+use super::auth::{SecuredUpload, flash_redirect};
+use super::{AppState, Ctx, Secured, User, db, page, page_with};
+use crate::db::models::{TeamRow, TournamentRow};
+use crate::db::teams::{self, TeamWriteError};
+use crate::db::tournaments;
+use crate::domain::form::FieldErrors;
+use crate::domain::ids::{TeamId, TournamentId};
+use crate::domain::role::Permission;
+use crate::domain::team::{TeamForm, TeamInput, TeamStatus};
+use crate::domain::team_import::{ImportedTeam, parse_team_csv};
+use crate::domain::text_import::ImportError;
+use crate::error::AppError;
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, web};
+use askama::Template;
+use serde::Deserialize;
+use std::collections::HashMap;
+
+pub struct TeamView {
+    pub row: TeamRow,
+    pub status: &'static str,
+    pub url: String,
+}
+
+#[derive(Template)]
+#[template(path = "teams.html")]
+struct ListPage {
+    ctx: Ctx,
+    t: TournamentRow,
+    teams: Vec<TeamView>,
+    form: TeamForm,
+    errors: FieldErrors,
+}
+
+#[derive(Template)]
+#[template(path = "team_form.html")]
+struct EditPage {
+    ctx: Ctx,
+    t: TournamentRow,
+    team: TeamRow,
+    form: TeamForm,
+    errors: FieldErrors,
+}
+
+#[derive(Template)]
+#[template(path = "team_import.html")]
+struct ImportPage {
+    ctx: Ctx,
+    t: TournamentRow,
+    errors: Vec<ImportError>,
+    preview: Vec<ImportedTeam>,
+    data: String,
+}
+
+fn views(rows: Vec<TeamRow>) -> Vec<TeamView> {
+    rows.into_iter()
+        .map(|row| TeamView {
+            status: row.status.parse::<TeamStatus>().map(TeamStatus::label).unwrap_or("?"),
+            url: format!("/tournaments/{}/teams/{}", row.tournament_id, row.id),
+            row,
+        })
+        .collect()
+}
+
+async fn list_page(state: &web::Data<AppState>, ctx: Ctx, id: TournamentId, form: TeamForm, errors: FieldErrors) -> Result<HttpResponse, AppError> {
+    let (t, rows) = db(state, move |conn| Ok((tournaments::get(conn, id)?, teams::list(conn, id)?))).await?;
+    let status = if errors.is_empty() { StatusCode::OK } else { StatusCode::UNPROCESSABLE_ENTITY };
+    page_with(&ListPage { ctx: ctx.with_tournament(&t), t, teams: views(rows), form, errors }, status)
+}
+
+async fn list(state: web::Data<AppState>, user: User, path: web::Path<i32>) -> Result<HttpResponse, AppError> {
+    list_page(&state, user.0.ctx(), TournamentId(path.into_inner()), TeamForm::default(), FieldErrors::new()).await
+}
+
+fn write_error(e: TeamWriteError) -> Result<FieldErrors, AppError> {
+    match e {
+        TeamWriteError::StartnummerTaken(n) => Ok(FieldErrors::single("startnummer", format!("Startnummer {n} ist bereits vergeben."))),
+        TeamWriteError::App(e) => Err(e),
+    }
+}
+
+async fn create(state: web::Data<AppState>, path: web::Path<i32>, post: Secured<TeamForm>) -> Result<HttpResponse, AppError> {
+    let actor = post.session.require(Permission::ManageTeams)?.clone();
+    let id = TournamentId(path.into_inner());
+    let input = match TeamInput::try_from(&post.form) {
+        Ok(input) => input,
+        Err(errors) => return list_page(&state, post.session.ctx(), id, post.form, errors).await,
+    };
+    let saved = db(&state, move |conn| Ok(teams::create(conn, &actor, id, &input))).await?;
+    match saved {
+        Ok(_) => flash_redirect(&state, &post.session, &format!("/tournaments/{id}/teams"), "Team erfasst.".into()).await,
+        Err(e) => list_page(&state, post.session.ctx(), id, post.form, write_error(e)?).await,
+    }
+}
+
+fn form_of(team: &TeamRow) -> TeamForm {
+    TeamForm {
+        startnummer: team.startnummer.to_string(),
+        name: team.name.clone().unwrap_or_default(),
+        player1: team.player1.clone(),
+        player2: team.player2.clone(),
+        club: team.club.clone().unwrap_or_default(),
+        place: team.place.clone().unwrap_or_default(),
+    }
+}
+
+async fn edit_form(state: web::Data<AppState>, user: User, path: web::Path<(i32, i32)>) -> Result<HttpResponse, AppError> {
+    user.0.require(Permission::ManageTeams)?;
+    let (id, team) = path.into_inner();
+    let (t, team) = db(&state, move |conn| Ok((tournaments::get(conn, TournamentId(id))?, teams::get(conn, TournamentId(id), TeamId(team))?))).await?;
+    page(&EditPage { ctx: user.0.ctx().with_tournament(&t), form: form_of(&team), t, team, errors: FieldErrors::new() })
+}
+
+async fn update(state: web::Data<AppState>, path: web::Path<(i32, i32)>, post: Secured<TeamForm>) -> Result<HttpResponse, AppError> {
+    let actor = post.session.require(Permission::ManageTeams)?.clone();
+    let (id, team) = path.into_inner();
+    let (id, team) = (TournamentId(id), TeamId(team));
+    let errors = match TeamInput::try_from(&post.form) {
+        Ok(input) => match db(&state, move |conn| Ok(teams::update(conn, &actor, id, team, &input))).await? {
+            Ok(()) => {
+                return flash_redirect(&state, &post.session, &format!("/tournaments/{id}/teams"), "Team gespeichert.".into()).await;
+            }
+            Err(e) => write_error(e)?,
+        },
+        Err(errors) => errors,
+    };
+    let (t, row) = db(&state, move |conn| Ok((tournaments::get(conn, id)?, teams::get(conn, id, team)?))).await?;
+    page_with(&EditPage { ctx: post.session.ctx().with_tournament(&t), t, team: row, form: post.form, errors }, StatusCode::UNPROCESSABLE_ENTITY)
+}
+
+async fn delete(state: web::Data<AppState>, path: web::Path<(i32, i32)>, post: Secured<HashMap<String, String>>) -> Result<HttpResponse, AppError> {
+    let actor = post.session.require(Permission::ManageTeams)?.clone();
+    let (id, team) = path.into_inner();
+    let id = TournamentId(id);
+    let removed = db(&state, move |conn| teams::delete(conn, &actor, id, TeamId(team))).await?;
+    flash_redirect(&state, &post.session, &format!("/tournaments/{id}/teams"), format!("Team {} gelöscht.", removed.startnummer)).await
+}
+
+fn to_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn from_hex(text: &str) -> Option<Vec<u8>> {
+    if text.len() % 2 != 0 {
+        return None;
+    }
+    (0..text.len()).step_by(2).map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok()).collect()
+}
+
+async fn import_form(state: web::Data<AppState>, user: User, path: web::Path<i32>) -> Result<HttpResponse, AppError> {
+    user.0.require(Permission::ManageTeams)?;
+    let id = TournamentId(path.into_inner());
+    let t = db(&state, move |conn| tournaments::get(conn, id)).await?;
+    page(&ImportPage { ctx: user.0.ctx().with_tournament(&t), t, errors: Vec::new(), preview: Vec::new(), data: String::new() })
+}
+
+async fn parse_upload(state: &web::Data<AppState>, id: TournamentId, bytes: Vec<u8>) -> Result<(TournamentRow, Result<Vec<ImportedTeam>, Vec<ImportError>>), AppError> {
+    db(state, move |conn| {
+        let t = tournaments::get(conn, id)?;
+        let existing = teams::startnummern(conn, id)?;
+        Ok((t, parse_team_csv(&bytes, &existing)))
+    })
+    .await
+}
+
+/// Step 1: upload → preview (nothing written yet).
+async fn import_preview(state: web::Data<AppState>, path: web::Path<i32>, upload: SecuredUpload) -> Result<HttpResponse, AppError> {
+    upload.session.require(Permission::ManageTeams)?;
+    let id = TournamentId(path.into_inner());
+    let bytes = upload.fields.get("file").cloned().unwrap_or_default();
+    let data = to_hex(&bytes);
+    let (t, parsed) = parse_upload(&state, id, bytes).await?;
+    let ctx = upload.session.ctx().with_tournament(&t);
+    match parsed {
+        Ok(preview) => page(&ImportPage { ctx, t, errors: Vec::new(), preview, data }),
+        Err(errors) => page_with(&ImportPage { ctx, t, errors, preview: Vec::new(), data: String::new() }, StatusCode::UNPROCESSABLE_ENTITY),
+    }
+}
+
+#[derive(Deserialize)]
+struct ConfirmForm {
+    #[serde(default)]
+    data: String,
+}
+
+/// Step 2: the confirmed file is parsed again and written in one transaction.
+async fn import_confirm(state: web::Data<AppState>, path: web::Path<i32>, post: Secured<ConfirmForm>) -> Result<HttpResponse, AppError> {
+    let actor = post.session.require(Permission::ManageTeams)?.clone();
+    let id = TournamentId(path.into_inner());
+    let bytes = from_hex(&post.form.data).ok_or_else(|| AppError::BadRequest("Die Importdaten sind beschädigt. Bitte die Datei nochmals hochladen.".into()))?;
+    let (t, parsed) = parse_upload(&state, id, bytes).await?;
+    let imported = match parsed {
+        Ok(imported) => imported,
+        Err(errors) => {
+            return page_with(&ImportPage { ctx: post.session.ctx().with_tournament(&t), t, errors, preview: Vec::new(), data: String::new() }, StatusCode::UNPROCESSABLE_ENTITY);
+        }
+    };
+    let written = db(&state, move |conn| Ok(teams::import(conn, &actor, id, &imported))).await?;
+    match written {
+        Ok(count) => flash_redirect(&state, &post.session, &format!("/tournaments/{id}/teams"), format!("{count} Teams importiert.")).await,
+        Err(TeamWriteError::StartnummerTaken(n)) => Err(AppError::BadRequest(format!("Startnummer {n} ist inzwischen vergeben. Nichts wurde importiert."))),
+        Err(TeamWriteError::App(e)) => Err(e),
+    }
+}
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/tournaments/{id}/teams", web::get().to(list))
+        .route("/tournaments/{id}/teams", web::post().to(create))
+        .route("/tournaments/{id}/teams/import", web::get().to(import_form))
+        .route("/tournaments/{id}/teams/import", web::post().to(import_preview))
+        .route("/tournaments/{id}/teams/import/confirm", web::post().to(import_confirm))
+        .route("/tournaments/{id}/teams/{team}/edit", web::get().to(edit_form))
+        .route("/tournaments/{id}/teams/{team}/edit", web::post().to(update))
+        .route("/tournaments/{id}/teams/{team}/delete", web::post().to(delete));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_round_trips() {
+        let bytes = b"nr;spieler1\n\xfc\x00\xff";
+        assert_eq!(from_hex(&to_hex(bytes)).unwrap(), bytes);
+        assert!(from_hex("abc").is_none());
+        assert!(from_hex("zz").is_none());
+    }
+}

@@ -1,0 +1,197 @@
+//! Tournaments: list, create, edit, close and reopen.
+
+use super::auth::flash_redirect;
+use super::{AppState, Ctx, MaybeUser, Secured, User, db, page, page_with, see_other};
+use crate::db::models::TournamentRow;
+use crate::db::{results, tournaments, users};
+use crate::domain::form::FieldErrors;
+use crate::domain::format;
+use crate::domain::ids::TournamentId;
+use crate::domain::role::Permission;
+use crate::domain::tournament::{Mode, TournamentForm, TournamentSettings};
+use crate::error::AppError;
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, web};
+use askama::Template;
+use std::collections::HashMap;
+
+/// A tournament as the lists show it.
+pub struct TournamentView {
+    pub row: TournamentRow,
+    pub date: String,
+    pub mode: &'static str,
+    pub round_label: &'static str,
+    pub pauschale: String,
+}
+
+impl TournamentView {
+    pub fn new(row: TournamentRow) -> Self {
+        let mode = row.mode.parse::<Mode>().unwrap_or(Mode::Partnerschieber);
+        TournamentView {
+            date: format::date(row.date),
+            mode: mode.label(),
+            round_label: mode.round_label(),
+            pauschale: format::number(i64::from(row.pauschale)),
+            row,
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "tournaments.html")]
+struct ListPage {
+    ctx: Ctx,
+    tournaments: Vec<TournamentView>,
+}
+
+#[derive(Template)]
+#[template(path = "tournament_form.html")]
+struct FormPage {
+    ctx: Ctx,
+    id: Option<i32>,
+    form: TournamentForm,
+    errors: FieldErrors,
+}
+
+pub struct PasseProgress {
+    pub passe: u32,
+    pub tables: usize,
+    pub entered: usize,
+    pub visaed: usize,
+}
+
+#[derive(Template)]
+#[template(path = "tournament.html")]
+struct ShowPage {
+    ctx: Ctx,
+    base: String,
+    t: TournamentView,
+    teams: usize,
+    drawn: bool,
+    progress: Vec<PasseProgress>,
+}
+
+async fn home(state: web::Data<AppState>, user: MaybeUser) -> Result<HttpResponse, AppError> {
+    let Some(session) = user.0 else {
+        let any = db(&state, |conn| Ok(users::count(conn)?)).await?;
+        return Ok(see_other(if any == 0 { "/setup" } else { "/login" }));
+    };
+    let rows = db(&state, |conn| Ok(tournaments::list(conn)?)).await?;
+    page(&ListPage { ctx: session.ctx(), tournaments: rows.into_iter().map(TournamentView::new).collect() })
+}
+
+async fn new_form(user: User) -> Result<HttpResponse, AppError> {
+    user.0.require(Permission::ManageTournament)?;
+    let form = TournamentForm {
+        date: chrono::Local::now().date_naive().format("%Y-%m-%d").to_string(),
+        mode: Mode::Partnerschieber.as_str().into(),
+        passen: "4".into(),
+        spiele_per_passe: "12".into(),
+        ..Default::default()
+    };
+    page(&FormPage { ctx: user.0.ctx(), id: None, form, errors: FieldErrors::new() })
+}
+
+async fn create(state: web::Data<AppState>, post: Secured<TournamentForm>) -> Result<HttpResponse, AppError> {
+    let actor = post.session.require(Permission::ManageTournament)?.clone();
+    let settings = match TournamentSettings::try_from(&post.form) {
+        Ok(s) => s,
+        Err(errors) => {
+            return page_with(&FormPage { ctx: post.session.ctx(), id: None, form: post.form, errors }, StatusCode::UNPROCESSABLE_ENTITY);
+        }
+    };
+    let id = db(&state, move |conn| tournaments::create(conn, &actor, &settings)).await?;
+    flash_redirect(&state, &post.session, &format!("/tournaments/{id}"), "Turnier angelegt.".into()).await
+}
+
+async fn show(state: web::Data<AppState>, user: User, path: web::Path<i32>) -> Result<HttpResponse, AppError> {
+    let id = TournamentId(path.into_inner());
+    let data = db(&state, move |conn| results::load(conn, id)).await?;
+    let mut entered: HashMap<i32, (usize, usize)> = HashMap::new();
+    for r in &data.results {
+        let e = entered.entry(r.passe).or_default();
+        e.0 += 1;
+        if r.visa_a_by.is_some() && r.visa_b_by.is_some() {
+            e.1 += 1;
+        }
+    }
+    let progress = (1..=data.drawn_passen())
+        .map(|passe| {
+            let (entered, visaed) = entered.get(&(passe as i32)).copied().unwrap_or_default();
+            PasseProgress { passe, tables: data.tables(passe).len(), entered, visaed }
+        })
+        .collect();
+    page(&ShowPage {
+        ctx: user.0.ctx().with_tournament(&data.tournament),
+        base: format!("/tournaments/{}", data.tournament.id),
+        teams: data.teams.len(),
+        drawn: data.is_drawn(),
+        progress,
+        t: TournamentView::new(data.tournament),
+    })
+}
+
+fn form_of(row: &TournamentRow) -> TournamentForm {
+    TournamentForm {
+        name: row.name.clone(),
+        date: row.date.format("%Y-%m-%d").to_string(),
+        location: row.location.clone(),
+        mode: row.mode.clone(),
+        passen: row.passen.to_string(),
+        spiele_per_passe: if row.spiele_per_passe > 0 { row.spiele_per_passe.to_string() } else { String::new() },
+        pauschale: row.pauschale.to_string(),
+    }
+}
+
+async fn edit_form(state: web::Data<AppState>, user: User, path: web::Path<i32>) -> Result<HttpResponse, AppError> {
+    user.0.require(Permission::ManageTournament)?;
+    let id = TournamentId(path.into_inner());
+    let row = db(&state, move |conn| tournaments::get(conn, id)).await?;
+    page(&FormPage { ctx: user.0.ctx().with_tournament(&row), id: Some(row.id), form: form_of(&row), errors: FieldErrors::new() })
+}
+
+async fn update(state: web::Data<AppState>, path: web::Path<i32>, post: Secured<TournamentForm>) -> Result<HttpResponse, AppError> {
+    let actor = post.session.require(Permission::ManageTournament)?.clone();
+    let id = TournamentId(path.into_inner());
+    let settings = match TournamentSettings::try_from(&post.form) {
+        Ok(s) => s,
+        Err(errors) => {
+            return page_with(&FormPage { ctx: post.session.ctx(), id: Some(id.0), form: post.form, errors }, StatusCode::UNPROCESSABLE_ENTITY);
+        }
+    };
+    db(&state, move |conn| tournaments::update(conn, &actor, id, &settings)).await?;
+    flash_redirect(&state, &post.session, &format!("/tournaments/{id}"), "Turnier gespeichert.".into()).await
+}
+
+async fn set_closed(state: web::Data<AppState>, path: web::Path<(i32, String)>, post: Secured<HashMap<String, String>>) -> Result<HttpResponse, AppError> {
+    let actor = post.session.require(Permission::ManageTournament)?.clone();
+    let (id, action) = path.into_inner();
+    let id = TournamentId(id);
+    let message = match action.as_str() {
+        "close" => {
+            db(&state, move |conn| tournaments::set_closed(conn, &actor, id, true)).await?;
+            "Turnier abgeschlossen: die Rangliste ist offiziell, Änderungen sind gesperrt."
+        }
+        "reopen" => {
+            db(&state, move |conn| tournaments::set_closed(conn, &actor, id, false)).await?;
+            "Turnier wieder geöffnet."
+        }
+        "publish" | "hide" => {
+            let public = action == "publish";
+            db(&state, move |conn| tournaments::set_public(conn, &actor, id, public)).await?;
+            if public { "Öffentliche Seiten eingeschaltet." } else { "Öffentliche Seiten ausgeschaltet." }
+        }
+        _ => return Err(AppError::not_found()),
+    };
+    flash_redirect(&state, &post.session, &format!("/tournaments/{id}"), message.into()).await
+}
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/", web::get().to(home))
+        .route("/tournaments/new", web::get().to(new_form))
+        .route("/tournaments", web::post().to(create))
+        .route("/tournaments/{id}", web::get().to(show))
+        .route("/tournaments/{id}/edit", web::get().to(edit_form))
+        .route("/tournaments/{id}/edit", web::post().to(update))
+        .route("/tournaments/{id}/{action:close|reopen|publish|hide}", web::post().to(set_closed));
+}
