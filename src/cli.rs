@@ -8,7 +8,11 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "jassturnier", version, about = "Turnierbüro für Jassturniere (Partnerschieber, Jassmarathon)")]
+#[command(
+    name = "jassturnier",
+    version,
+    about = "Turnierbüro für Jassturniere (Partnerschieber, Jassmarathon)"
+)]
 struct Cli {
     /// Address to listen on.
     #[arg(long, env = "JASSTURNIER_BIND", default_value = DEFAULT_BIND, global = true)]
@@ -52,7 +56,10 @@ fn read_password() -> Result<String, String> {
         let _ = std::io::stdout().flush();
     }
     let mut line = String::new();
-    stdin.lock().read_line(&mut line).map_err(|e| e.to_string())?;
+    stdin
+        .lock()
+        .read_line(&mut line)
+        .map_err(|e| e.to_string())?;
     let password = line.trim_end_matches(['\r', '\n']).to_string();
     users::check_password(&password)?;
     Ok(password)
@@ -81,7 +88,11 @@ fn user_command(database_url: &str, action: UserAction) -> Result<String, String
                 &mut conn,
                 None,
                 crate::domain::ids::UserId(user.id),
-                users::UserChange { role: None, active: None, password_hash: Some(&hash) },
+                users::UserChange {
+                    role: None,
+                    active: None,
+                    password_hash: Some(&hash),
+                },
             )
             .map_err(|e| e.to_string())?;
             Ok(format!("Passwort von «{name}» geändert."))
@@ -97,8 +108,14 @@ pub fn run() -> ExitCode {
         )
         .init();
     let outcome = match cli.command.unwrap_or(Command::Serve) {
-        Command::Serve => serve(Settings { bind: cli.bind, database_url: cli.database_url, workers: 4 }),
-        Command::User { action } => user_command(&cli.database_url, action).map(|m| println!("{m}")),
+        Command::Serve => serve(Settings {
+            bind: cli.bind,
+            database_url: cli.database_url,
+            workers: 4,
+        }),
+        Command::User { action } => {
+            user_command(&cli.database_url, action).map(|m| println!("{m}"))
+        }
         Command::Demo => crate::demo::create(&cli.database_url).map(|m| println!("{m}")),
     };
     match outcome {
@@ -115,7 +132,11 @@ fn serve(settings: Settings) -> Result<(), String> {
         let app = crate::startup::build(&settings)?;
         tracing::info!(
             "Jassturnier läuft auf http://{}:{} (Datenbank {})",
-            settings.bind.rsplit_once(':').map(|(host, _)| host).unwrap_or("127.0.0.1"),
+            settings
+                .bind
+                .rsplit_once(':')
+                .map(|(host, _)| host)
+                .unwrap_or("127.0.0.1"),
             app.port,
             settings.database_url
         );

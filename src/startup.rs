@@ -18,7 +18,8 @@ pub struct Application {
 
 pub fn build(settings: &Settings) -> Result<Application, String> {
     let pool = db::connect(&settings.database_url, 8)?;
-    let listener = TcpListener::bind(&settings.bind).map_err(|e| format!("{}: {e}", settings.bind))?;
+    let listener =
+        TcpListener::bind(&settings.bind).map_err(|e| format!("{}: {e}", settings.bind))?;
     let port = listener.local_addr().map_err(|e| e.to_string())?.port();
     let state = actix_web::web::Data::new(AppState { pool: pool.clone() });
     let server = HttpServer::new(move || {
@@ -26,7 +27,11 @@ pub fn build(settings: &Settings) -> Result<Application, String> {
             .app_data(state.clone())
             .app_data(actix_web::web::PayloadConfig::new(MAX_FORM_BYTES))
             .app_data(actix_web::web::FormConfig::default().limit(MAX_FORM_BYTES))
-            .wrap(middleware::DefaultHeaders::new().add(("X-Content-Type-Options", "nosniff")).add(("X-Frame-Options", "DENY")))
+            .wrap(
+                middleware::DefaultHeaders::new()
+                    .add(("X-Content-Type-Options", "nosniff"))
+                    .add(("X-Frame-Options", "DENY")),
+            )
             .configure(web::configure)
             .default_service(actix_web::web::to(web::not_found))
     })

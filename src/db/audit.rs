@@ -46,8 +46,16 @@ pub fn record<B: Serialize, A: Serialize>(
     Ok(())
 }
 
-pub fn list(conn: &mut Conn, tournament: Option<TournamentId>, limit: i64) -> QueryResult<Vec<AuditRow>> {
-    let mut query = audit_log::table.select(AuditRow::as_select()).order(audit_log::id.desc()).limit(limit).into_boxed();
+pub fn list(
+    conn: &mut Conn,
+    tournament: Option<TournamentId>,
+    limit: i64,
+) -> QueryResult<Vec<AuditRow>> {
+    let mut query = audit_log::table
+        .select(AuditRow::as_select())
+        .order(audit_log::id.desc())
+        .limit(limit)
+        .into_boxed();
     if let Some(t) = tournament {
         query = query.filter(audit_log::tournament_id.eq(t.0));
     }

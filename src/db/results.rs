@@ -10,7 +10,9 @@ use crate::domain::result::TableScore;
 use crate::domain::result_import::ImportedTable;
 use crate::domain::role::{Actor, Permission};
 use crate::domain::schedule::{self, DrawHistory, PasseDraw, Table};
-use crate::domain::standblatt::{self, ResultFacts, SeatFacts, Standblatt, TeamFacts, TournamentFacts, Visa};
+use crate::domain::standblatt::{
+    self, ResultFacts, SeatFacts, Standblatt, TeamFacts, TournamentFacts, Visa,
+};
 use crate::domain::team::TeamStatus;
 use crate::error::AppError;
 use diesel::prelude::*;
@@ -68,14 +70,24 @@ pub fn load(conn: &mut Conn, id: TournamentId) -> Result<TournamentData, AppErro
         .load::<(i32, String)>(conn)?
         .into_iter()
         .collect();
-    Ok(TournamentData { tournament, teams, seats, results, usernames })
+    Ok(TournamentData {
+        tournament,
+        teams,
+        seats,
+        results,
+        usernames,
+    })
 }
 
 impl TournamentData {
     fn visa(&self, by: Option<i32>, at: Option<chrono::NaiveDateTime>) -> Option<Visa> {
         match (by, at) {
             (Some(by), Some(at)) => Some(Visa {
-                by: self.usernames.get(&by).cloned().unwrap_or_else(|| format!("#{by}")),
+                by: self
+                    .usernames
+                    .get(&by)
+                    .cloned()
+                    .unwrap_or_else(|| format!("#{by}")),
                 at,
             }),
             _ => None,
@@ -138,10 +150,20 @@ impl TournamentData {
     pub fn tables(&self, passe: u32) -> Vec<Table<&TeamRow>> {
         let mut tables: Vec<Table<&TeamRow>> = Vec::new();
         for seat in self.seats.iter().filter(|s| s.passe == passe as i32) {
-            let (Some(table), Some(opponent)) = (seat.table_no, seat.opponent_id) else { continue };
-            let (Some(me), Some(other)) = (self.team(TeamId(seat.team_id)), self.team(TeamId(opponent))) else { continue };
+            let (Some(table), Some(opponent)) = (seat.table_no, seat.opponent_id) else {
+                continue;
+            };
+            let (Some(me), Some(other)) =
+                (self.team(TeamId(seat.team_id)), self.team(TeamId(opponent)))
+            else {
+                continue;
+            };
             if me.startnummer < other.startnummer {
-                tables.push(Table { number: table as u32, team_a: me, team_b: other });
+                tables.push(Table {
+                    number: table as u32,
+                    team_a: me,
+                    team_b: other,
+                });
             }
         }
         tables.sort_by_key(|t| t.number);
@@ -157,7 +179,9 @@ impl TournamentData {
     }
 
     pub fn result_at(&self, passe: u32, table: u32) -> Option<&ResultRow> {
-        self.results.iter().find(|r| r.passe == passe as i32 && r.table_no == table as i32)
+        self.results
+            .iter()
+            .find(|r| r.passe == passe as i32 && r.table_no == table as i32)
     }
 
     /// Passen with a drawn schedule.
@@ -189,14 +213,23 @@ fn seat_rows(tournament: TournamentId, passe: u32, draw: &PasseDraw<i32>) -> Vec
         }
     }
     if let Some(bye) = draw.bye {
-        rows.push(SeatRow { id: 0, tournament_id: tournament.0, passe: passe as i32, team_id: bye, table_no: None, opponent_id: None });
+        rows.push(SeatRow {
+            id: 0,
+            tournament_id: tournament.0,
+            passe: passe as i32,
+            team_id: bye,
+            table_no: None,
+            opponent_id: None,
+        });
     }
     rows
 }
 
 fn insert_seats(conn: &mut Conn, rows: &[SeatRow]) -> QueryResult<()> {
     for chunk in rows.chunks(500) {
-        diesel::insert_into(seats::table).values(chunk).execute(conn)?;
+        diesel::insert_into(seats::table)
+            .values(chunk)
+            .execute(conn)?;
     }
     Ok(())
 }
@@ -212,17 +245,35 @@ struct DrawRecord<'a> {
 
 /// Draws the Lose (and, in fixed mode, the tables of every Passe). Redrawing is allowed
 /// until the first result is entered.
-pub fn draw(conn: &mut Conn, actor: &Actor, id: TournamentId, mode: DrawMode, seed: u64) -> Result<(), AppError> {
+pub fn draw(
+    conn: &mut Conn,
+    actor: &Actor,
+    id: TournamentId,
+    mode: DrawMode,
+    seed: u64,
+) -> Result<(), AppError> {
     conn.immediate_transaction(|conn| {
         let tournament = begin_write(conn, id)?;
-        let entered: i64 = results::table.filter(results::tournament_id.eq(id.0)).count().get_result(conn)?;
+        let entered: i64 = results::table
+            .filter(results::tournament_id.eq(id.0))
+            .count()
+            .get_result(conn)?;
         if entered > 0 {
-            return Err(AppError::BadRequest("Es sind schon Resultate erfasst: die Auslosung kann nicht wiederholt werden.".into()));
+            return Err(AppError::BadRequest(
+                "Es sind schon Resultate erfasst: die Auslosung kann nicht wiederholt werden."
+                    .into(),
+            ));
         }
         let team_rows = super::teams::list(conn, id)?;
-        let active: Vec<i32> = team_rows.iter().filter(|t| t.status == "aktiv").map(|t| t.id).collect();
+        let active: Vec<i32> = team_rows
+            .iter()
+            .filter(|t| t.status == "aktiv")
+            .map(|t| t.id)
+            .collect();
         if active.len() < 2 {
-            return Err(AppError::BadRequest("Für eine Auslosung braucht es mindestens zwei Teams.".into()));
+            return Err(AppError::BadRequest(
+                "Für eine Auslosung braucht es mindestens zwei Teams.".into(),
+            ));
         }
         diesel::delete(seats::table.filter(seats::tournament_id.eq(id.0))).execute(conn)?;
         diesel::update(teams::table.filter(teams::tournament_id.eq(id.0)))
@@ -230,7 +281,9 @@ pub fn draw(conn: &mut Conn, actor: &Actor, id: TournamentId, mode: DrawMode, se
             .execute(conn)?;
         let lose = schedule::draw_lose(&active, seed);
         for (index, team) in lose.iter().enumerate() {
-            diesel::update(teams::table.find(team)).set(teams::los.eq(index as i32 + 1)).execute(conn)?;
+            diesel::update(teams::table.find(team))
+                .set(teams::los.eq(index as i32 + 1))
+                .execute(conn)?;
         }
         let team_of_los = |los: u32| lose[los as usize - 1];
         let draws: Vec<PasseDraw<i32>> = match mode {
@@ -240,12 +293,21 @@ pub fn draw(conn: &mut Conn, actor: &Actor, id: TournamentId, mode: DrawMode, se
                     tables: d
                         .tables
                         .iter()
-                        .map(|t| Table { number: t.number, team_a: team_of_los(t.team_a), team_b: team_of_los(t.team_b) })
+                        .map(|t| Table {
+                            number: t.number,
+                            team_a: team_of_los(t.team_a),
+                            team_b: team_of_los(t.team_b),
+                        })
                         .collect(),
                     bye: d.bye.map(team_of_los),
                 })
                 .collect(),
-            DrawMode::ProPasse => vec![schedule::draw_passe(&active, &DrawHistory::from_draws(&[]), seed, 1)],
+            DrawMode::ProPasse => vec![schedule::draw_passe(
+                &active,
+                &DrawHistory::from_draws(&[]),
+                seed,
+                1,
+            )],
         };
         let mut rows = Vec::new();
         for (index, d) in draws.iter().enumerate() {
@@ -253,12 +315,20 @@ pub fn draw(conn: &mut Conn, actor: &Actor, id: TournamentId, mode: DrawMode, se
         }
         insert_seats(conn, &rows)?;
         diesel::update(tournaments::table.find(id.0))
-            .set((tournaments::draw_seed.eq(Some(seed as i64)), tournaments::draw_mode.eq(mode.as_str())))
+            .set((
+                tournaments::draw_seed.eq(Some(seed as i64)),
+                tournaments::draw_mode.eq(mode.as_str()),
+            ))
             .execute(conn)?;
         audit::record(
             conn,
             Some(actor),
-            Entry { tournament: Some(id), entity: "draw", entity_id: None, action: "draw" },
+            Entry {
+                tournament: Some(id),
+                entity: "draw",
+                entity_id: None,
+                action: "draw",
+            },
             tournament.draw_seed.as_ref(),
             Some(&DrawRecord {
                 mode: mode.as_str(),
@@ -281,7 +351,9 @@ pub fn draw_next_passe(conn: &mut Conn, actor: &Actor, id: TournamentId) -> Resu
             return Err(AppError::BadRequest("Zuerst die Lose ziehen.".into()));
         };
         if tournament.draw_mode != DrawMode::ProPasse.as_str() {
-            return Err(AppError::BadRequest("Dieses Turnier hat einen festen Tischplan.".into()));
+            return Err(AppError::BadRequest(
+                "Dieses Turnier hat einen festen Tischplan.".into(),
+            ));
         }
         let passe = data.drawn_passen() + 1;
         if passe > tournament.passen as u32 {
@@ -292,30 +364,54 @@ pub fn draw_next_passe(conn: &mut Conn, actor: &Actor, id: TournamentId) -> Resu
                 tables: data
                     .tables(p)
                     .iter()
-                    .map(|t| Table { number: t.number, team_a: t.team_a.id, team_b: t.team_b.id })
+                    .map(|t| Table {
+                        number: t.number,
+                        team_a: t.team_a.id,
+                        team_b: t.team_b.id,
+                    })
                     .collect(),
                 bye: data.byes(p).first().map(|t| t.id),
             })
             .collect();
-        let active: Vec<i32> = data.teams.iter().filter(|t| t.status == "aktiv").map(|t| t.id).collect();
+        let active: Vec<i32> = data
+            .teams
+            .iter()
+            .filter(|t| t.status == "aktiv")
+            .map(|t| t.id)
+            .collect();
         if active.len() < 2 {
-            return Err(AppError::BadRequest("Es sind weniger als zwei Teams aktiv.".into()));
+            return Err(AppError::BadRequest(
+                "Es sind weniger als zwei Teams aktiv.".into(),
+            ));
         }
-        let draw = schedule::draw_passe(&active, &DrawHistory::from_draws(&previous), seed as u64, passe);
+        let draw = schedule::draw_passe(
+            &active,
+            &DrawHistory::from_draws(&previous),
+            seed as u64,
+            passe,
+        );
         insert_seats(conn, &seat_rows(id, passe, &draw))?;
         let mut all = previous;
         all.push(draw.clone());
         audit::record(
             conn,
             Some(actor),
-            Entry { tournament: Some(id), entity: "draw", entity_id: None, action: "draw_passe" },
+            Entry {
+                tournament: Some(id),
+                entity: "draw",
+                entity_id: None,
+                action: "draw_passe",
+            },
             None::<&()>,
             Some(&DrawRecord {
                 mode: DrawMode::ProPasse.as_str(),
                 seed: seed as u64,
                 passe: Some(passe),
                 tables: draw.tables.len(),
-                rematches: schedule::rematches(&all).iter().filter(|r| r.0 == passe).count(),
+                rematches: schedule::rematches(&all)
+                    .iter()
+                    .filter(|r| r.0 == passe)
+                    .count(),
             }),
         )?;
         Ok(passe)
@@ -329,12 +425,19 @@ pub enum SaveOutcome {
 }
 
 /// Revokes the final visa of every team whose total a write changed.
-fn revoke_changed_final_visas(conn: &mut Conn, before: &[Standblatt], after: &[Standblatt]) -> QueryResult<()> {
+fn revoke_changed_final_visas(
+    conn: &mut Conn,
+    before: &[Standblatt],
+    after: &[Standblatt],
+) -> QueryResult<()> {
     let totals: HashMap<TeamId, u32> = before.iter().map(|s| (s.team, s.total)).collect();
     for sheet in after {
         if sheet.final_visa.is_some() && totals.get(&sheet.team) != Some(&sheet.total) {
             diesel::update(teams::table.find(sheet.team.0))
-                .set((teams::final_visa_by.eq(None::<i32>), teams::final_visa_at.eq(None::<chrono::NaiveDateTime>)))
+                .set((
+                    teams::final_visa_by.eq(None::<i32>),
+                    teams::final_visa_at.eq(None::<chrono::NaiveDateTime>),
+                ))
                 .execute(conn)?;
         }
     }
@@ -443,7 +546,12 @@ pub fn save_result(
 }
 
 /// Writes an imported set of table results; any table already entered refuses the whole file.
-pub fn import_results(conn: &mut Conn, actor: &Actor, id: TournamentId, tables: &[ImportedTable]) -> Result<usize, AppError> {
+pub fn import_results(
+    conn: &mut Conn,
+    actor: &Actor,
+    id: TournamentId,
+    tables: &[ImportedTable],
+) -> Result<usize, AppError> {
     conn.immediate_transaction(|conn| {
         for t in tables {
             match save_result(conn, actor, id, t.passe, t.table, t.score, None)? {
@@ -461,7 +569,14 @@ pub fn import_results(conn: &mut Conn, actor: &Actor, id: TournamentId, tables: 
 }
 
 /// Visas one Passe of one team, or (team None) both teams of the table.
-pub fn visa(conn: &mut Conn, actor: &Actor, id: TournamentId, passe: u32, table: u32, team: Option<TeamId>) -> Result<(), AppError> {
+pub fn visa(
+    conn: &mut Conn,
+    actor: &Actor,
+    id: TournamentId,
+    passe: u32,
+    table: u32,
+    team: Option<TeamId>,
+) -> Result<(), AppError> {
     conn.immediate_transaction(|conn| {
         begin_write(conn, id)?;
         let stored: ResultRow = results::table
@@ -471,16 +586,30 @@ pub fn visa(conn: &mut Conn, actor: &Actor, id: TournamentId, passe: u32, table:
             .select(ResultRow::as_select())
             .first(conn)
             .optional()?
-            .ok_or_else(|| AppError::BadRequest(format!("Passe {passe}, Tisch {table}: noch kein Resultat erfasst.")))?;
+            .ok_or_else(|| {
+                AppError::BadRequest(format!(
+                    "Passe {passe}, Tisch {table}: noch kein Resultat erfasst."
+                ))
+            })?;
         let side_a = team.is_none_or(|t| t.0 == stored.team_a_id);
         let side_b = team.is_none_or(|t| t.0 == stored.team_b_id);
         if !side_a && !side_b {
-            return Err(AppError::BadRequest("Dieses Team spielte nicht an diesem Tisch.".into()));
+            return Err(AppError::BadRequest(
+                "Dieses Team spielte nicht an diesem Tisch.".into(),
+            ));
         }
         let at = now();
         let by = Some(actor.id.0);
-        let visa_a = if side_a && stored.visa_a_by.is_none() { (by, Some(at)) } else { (stored.visa_a_by, stored.visa_a_at) };
-        let visa_b = if side_b && stored.visa_b_by.is_none() { (by, Some(at)) } else { (stored.visa_b_by, stored.visa_b_at) };
+        let visa_a = if side_a && stored.visa_a_by.is_none() {
+            (by, Some(at))
+        } else {
+            (stored.visa_a_by, stored.visa_a_at)
+        };
+        let visa_b = if side_b && stored.visa_b_by.is_none() {
+            (by, Some(at))
+        } else {
+            (stored.visa_b_by, stored.visa_b_at)
+        };
         let updated: ResultRow = diesel::update(results::table.find(stored.id))
             .set((
                 results::visa_a_by.eq(visa_a.0),
@@ -493,7 +622,12 @@ pub fn visa(conn: &mut Conn, actor: &Actor, id: TournamentId, passe: u32, table:
         audit::record(
             conn,
             Some(actor),
-            Entry { tournament: Some(id), entity: "result", entity_id: Some(stored.id), action: "visa" },
+            Entry {
+                tournament: Some(id),
+                entity: "result",
+                entity_id: Some(stored.id),
+                action: "visa",
+            },
             Some(&stored),
             Some(&updated),
         )?;
@@ -502,24 +636,40 @@ pub fn visa(conn: &mut Conn, actor: &Actor, id: TournamentId, passe: u32, table:
 }
 
 /// The final visa of a team's total, given only when every Passe is visiert.
-pub fn final_visa(conn: &mut Conn, actor: &Actor, id: TournamentId, team: TeamId) -> Result<(), AppError> {
+pub fn final_visa(
+    conn: &mut Conn,
+    actor: &Actor,
+    id: TournamentId,
+    team: TeamId,
+) -> Result<(), AppError> {
     conn.immediate_transaction(|conn| {
         begin_write(conn, id)?;
         let data = load(conn, id)?;
         let sheets = data.standblaetter();
-        let sheet = sheets.iter().find(|s| s.team == team).ok_or_else(AppError::not_found)?;
+        let sheet = sheets
+            .iter()
+            .find(|s| s.team == team)
+            .ok_or_else(AppError::not_found)?;
         if let Some(reason) = standblatt::final_visa_refusal(sheet) {
             return Err(AppError::BadRequest(reason.into()));
         }
         let before = super::teams::get(conn, id, team)?;
         diesel::update(teams::table.find(team.0))
-            .set((teams::final_visa_by.eq(Some(actor.id.0)), teams::final_visa_at.eq(Some(now()))))
+            .set((
+                teams::final_visa_by.eq(Some(actor.id.0)),
+                teams::final_visa_at.eq(Some(now())),
+            ))
             .execute(conn)?;
         let after = super::teams::get(conn, id, team)?;
         audit::record(
             conn,
             Some(actor),
-            Entry { tournament: Some(id), entity: "team", entity_id: Some(team.0), action: "final_visa" },
+            Entry {
+                tournament: Some(id),
+                entity: "team",
+                entity_id: Some(team.0),
+                action: "final_visa",
+            },
             Some(&before),
             Some(&after),
         )?;
@@ -543,10 +693,16 @@ pub fn set_team_status(
         let before = super::teams::get(conn, id, team)?;
         match status {
             TeamStatus::Aktiv if before.status == "aktiv" => {
-                return Err(AppError::BadRequest("Das Team ist nicht ausgeschieden.".into()));
+                return Err(AppError::BadRequest(
+                    "Das Team ist nicht ausgeschieden.".into(),
+                ));
             }
-            TeamStatus::Disqualifiziert | TeamStatus::Zurueckgezogen if before.status != "aktiv" => {
-                return Err(AppError::BadRequest("Das Team ist bereits ausgeschieden.".into()));
+            TeamStatus::Disqualifiziert | TeamStatus::Zurueckgezogen
+                if before.status != "aktiv" =>
+            {
+                return Err(AppError::BadRequest(
+                    "Das Team ist bereits ausgeschieden.".into(),
+                ));
             }
             _ => {}
         }
@@ -580,7 +736,12 @@ pub fn set_team_status(
         audit::record(
             conn,
             Some(actor),
-            Entry { tournament: Some(id), entity: "team", entity_id: Some(team.0), action },
+            Entry {
+                tournament: Some(id),
+                entity: "team",
+                entity_id: Some(team.0),
+                action,
+            },
             Some(&before),
             Some(&after),
         )?;

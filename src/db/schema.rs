@@ -111,4 +111,12 @@ diesel::joinable!(teams -> tournaments (tournament_id));
 diesel::joinable!(seats -> tournaments (tournament_id));
 diesel::joinable!(results -> tournaments (tournament_id));
 
-diesel::allow_tables_to_appear_in_same_query!(users, sessions, tournaments, teams, seats, results, audit_log);
+diesel::allow_tables_to_appear_in_same_query!(
+    users,
+    sessions,
+    tournaments,
+    teams,
+    seats,
+    results,
+    audit_log
+);

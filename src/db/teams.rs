@@ -38,7 +38,12 @@ pub fn startnummern(conn: &mut Conn, tournament: TournamentId) -> QueryResult<Ve
     Ok(numbers.into_iter().map(|n| n as u32).collect())
 }
 
-fn taken(conn: &mut Conn, tournament: TournamentId, startnummer: u32, except: Option<TeamId>) -> QueryResult<bool> {
+fn taken(
+    conn: &mut Conn,
+    tournament: TournamentId,
+    startnummer: u32,
+    except: Option<TeamId>,
+) -> QueryResult<bool> {
     let mut query = teams::table
         .filter(teams::tournament_id.eq(tournament.0))
         .filter(teams::startnummer.eq(startnummer as i32))
@@ -87,7 +92,12 @@ impl From<diesel::result::Error> for TeamWriteError {
     }
 }
 
-pub fn create(conn: &mut Conn, actor: &Actor, tournament: TournamentId, input: &TeamInput) -> Result<TeamId, TeamWriteError> {
+pub fn create(
+    conn: &mut Conn,
+    actor: &Actor,
+    tournament: TournamentId,
+    input: &TeamInput,
+) -> Result<TeamId, TeamWriteError> {
     conn.immediate_transaction(|conn| {
         let t = begin_write(conn, tournament)?;
         ensure_may_add(&t)?;
@@ -98,16 +108,30 @@ pub fn create(conn: &mut Conn, actor: &Actor, tournament: TournamentId, input: &
                 }
                 n
             }
-            None => startnummern(conn, tournament)?.into_iter().max().unwrap_or(0) + 1,
+            None => {
+                startnummern(conn, tournament)?
+                    .into_iter()
+                    .max()
+                    .unwrap_or(0)
+                    + 1
+            }
         };
         let row: TeamRow = diesel::insert_into(teams::table)
-            .values(NewTeam { tournament_id: tournament.0, values: values(input, startnummer) })
+            .values(NewTeam {
+                tournament_id: tournament.0,
+                values: values(input, startnummer),
+            })
             .returning(TeamRow::as_returning())
             .get_result(conn)?;
         audit::record(
             conn,
             Some(actor),
-            Entry { tournament: Some(tournament), entity: "team", entity_id: Some(row.id), action: "create" },
+            Entry {
+                tournament: Some(tournament),
+                entity: "team",
+                entity_id: Some(row.id),
+                action: "create",
+            },
             None::<&TeamRow>,
             Some(&row),
         )?;
@@ -115,7 +139,13 @@ pub fn create(conn: &mut Conn, actor: &Actor, tournament: TournamentId, input: &
     })
 }
 
-pub fn update(conn: &mut Conn, actor: &Actor, tournament: TournamentId, team: TeamId, input: &TeamInput) -> Result<(), TeamWriteError> {
+pub fn update(
+    conn: &mut Conn,
+    actor: &Actor,
+    tournament: TournamentId,
+    team: TeamId,
+    input: &TeamInput,
+) -> Result<(), TeamWriteError> {
     conn.immediate_transaction(|conn| {
         begin_write(conn, tournament)?;
         let before = get(conn, tournament, team)?;
@@ -124,12 +154,19 @@ pub fn update(conn: &mut Conn, actor: &Actor, tournament: TournamentId, team: Te
         if taken(conn, tournament, startnummer, Some(team))? {
             return Err(TeamWriteError::StartnummerTaken(startnummer));
         }
-        diesel::update(teams::table.find(team.0)).set(values(input, startnummer)).execute(conn)?;
+        diesel::update(teams::table.find(team.0))
+            .set(values(input, startnummer))
+            .execute(conn)?;
         let after = get(conn, tournament, team)?;
         audit::record(
             conn,
             Some(actor),
-            Entry { tournament: Some(tournament), entity: "team", entity_id: Some(team.0), action: "update" },
+            Entry {
+                tournament: Some(tournament),
+                entity: "team",
+                entity_id: Some(team.0),
+                action: "update",
+            },
             Some(&before),
             Some(&after),
         )?;
@@ -137,7 +174,12 @@ pub fn update(conn: &mut Conn, actor: &Actor, tournament: TournamentId, team: Te
     })
 }
 
-pub fn delete(conn: &mut Conn, actor: &Actor, tournament: TournamentId, team: TeamId) -> Result<TeamRow, AppError> {
+pub fn delete(
+    conn: &mut Conn,
+    actor: &Actor,
+    tournament: TournamentId,
+    team: TeamId,
+) -> Result<TeamRow, AppError> {
     conn.immediate_transaction(|conn| {
         let t = begin_write(conn, tournament)?;
         if t.draw_seed.is_some() {
@@ -159,7 +201,12 @@ pub fn delete(conn: &mut Conn, actor: &Actor, tournament: TournamentId, team: Te
 }
 
 /// Writes a whole import in one transaction; any clash rolls everything back.
-pub fn import(conn: &mut Conn, actor: &Actor, tournament: TournamentId, imported: &[ImportedTeam]) -> Result<usize, TeamWriteError> {
+pub fn import(
+    conn: &mut Conn,
+    actor: &Actor,
+    tournament: TournamentId,
+    imported: &[ImportedTeam],
+) -> Result<usize, TeamWriteError> {
     conn.immediate_transaction(|conn| {
         let t = begin_write(conn, tournament)?;
         ensure_may_add(&t)?;
@@ -168,13 +215,21 @@ pub fn import(conn: &mut Conn, actor: &Actor, tournament: TournamentId, imported
                 return Err(TeamWriteError::StartnummerTaken(team.startnummer));
             }
             let row: TeamRow = diesel::insert_into(teams::table)
-                .values(NewTeam { tournament_id: tournament.0, values: values(&team.team, team.startnummer) })
+                .values(NewTeam {
+                    tournament_id: tournament.0,
+                    values: values(&team.team, team.startnummer),
+                })
                 .returning(TeamRow::as_returning())
                 .get_result(conn)?;
             audit::record(
                 conn,
                 Some(actor),
-                Entry { tournament: Some(tournament), entity: "team", entity_id: Some(row.id), action: "import" },
+                Entry {
+                    tournament: Some(tournament),
+                    entity: "team",
+                    entity_id: Some(row.id),
+                    action: "import",
+                },
                 None::<&TeamRow>,
                 Some(&row),
             )?;

@@ -51,7 +51,11 @@ fn values(settings: &TournamentSettings) -> TournamentValues {
     }
 }
 
-pub fn create(conn: &mut Conn, actor: &Actor, settings: &TournamentSettings) -> Result<TournamentId, AppError> {
+pub fn create(
+    conn: &mut Conn,
+    actor: &Actor,
+    settings: &TournamentSettings,
+) -> Result<TournamentId, AppError> {
     conn.immediate_transaction(|conn| {
         let row: TournamentRow = diesel::insert_into(tournaments::table)
             .values((values(settings), tournaments::created_at.eq(now())))
@@ -60,7 +64,12 @@ pub fn create(conn: &mut Conn, actor: &Actor, settings: &TournamentSettings) -> 
         audit::record(
             conn,
             Some(actor),
-            Entry { tournament: Some(TournamentId(row.id)), entity: "tournament", entity_id: Some(row.id), action: "create" },
+            Entry {
+                tournament: Some(TournamentId(row.id)),
+                entity: "tournament",
+                entity_id: Some(row.id),
+                action: "create",
+            },
             None::<&TournamentRow>,
             Some(&row),
         )?;
@@ -68,7 +77,12 @@ pub fn create(conn: &mut Conn, actor: &Actor, settings: &TournamentSettings) -> 
     })
 }
 
-pub fn update(conn: &mut Conn, actor: &Actor, id: TournamentId, settings: &TournamentSettings) -> Result<(), AppError> {
+pub fn update(
+    conn: &mut Conn,
+    actor: &Actor,
+    id: TournamentId,
+    settings: &TournamentSettings,
+) -> Result<(), AppError> {
     conn.immediate_transaction(|conn| {
         let before = begin_write(conn, id)?;
         if before.draw_seed.is_some()
@@ -94,7 +108,12 @@ pub fn update(conn: &mut Conn, actor: &Actor, id: TournamentId, settings: &Tourn
 }
 
 /// Closing is itself refused on a closed tournament; reopening is the one write allowed then.
-pub fn set_closed(conn: &mut Conn, actor: &Actor, id: TournamentId, closed: bool) -> Result<(), AppError> {
+pub fn set_closed(
+    conn: &mut Conn,
+    actor: &Actor,
+    id: TournamentId,
+    closed: bool,
+) -> Result<(), AppError> {
     conn.immediate_transaction(|conn| {
         let before = get(conn, id)?;
         if before.closed == closed {
@@ -105,7 +124,10 @@ pub fn set_closed(conn: &mut Conn, actor: &Actor, id: TournamentId, closed: bool
             }));
         }
         diesel::update(tournaments::table.find(id.0))
-            .set((tournaments::closed.eq(closed), tournaments::version.eq(tournaments::version + 1)))
+            .set((
+                tournaments::closed.eq(closed),
+                tournaments::version.eq(tournaments::version + 1),
+            ))
             .execute(conn)?;
         let after = get(conn, id)?;
         audit::record(
@@ -124,15 +146,27 @@ pub fn set_closed(conn: &mut Conn, actor: &Actor, id: TournamentId, closed: bool
     })
 }
 
-pub fn set_public(conn: &mut Conn, actor: &Actor, id: TournamentId, public: bool) -> Result<(), AppError> {
+pub fn set_public(
+    conn: &mut Conn,
+    actor: &Actor,
+    id: TournamentId,
+    public: bool,
+) -> Result<(), AppError> {
     conn.immediate_transaction(|conn| {
         let before = begin_write(conn, id)?;
-        diesel::update(tournaments::table.find(id.0)).set(tournaments::public.eq(public)).execute(conn)?;
+        diesel::update(tournaments::table.find(id.0))
+            .set(tournaments::public.eq(public))
+            .execute(conn)?;
         let after = get(conn, id)?;
         audit::record(
             conn,
             Some(actor),
-            Entry { tournament: Some(id), entity: "tournament", entity_id: Some(id.0), action: "visibility" },
+            Entry {
+                tournament: Some(id),
+                entity: "tournament",
+                entity_id: Some(id.0),
+                action: "visibility",
+            },
             Some(&before),
             Some(&after),
         )?;
@@ -141,5 +175,8 @@ pub fn set_public(conn: &mut Conn, actor: &Actor, id: TournamentId, public: bool
 }
 
 pub fn team_count(conn: &mut Conn, id: TournamentId) -> QueryResult<i64> {
-    teams::table.filter(teams::tournament_id.eq(id.0)).count().get_result(conn)
+    teams::table
+        .filter(teams::tournament_id.eq(id.0))
+        .count()
+        .get_result(conn)
 }

@@ -7,8 +7,8 @@ use super::schema::{sessions, users};
 use super::{Conn, now};
 use crate::domain::ids::UserId;
 use crate::domain::role::{Actor, Role};
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use diesel::prelude::*;
 use rand::Rng;
 
@@ -31,7 +31,11 @@ pub fn hash_password(password: &str) -> Result<String, String> {
 
 fn verify_password(password: &str, hash: &str) -> bool {
     PasswordHash::new(hash)
-        .map(|parsed| Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok())
+        .map(|parsed| {
+            Argon2::default()
+                .verify_password(password.as_bytes(), &parsed)
+                .is_ok()
+        })
         .unwrap_or(false)
 }
 
@@ -40,7 +44,10 @@ pub fn check_username(name: &str) -> Result<&str, String> {
     if name.is_empty() || name.chars().count() > 64 {
         return Err("Benutzername: 1 bis 64 Zeichen.".into());
     }
-    if !name.chars().all(|c| c.is_alphanumeric() || matches!(c, '.' | '-' | '_')) {
+    if !name
+        .chars()
+        .all(|c| c.is_alphanumeric() || matches!(c, '.' | '-' | '_'))
+    {
         return Err("Benutzername: nur Buchstaben, Ziffern, Punkt, Binde- und Unterstrich.".into());
     }
     Ok(name)
@@ -48,7 +55,9 @@ pub fn check_username(name: &str) -> Result<&str, String> {
 
 pub fn check_password(password: &str) -> Result<(), String> {
     if password.chars().count() < MIN_PASSWORD_CHARS {
-        return Err(format!("Passwort: mindestens {MIN_PASSWORD_CHARS} Zeichen."));
+        return Err(format!(
+            "Passwort: mindestens {MIN_PASSWORD_CHARS} Zeichen."
+        ));
     }
     Ok(())
 }
@@ -70,7 +79,10 @@ pub fn count(conn: &mut Conn) -> QueryResult<i64> {
 }
 
 pub fn list(conn: &mut Conn) -> QueryResult<Vec<UserRow>> {
-    users::table.select(UserRow::as_select()).order(users::username).load(conn)
+    users::table
+        .select(UserRow::as_select())
+        .order(users::username)
+        .load(conn)
 }
 
 pub fn find_by_name(conn: &mut Conn, username: &str) -> QueryResult<Option<UserRow>> {
@@ -122,7 +134,12 @@ pub fn create(
         audit::record(
             conn,
             actor.as_ref(),
-            Entry { tournament: None, entity: "user", entity_id: Some(row.id), action: "create" },
+            Entry {
+                tournament: None,
+                entity: "user",
+                entity_id: Some(row.id),
+                action: "create",
+            },
             None::<&UserRow>,
             Some(&row),
         )?;
@@ -136,28 +153,55 @@ pub struct UserChange<'a> {
     pub password_hash: Option<&'a str>,
 }
 
-pub fn update(conn: &mut Conn, actor: Option<&Actor>, user: UserId, change: UserChange<'_>) -> QueryResult<UserRow> {
+pub fn update(
+    conn: &mut Conn,
+    actor: Option<&Actor>,
+    user: UserId,
+    change: UserChange<'_>,
+) -> QueryResult<UserRow> {
     conn.immediate_transaction(|conn| {
-        let before: UserRow = users::table.find(user.0).select(UserRow::as_select()).first(conn)?;
+        let before: UserRow = users::table
+            .find(user.0)
+            .select(UserRow::as_select())
+            .first(conn)?;
         if let Some(role) = change.role {
-            diesel::update(users::table.find(user.0)).set(users::role.eq(role.as_str())).execute(conn)?;
+            diesel::update(users::table.find(user.0))
+                .set(users::role.eq(role.as_str()))
+                .execute(conn)?;
         }
         if let Some(active) = change.active {
-            diesel::update(users::table.find(user.0)).set(users::active.eq(active)).execute(conn)?;
+            diesel::update(users::table.find(user.0))
+                .set(users::active.eq(active))
+                .execute(conn)?;
             if !active {
-                diesel::delete(sessions::table.filter(sessions::user_id.eq(user.0))).execute(conn)?;
+                diesel::delete(sessions::table.filter(sessions::user_id.eq(user.0)))
+                    .execute(conn)?;
             }
         }
         if let Some(hash) = change.password_hash {
-            diesel::update(users::table.find(user.0)).set(users::password_hash.eq(hash)).execute(conn)?;
+            diesel::update(users::table.find(user.0))
+                .set(users::password_hash.eq(hash))
+                .execute(conn)?;
             diesel::delete(sessions::table.filter(sessions::user_id.eq(user.0))).execute(conn)?;
         }
-        let after: UserRow = users::table.find(user.0).select(UserRow::as_select()).first(conn)?;
-        let action = if change.password_hash.is_some() { "password" } else { "update" };
+        let after: UserRow = users::table
+            .find(user.0)
+            .select(UserRow::as_select())
+            .first(conn)?;
+        let action = if change.password_hash.is_some() {
+            "password"
+        } else {
+            "update"
+        };
         audit::record(
             conn,
             actor,
-            Entry { tournament: None, entity: "user", entity_id: Some(user.0), action },
+            Entry {
+                tournament: None,
+                entity: "user",
+                entity_id: Some(user.0),
+                action,
+            },
             Some(&before),
             Some(&after),
         )?;
@@ -166,7 +210,11 @@ pub fn update(conn: &mut Conn, actor: Option<&Actor>, user: UserId, change: User
 }
 
 /// Checks the credentials and opens a session: (token, csrf token).
-pub fn login(conn: &mut Conn, username: &str, password: &str) -> QueryResult<Option<(String, String)>> {
+pub fn login(
+    conn: &mut Conn,
+    username: &str,
+    password: &str,
+) -> QueryResult<Option<(String, String)>> {
     let Some(user) = find_by_name(conn, username.trim())? else {
         return Ok(None);
     };

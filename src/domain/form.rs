@@ -59,11 +59,17 @@ pub fn parse_number(
         return None;
     }
     if cleaned.starts_with('-') && cleaned[1..].chars().all(|c| c.is_ascii_digit()) {
-        errors.add(field, format!("{label}: negative Zahlen sind nicht erlaubt."));
+        errors.add(
+            field,
+            format!("{label}: negative Zahlen sind nicht erlaubt."),
+        );
         return None;
     }
     if !cleaned.chars().all(|c| c.is_ascii_digit()) {
-        errors.add(field, format!("{label}: «{}» ist keine ganze Zahl.", raw.trim()));
+        errors.add(
+            field,
+            format!("{label}: «{}» ist keine ganze Zahl.", raw.trim()),
+        );
         return None;
     }
     match cleaned.parse::<u64>() {
@@ -88,10 +94,7 @@ pub fn parse_text(
 ) -> Option<String> {
     let trimmed = raw.trim();
     if trimmed.chars().count() > max_chars {
-        errors.add(
-            field,
-            format!("{label}: höchstens {max_chars} Zeichen."),
-        );
+        errors.add(field, format!("{label}: höchstens {max_chars} Zeichen."));
         return None;
     }
     if trimmed.chars().any(|c| c.is_control()) {
@@ -125,13 +128,19 @@ mod tests {
     fn numbers_are_checked_with_messages() {
         let mut e = FieldErrors::new();
         assert_eq!(parse_number(&mut e, "x", "Passen", " 4 ", 1, 30), Some(4));
-        assert_eq!(parse_number(&mut e, "x", "Punkte", "1'884", 0, 1884), Some(1884));
+        assert_eq!(
+            parse_number(&mut e, "x", "Punkte", "1'884", 0, 1884),
+            Some(1884)
+        );
         assert!(e.is_empty());
         assert_eq!(parse_number(&mut e, "a", "Passen", "", 1, 30), None);
         assert_eq!(parse_number(&mut e, "b", "Passen", "-3", 1, 30), None);
         assert_eq!(parse_number(&mut e, "c", "Passen", "vier", 1, 30), None);
         assert_eq!(parse_number(&mut e, "d", "Passen", "31", 1, 30), None);
-        assert_eq!(parse_number(&mut e, "e", "Passen", "99999999999999999999", 1, 30), None);
+        assert_eq!(
+            parse_number(&mut e, "e", "Passen", "99999999999999999999", 1, 30),
+            None
+        );
         assert!(e.get("a").unwrap().contains("Zahl"));
         assert!(e.get("b").unwrap().contains("negativ"));
         assert!(e.get("c").unwrap().contains("«vier»"));
@@ -142,7 +151,10 @@ mod tests {
     #[test]
     fn text_is_trimmed_and_bounded() {
         let mut e = FieldErrors::new();
-        assert_eq!(parse_text(&mut e, "n", "Name", "  Bär  ", 10), Some("Bär".into()));
+        assert_eq!(
+            parse_text(&mut e, "n", "Name", "  Bär  ", 10),
+            Some("Bär".into())
+        );
         assert_eq!(parse_text(&mut e, "n", "Name", "   ", 10), None);
         assert!(e.is_empty());
         assert_eq!(parse_required_text(&mut e, "r", "Name", " ", 10), None);

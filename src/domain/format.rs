@@ -10,7 +10,7 @@ pub fn number(value: i64) -> String {
         out.push('-');
     }
     for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push('\'');
         }
         out.push(ch);
@@ -43,6 +43,9 @@ mod tests {
     fn dates_are_swiss() {
         let d = NaiveDate::from_ymd_opt(2026, 11, 22).unwrap();
         assert_eq!(date(d), "22.11.2026");
-        assert_eq!(date_time(d.and_hms_opt(9, 5, 0).unwrap()), "22.11.2026 09:05");
+        assert_eq!(
+            date_time(d.and_hms_opt(9, 5, 0).unwrap()),
+            "22.11.2026 09:05"
+        );
     }
 }

@@ -27,7 +27,9 @@ fn tie_break(passen: &[u32]) -> Vec<u32> {
 /// Compares two teams by the rules: Greater means `a` ranks ahead of `b`.
 pub fn compare(a: &[u32], b: &[u32]) -> Ordering {
     let total = |p: &[u32]| p.iter().map(|x| u64::from(*x)).sum::<u64>();
-    total(a).cmp(&total(b)).then_with(|| tie_break(a).cmp(&tie_break(b)))
+    total(a)
+        .cmp(&total(b))
+        .then_with(|| tie_break(a).cmp(&tie_break(b)))
 }
 
 pub fn rank<K: Ord + Clone>(inputs: &[RankInput<K>]) -> Vec<Ranked<K>> {
@@ -73,7 +75,11 @@ mod tests {
 
     #[test]
     fn total_decides_first() {
-        let r = ranks(&[input(1, &[900, 900]), input(2, &[1000, 900]), input(3, &[700, 700])]);
+        let r = ranks(&[
+            input(1, &[900, 900]),
+            input(2, &[1000, 900]),
+            input(3, &[700, 700]),
+        ]);
         assert_eq!(r, vec![(2, 1), (1, 2), (3, 3)]);
     }
 
@@ -106,7 +112,12 @@ mod tests {
             input(2, &[700, 700]),
         ]);
         assert_eq!(r, vec![(1, 1), (3, 1), (4, 3), (2, 4)]);
-        let r = ranks(&[input(1, &[1000]), input(2, &[900]), input(3, &[900]), input(4, &[800])]);
+        let r = ranks(&[
+            input(1, &[1000]),
+            input(2, &[900]),
+            input(3, &[900]),
+            input(4, &[800]),
+        ]);
         assert_eq!(r.iter().map(|x| x.1).collect::<Vec<_>>(), vec![1, 2, 2, 4]);
     }
 

@@ -49,10 +49,16 @@ pub fn check_score(score: TableScore, spiele: u32) -> Result<TableScore, FieldEr
         errors.add("matches_b", format!("Mehr Matches als Spiele ({spiele})."));
     } else {
         if score.points_a < POINTS_PER_SPIEL * score.matches_a {
-            errors.add("matches_a", "Mehr Matches, als die Punkte erlauben (ein Match zählt 157).");
+            errors.add(
+                "matches_a",
+                "Mehr Matches, als die Punkte erlauben (ein Match zählt 157).",
+            );
         }
         if score.points_b < POINTS_PER_SPIEL * score.matches_b {
-            errors.add("matches_b", "Mehr Matches, als die Punkte erlauben (ein Match zählt 157).");
+            errors.add(
+                "matches_b",
+                "Mehr Matches, als die Punkte erlauben (ein Match zählt 157).",
+            );
         }
     }
     errors.into_result(|| score)
@@ -84,10 +90,28 @@ pub fn parse_score(form: &ResultForm, spiele: u32) -> Result<TableScore, FieldEr
         return Err(errors);
     }
     let points_a = a_given
-        .then(|| parse_number(&mut errors, "points_a", "Punkte Team A", &form.points_a, 0, total))
+        .then(|| {
+            parse_number(
+                &mut errors,
+                "points_a",
+                "Punkte Team A",
+                &form.points_a,
+                0,
+                total,
+            )
+        })
         .flatten();
     let points_b = b_given
-        .then(|| parse_number(&mut errors, "points_b", "Punkte Team B", &form.points_b, 0, total))
+        .then(|| {
+            parse_number(
+                &mut errors,
+                "points_b",
+                "Punkte Team B",
+                &form.points_b,
+                0,
+                total,
+            )
+        })
         .flatten();
     let mut matches = |field: &'static str, label: &str, raw: &str| {
         if raw.trim().is_empty() {
@@ -149,10 +173,30 @@ mod tests {
 
     #[test]
     fn bad_numbers_are_refused() {
-        assert!(parse_score(&form("", ""), 12).unwrap_err().get("points_a").is_some());
-        assert!(parse_score(&form("abc", ""), 12).unwrap_err().get("points_a").is_some());
-        assert!(parse_score(&form("-5", ""), 12).unwrap_err().get("points_a").is_some());
-        assert!(parse_score(&form("1885", ""), 12).unwrap_err().get("points_a").is_some());
+        assert!(
+            parse_score(&form("", ""), 12)
+                .unwrap_err()
+                .get("points_a")
+                .is_some()
+        );
+        assert!(
+            parse_score(&form("abc", ""), 12)
+                .unwrap_err()
+                .get("points_a")
+                .is_some()
+        );
+        assert!(
+            parse_score(&form("-5", ""), 12)
+                .unwrap_err()
+                .get("points_a")
+                .is_some()
+        );
+        assert!(
+            parse_score(&form("1885", ""), 12)
+                .unwrap_err()
+                .get("points_a")
+                .is_some()
+        );
         assert!(parse_score(&form("1884", ""), 12).is_ok());
         assert!(parse_score(&form("0", ""), 12).is_ok());
     }
@@ -171,7 +215,13 @@ mod tests {
     #[test]
     fn tables_are_bounded() {
         assert_eq!(parse_table("3", 12).unwrap(), 3);
-        assert!(parse_table("13", 12).unwrap_err().get("table").unwrap().contains("Tisch 13"));
+        assert!(
+            parse_table("13", 12)
+                .unwrap_err()
+                .get("table")
+                .unwrap()
+                .contains("Tisch 13")
+        );
         assert!(parse_table("0", 12).is_err());
         assert!(parse_table("x", 12).is_err());
     }

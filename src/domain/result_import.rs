@@ -15,6 +15,9 @@ pub struct ResultLine {
 
 /// Where a team sits in a Passe, as the schedule says: (table, Startnummer of team A,
 /// Startnummer of team B); None when the team has no table in that Passe.
+/// A table being assembled: the lines of team A and team B, and their Startnummern.
+type TableLines = (Option<ResultLine>, Option<ResultLine>, u32, u32);
+
 pub type SeatLookup<'a> = dyn Fn(u32, u32) -> Option<(u32, u32, u32)> + 'a;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,26 +31,49 @@ pub fn parse_result_csv(bytes: &[u8], passen: u32) -> Result<Vec<ResultLine>, Ve
     let text = decode(bytes).map_err(|e| vec![e])?;
     let (header, rows) = read_records(&text).map_err(|e| vec![e])?;
     let position = |name: &str| header.iter().position(|h| h == name);
-    let (Some(p), Some(s), Some(k)) = (position("passe"), position("startnummer").or_else(|| position("nr")), position("punkte")) else {
-        return Err(vec![ImportError::new(1, "Kopfzeile muss «passe;startnummer;punkte» lauten.")]);
+    let (Some(p), Some(s), Some(k)) = (
+        position("passe"),
+        position("startnummer").or_else(|| position("nr")),
+        position("punkte"),
+    ) else {
+        return Err(vec![ImportError::new(
+            1,
+            "Kopfzeile muss «passe;startnummer;punkte» lauten.",
+        )]);
     };
-    if let Some(unknown) = header.iter().find(|h| !matches!(h.as_str(), "passe" | "startnummer" | "nr" | "punkte")) {
-        return Err(vec![ImportError::new(1, format!("Unbekannte Spalte «{unknown}»."))]);
+    if let Some(unknown) = header
+        .iter()
+        .find(|h| !matches!(h.as_str(), "passe" | "startnummer" | "nr" | "punkte"))
+    {
+        return Err(vec![ImportError::new(
+            1,
+            format!("Unbekannte Spalte «{unknown}»."),
+        )]);
     }
     if rows.is_empty() {
-        return Err(vec![ImportError::new(1, "Die Datei enthält keine Resultate.")]);
+        return Err(vec![ImportError::new(
+            1,
+            "Die Datei enthält keine Resultate.",
+        )]);
     }
     let mut errors = Vec::new();
     let mut lines = Vec::with_capacity(rows.len());
     for (line, fields) in rows {
         if fields.len() != header.len() {
-            errors.push(ImportError::new(line, format!("{} Felder statt {}.", fields.len(), header.len())));
+            errors.push(ImportError::new(
+                line,
+                format!("{} Felder statt {}.", fields.len(), header.len()),
+            ));
             continue;
         }
         let number = |raw: &str, label: &str, max: u32| -> Result<u32, String> {
             match raw.replace('\'', "").parse::<u32>() {
                 Ok(n) if n >= 1 || label == "Punkte" => {
-                    if n <= max { Ok(n) } else { Err(format!("{label} {n} ist zu gross (höchstens {max}).")) }
+                    if n <= max {
+                        Ok(n)
+                    } else {
+                        Err(format!("{label} {n} ist zu gross (höchstens {max})."))
+                    }
                 }
                 _ => Err(format!("{label} «{raw}» ist keine gültige Zahl.")),
             }
@@ -57,21 +83,35 @@ pub fn parse_result_csv(bytes: &[u8], passen: u32) -> Result<Vec<ResultLine>, Ve
             number(&fields[s], "Startnummer", u32::MAX),
             number(&fields[k], "Punkte", u32::MAX),
         ) {
-            (Ok(passe), Ok(startnummer), Ok(points)) => lines.push(ResultLine { line, passe, startnummer, points }),
+            (Ok(passe), Ok(startnummer), Ok(points)) => lines.push(ResultLine {
+                line,
+                passe,
+                startnummer,
+                points,
+            }),
             (a, b, c) => {
-                let messages: Vec<String> = [a.err(), b.err(), c.err()].into_iter().flatten().collect();
+                let messages: Vec<String> =
+                    [a.err(), b.err(), c.err()].into_iter().flatten().collect();
                 errors.push(ImportError::new(line, messages.join(" ")));
             }
         }
     }
-    if errors.is_empty() { Ok(lines) } else { Err(errors) }
+    if errors.is_empty() {
+        Ok(lines)
+    } else {
+        Err(errors)
+    }
 }
 
 /// Groups the lines into tables and checks them against the schedule and the 157 × n rule.
-pub fn assemble(lines: &[ResultLine], seat: &SeatLookup<'_>, spiele: u32) -> Result<Vec<ImportedTable>, Vec<ImportError>> {
+pub fn assemble(
+    lines: &[ResultLine],
+    seat: &SeatLookup<'_>,
+    spiele: u32,
+) -> Result<Vec<ImportedTable>, Vec<ImportError>> {
     let mut errors = Vec::new();
     // (passe, table) → (A's line, B's line)
-    let mut tables: BTreeMap<(u32, u32), (Option<ResultLine>, Option<ResultLine>, u32, u32)> = BTreeMap::new();
+    let mut tables: BTreeMap<(u32, u32), TableLines> = BTreeMap::new();
     for line in lines {
         let Some((table, a, b)) = seat(line.passe, line.startnummer) else {
             errors.push(ImportError::new(
@@ -80,12 +120,21 @@ pub fn assemble(lines: &[ResultLine], seat: &SeatLookup<'_>, spiele: u32) -> Res
             ));
             continue;
         };
-        let entry = tables.entry((line.passe, table)).or_insert((None, None, a, b));
-        let slot = if line.startnummer == a { &mut entry.0 } else { &mut entry.1 };
+        let entry = tables
+            .entry((line.passe, table))
+            .or_insert((None, None, a, b));
+        let slot = if line.startnummer == a {
+            &mut entry.0
+        } else {
+            &mut entry.1
+        };
         if let Some(first) = slot {
             errors.push(ImportError::new(
                 line.line,
-                format!("Team {} steht für Passe {} doppelt in der Datei (schon Zeile {}).", line.startnummer, line.passe, first.line),
+                format!(
+                    "Team {} steht für Passe {} doppelt in der Datei (schon Zeile {}).",
+                    line.startnummer, line.passe, first.line
+                ),
             ));
         } else {
             *slot = Some(*line);
@@ -95,12 +144,24 @@ pub fn assemble(lines: &[ResultLine], seat: &SeatLookup<'_>, spiele: u32) -> Res
     for ((passe, table), (a, b, nr_a, nr_b)) in tables {
         match (a, b) {
             (Some(a), Some(b)) => {
-                let score = TableScore { points_a: a.points, points_b: b.points, matches_a: 0, matches_b: 0 };
+                let score = TableScore {
+                    points_a: a.points,
+                    points_b: b.points,
+                    matches_a: 0,
+                    matches_b: 0,
+                };
                 match check_score(score, spiele) {
-                    Ok(score) => imported.push(ImportedTable { passe, table, score }),
+                    Ok(score) => imported.push(ImportedTable {
+                        passe,
+                        table,
+                        score,
+                    }),
                     Err(e) => errors.push(ImportError::new(
                         b.line.max(a.line),
-                        format!("Passe {passe}, Tisch {table}: {}", e.messages().collect::<Vec<_>>().join(" ")),
+                        format!(
+                            "Passe {passe}, Tisch {table}: {}",
+                            e.messages().collect::<Vec<_>>().join(" ")
+                        ),
                     )),
                 }
             }
@@ -115,7 +176,11 @@ pub fn assemble(lines: &[ResultLine], seat: &SeatLookup<'_>, spiele: u32) -> Res
         }
     }
     errors.sort_by_key(|e| e.line);
-    if errors.is_empty() { Ok(imported) } else { Err(errors) }
+    if errors.is_empty() {
+        Ok(imported)
+    } else {
+        Err(errors)
+    }
 }
 
 #[cfg(test)]
@@ -133,16 +198,27 @@ mod tests {
 
     #[test]
     fn a_complete_file_gives_tables() {
-        let lines = parse_result_csv(b"passe;startnummer;punkte\n1;1;1000\n1;2;884\n1;4;900\n1;3;984\n", 4).unwrap();
+        let lines = parse_result_csv(
+            b"passe;startnummer;punkte\n1;1;1000\n1;2;884\n1;4;900\n1;3;984\n",
+            4,
+        )
+        .unwrap();
         let tables = assemble(&lines, &seat, 12).unwrap();
         assert_eq!(tables.len(), 2);
         assert_eq!(tables[1].table, 2);
-        assert_eq!((tables[1].score.points_a, tables[1].score.points_b), (984, 900));
+        assert_eq!(
+            (tables[1].score.points_a, tables[1].score.points_b),
+            (984, 900)
+        );
     }
 
     #[test]
     fn schedule_and_sum_are_checked() {
-        let lines = parse_result_csv(b"passe,startnummer,punkte\n1,1,1000\n1,2,880\n1,3,900\n1,9,100\n1,3,900\n", 4).unwrap();
+        let lines = parse_result_csv(
+            b"passe,startnummer,punkte\n1,1,1000\n1,2,880\n1,3,900\n1,9,100\n1,3,900\n",
+            4,
+        )
+        .unwrap();
         let errors = assemble(&lines, &seat, 12).unwrap_err();
         let lines: Vec<usize> = errors.iter().map(|e| e.line).collect();
         assert_eq!(lines, vec![3, 4, 5, 6]);
@@ -154,8 +230,12 @@ mod tests {
 
     #[test]
     fn bad_lines_are_numbered() {
-        let errors = parse_result_csv(b"passe;startnummer;punkte\n1;1;abc\n9;2;100\n", 4).unwrap_err();
-        assert_eq!(errors.iter().map(|e| e.line).collect::<Vec<_>>(), vec![2, 3]);
+        let errors =
+            parse_result_csv(b"passe;startnummer;punkte\n1;1;abc\n9;2;100\n", 4).unwrap_err();
+        assert_eq!(
+            errors.iter().map(|e| e.line).collect::<Vec<_>>(),
+            vec![2, 3]
+        );
         assert!(parse_result_csv(b"passe;team;punkte\n", 4).is_err());
         assert!(parse_result_csv(b"", 4).is_err());
     }

@@ -101,10 +101,10 @@ pub fn assign_tables<T: Copy>(
     let allowed = |pair: usize, table: usize| !forbidden[pair].contains(&Some(table));
     let mut table_of_pair: Vec<Option<usize>> = vec![None; n];
     let mut pair_of_table: Vec<Option<usize>> = vec![None; n];
-    for pair in 0..n {
+    for (pair, assigned) in table_of_pair.iter_mut().enumerate() {
         let table = (pair + offset) % n;
         if allowed(pair, table) {
-            table_of_pair[pair] = Some(table);
+            *assigned = Some(table);
             pair_of_table[table] = Some(pair);
         }
     }
@@ -125,7 +125,15 @@ pub fn assign_tables<T: Copy>(
             visited[table] = true;
             let free = match pair_of_table[table] {
                 None => true,
-                Some(other) => augment(other, n, offset, allowed, visited, table_of_pair, pair_of_table),
+                Some(other) => augment(
+                    other,
+                    n,
+                    offset,
+                    allowed,
+                    visited,
+                    table_of_pair,
+                    pair_of_table,
+                ),
             };
             if free {
                 table_of_pair[pair] = Some(table);
@@ -138,7 +146,15 @@ pub fn assign_tables<T: Copy>(
     for pair in 0..n {
         if table_of_pair[pair].is_none() {
             let mut visited = vec![false; n];
-            augment(pair, n, offset, &allowed, &mut visited, &mut table_of_pair, &mut pair_of_table);
+            augment(
+                pair,
+                n,
+                offset,
+                &allowed,
+                &mut visited,
+                &mut table_of_pair,
+                &mut pair_of_table,
+            );
         }
     }
     // Pairs that cannot avoid their previous table take whatever is left.
@@ -167,7 +183,10 @@ pub fn rematches<T: Copy + Eq + Hash + Ord>(draws: &[PasseDraw<T>]) -> Vec<Remat
     let mut repeats = Vec::new();
     for (index, draw) in draws.iter().enumerate() {
         for table in &draw.tables {
-            let key = (table.team_a.min(table.team_b), table.team_a.max(table.team_b));
+            let key = (
+                table.team_a.min(table.team_b),
+                table.team_a.max(table.team_b),
+            );
             if !met.insert(key) {
                 repeats.push((index as u32 + 1, key.0, key.1));
             }
@@ -226,7 +245,8 @@ pub fn draw_passe<T: Copy + Eq + Hash + Ord>(
     seed: u64,
     passe: u32,
 ) -> PasseDraw<T> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ u64::from(passe).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut rng =
+        ChaCha8Rng::seed_from_u64(seed ^ u64::from(passe).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let mut teams = active.to_vec();
     teams.sort();
     teams.shuffle(&mut rng);
@@ -235,12 +255,20 @@ pub fn draw_passe<T: Copy + Eq + Hash + Ord>(
     // whose absence leaves a rematch-free pairing gets the bye.
     let candidates: Vec<Option<usize>> = if teams.len() % 2 == 1 {
         let fewest = teams.iter().map(byes_of).min().unwrap_or(0);
-        (0..teams.len()).filter(|i| byes_of(&teams[*i]) == fewest).map(Some).collect()
+        (0..teams.len())
+            .filter(|i| byes_of(&teams[*i]) == fewest)
+            .map(Some)
+            .collect()
     } else {
         vec![None]
     };
     let without = |bye: Option<usize>| -> Vec<T> {
-        teams.iter().enumerate().filter(|(i, _)| Some(*i) != bye).map(|(_, t)| *t).collect()
+        teams
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| Some(*i) != bye)
+            .map(|(_, t)| *t)
+            .collect()
     };
     let found = candidates.iter().find_map(|bye| {
         pair_avoiding_rematches(&without(*bye), history).map(|pairs| (bye.map(|i| teams[i]), pairs))
@@ -249,11 +277,18 @@ pub fn draw_passe<T: Copy + Eq + Hash + Ord>(
         let bye = candidates.first().copied().flatten();
         (bye.map(|i| teams[i]), pair_greedily(&without(bye), history))
     });
-    let tables = assign_tables(&pairs, |t| history.previous_table.get(&t).copied(), passe as usize);
+    let tables = assign_tables(
+        &pairs,
+        |t| history.previous_table.get(&t).copied(),
+        passe as usize,
+    );
     PasseDraw { tables, bye }
 }
 
-fn pair_avoiding_rematches<T: Copy + Eq + Hash + Ord>(teams: &[T], history: &DrawHistory<T>) -> Option<Vec<(T, T)>> {
+fn pair_avoiding_rematches<T: Copy + Eq + Hash + Ord>(
+    teams: &[T],
+    history: &DrawHistory<T>,
+) -> Option<Vec<(T, T)>> {
     fn search<T: Copy + Eq + Hash + Ord>(
         teams: &[T],
         used: &mut [bool],
@@ -328,13 +363,21 @@ mod tests {
 
     /// Whether a conflict-free table assignment exists, by brute force (small inputs only).
     fn conflict_free_exists(pairs: &[(u32, u32)], prev: &HashMap<u32, u32>) -> bool {
-        fn go(i: usize, pairs: &[(u32, u32)], prev: &HashMap<u32, u32>, used: &mut Vec<bool>) -> bool {
+        fn go(
+            i: usize,
+            pairs: &[(u32, u32)],
+            prev: &HashMap<u32, u32>,
+            used: &mut Vec<bool>,
+        ) -> bool {
             if i == pairs.len() {
                 return true;
             }
             for t in 0..pairs.len() {
                 let number = t as u32 + 1;
-                if used[t] || prev.get(&pairs[i].0) == Some(&number) || prev.get(&pairs[i].1) == Some(&number) {
+                if used[t]
+                    || prev.get(&pairs[i].0) == Some(&number)
+                    || prev.get(&pairs[i].1) == Some(&number)
+                {
                     continue;
                 }
                 used[t] = true;
@@ -427,7 +470,11 @@ mod tests {
             check_every_passe_is_complete(&draws, teams);
             let byes: Vec<u32> = draws.iter().map(|d| d.bye.unwrap()).collect();
             let distinct: HashSet<u32> = byes.iter().copied().collect();
-            assert_eq!(distinct.len() as u32, teams, "everybody has one bye before anyone a second");
+            assert_eq!(
+                distinct.len() as u32,
+                teams,
+                "everybody has one bye before anyone a second"
+            );
         }
         assert!(fixed_schedule(6, 5).iter().all(|d| d.bye.is_none()));
     }
@@ -468,7 +515,10 @@ mod tests {
     fn per_passe_draw_is_reproducible() {
         let active: Vec<u32> = (1..=20).collect();
         let history = DrawHistory::from_draws(&[]);
-        assert_eq!(draw_passe(&active, &history, 5, 1), draw_passe(&active, &history, 5, 1));
+        assert_eq!(
+            draw_passe(&active, &history, 5, 1),
+            draw_passe(&active, &history, 5, 1)
+        );
     }
 
     #[test]

@@ -59,7 +59,10 @@ pub enum PasseLine {
     /// No table drawn yet (per-Passe draw).
     NichtGezogen,
     /// Drawn, no result yet.
-    Offen { table: u32, opponent: TeamId },
+    Offen {
+        table: u32,
+        opponent: TeamId,
+    },
     Gespielt {
         table: u32,
         opponent: TeamId,
@@ -74,7 +77,9 @@ pub enum PasseLine {
         opponent: Option<TeamId>,
         points: u32,
     },
-    Spielfrei { points: u32 },
+    Spielfrei {
+        points: u32,
+    },
     /// The team itself was disqualified or withdrew before or in this Passe.
     Ausgeschieden,
 }
@@ -119,7 +124,9 @@ impl PasseLine {
 
     pub fn opponent(&self) -> Option<TeamId> {
         match self {
-            PasseLine::Offen { opponent, .. } | PasseLine::Gespielt { opponent, .. } => Some(*opponent),
+            PasseLine::Offen { opponent, .. } | PasseLine::Gespielt { opponent, .. } => {
+                Some(*opponent)
+            }
             PasseLine::Pauschale { opponent, .. } => *opponent,
             _ => None,
         }
@@ -191,7 +198,9 @@ pub fn final_visa_refusal(sheet: &Standblatt) -> Option<&'static str> {
             Some("Das Team ist ausgeschieden und wird nicht bewertet.")
         }
         SheetStatus::Endvisum => Some("Das Endtotal ist bereits visiert."),
-        _ if !sheet.all_passen_visiert() => Some("Erst wenn alle Passen visiert sind, kann das Endtotal visiert werden."),
+        _ if !sheet.all_passen_visiert() => {
+            Some("Erst wenn alle Passen visiert sind, kann das Endtotal visiert werden.")
+        }
         _ => None,
     }
 }
@@ -211,7 +220,8 @@ fn is_out_in(team: &TeamFacts, passe: u32) -> bool {
 /// Every team's Standblatt, in the order of `facts.teams`.
 pub fn standblaetter(facts: &TournamentFacts<'_>) -> Vec<Standblatt> {
     let teams: HashMap<TeamId, &TeamFacts> = facts.teams.iter().map(|t| (t.id, t)).collect();
-    let seats: HashMap<(TeamId, u32), &SeatFacts> = facts.seats.iter().map(|s| (( s.team, s.passe), s)).collect();
+    let seats: HashMap<(TeamId, u32), &SeatFacts> =
+        facts.seats.iter().map(|s| ((s.team, s.passe), s)).collect();
     let results: HashMap<(u32, TeamId), &ResultFacts> = facts
         .results
         .iter()
@@ -231,7 +241,9 @@ pub fn standblaetter(facts: &TournamentFacts<'_>) -> Vec<Standblatt> {
                         return PasseLine::NichtGezogen;
                     };
                     let (Some(table), Some(opponent)) = (seat.table, seat.opponent) else {
-                        return PasseLine::Spielfrei { points: facts.pauschale };
+                        return PasseLine::Spielfrei {
+                            points: facts.pauschale,
+                        };
                     };
                     if teams.get(&opponent).is_some_and(|o| is_out_in(o, passe)) {
                         return PasseLine::Pauschale {
@@ -249,7 +261,11 @@ pub fn standblaetter(facts: &TournamentFacts<'_>) -> Vec<Standblatt> {
                                 points: if own_side { r.points_a } else { r.points_b },
                                 matches: if own_side { r.matches_a } else { r.matches_b },
                                 result: r.id,
-                                visa: if own_side { r.visa_a.clone() } else { r.visa_b.clone() },
+                                visa: if own_side {
+                                    r.visa_a.clone()
+                                } else {
+                                    r.visa_b.clone()
+                                },
                             }
                         }
                         None => PasseLine::Offen { table, opponent },
@@ -261,8 +277,12 @@ pub fn standblaetter(facts: &TournamentFacts<'_>) -> Vec<Standblatt> {
                 TeamStatus::Disqualifiziert => SheetStatus::Disqualifiziert,
                 TeamStatus::Zurueckgezogen => SheetStatus::Zurueckgezogen,
                 TeamStatus::Aktiv if team.final_visa.is_some() => SheetStatus::Endvisum,
-                TeamStatus::Aktiv if lines.iter().all(PasseLine::is_visiert) => SheetStatus::Visiert,
-                TeamStatus::Aktiv if lines.iter().all(|l| l.points().is_some()) => SheetStatus::Erfasst,
+                TeamStatus::Aktiv if lines.iter().all(PasseLine::is_visiert) => {
+                    SheetStatus::Visiert
+                }
+                TeamStatus::Aktiv if lines.iter().all(|l| l.points().is_some()) => {
+                    SheetStatus::Erfasst
+                }
                 TeamStatus::Aktiv => SheetStatus::Offen,
             };
             Standblatt {
@@ -322,8 +342,14 @@ pub fn rangliste(kind: RanglisteKind, sheets: &[Standblatt]) -> Vec<RanglisteRow
         _ => Section::NichtBewertet,
     };
     let mut rows = Vec::with_capacity(sheets.len());
-    for section in [Section::Rangiert, Section::NichtBewertet, Section::Disqualifiziert, Section::Zurueckgezogen] {
-        let members: Vec<&Standblatt> = sheets.iter().filter(|s| section_of(s) == section).collect();
+    for section in [
+        Section::Rangiert,
+        Section::NichtBewertet,
+        Section::Disqualifiziert,
+        Section::Zurueckgezogen,
+    ] {
+        let members: Vec<&Standblatt> =
+            sheets.iter().filter(|s| section_of(s) == section).collect();
         let inputs: Vec<RankInput<(u32, usize)>> = members
             .iter()
             .enumerate()
@@ -349,10 +375,16 @@ mod tests {
     use chrono::NaiveDate;
 
     fn at() -> NaiveDateTime {
-        NaiveDate::from_ymd_opt(2026, 11, 22).unwrap().and_hms_opt(14, 0, 0).unwrap()
+        NaiveDate::from_ymd_opt(2026, 11, 22)
+            .unwrap()
+            .and_hms_opt(14, 0, 0)
+            .unwrap()
     }
     fn visa() -> Option<Visa> {
-        Some(Visa { by: "kontrolle".into(), at: at() })
+        Some(Visa {
+            by: "kontrolle".into(),
+            at: at(),
+        })
     }
     fn team(id: i32) -> TeamFacts {
         TeamFacts {
@@ -364,9 +396,24 @@ mod tests {
         }
     }
     fn seat(passe: u32, team: i32, table: u32, opponent: i32) -> SeatFacts {
-        SeatFacts { passe, team: TeamId(team), table: Some(table), opponent: Some(TeamId(opponent)) }
+        SeatFacts {
+            passe,
+            team: TeamId(team),
+            table: Some(table),
+            opponent: Some(TeamId(opponent)),
+        }
     }
-    fn result(id: i32, passe: u32, table: u32, a: i32, b: i32, pa: u32, visa_a: bool, visa_b: bool) -> ResultFacts {
+    #[allow(clippy::too_many_arguments)]
+    fn result(
+        id: i32,
+        passe: u32,
+        table: u32,
+        a: i32,
+        b: i32,
+        pa: u32,
+        visa_a: bool,
+        visa_b: bool,
+    ) -> ResultFacts {
         ResultFacts {
             id: ResultId(id),
             passe,
@@ -385,14 +432,26 @@ mod tests {
     /// Four teams, two Passen: P1 1–2 @1, 3–4 @2; P2 1–3 @2, 2–4 @1.
     fn seats() -> Vec<SeatFacts> {
         vec![
-            seat(1, 1, 1, 2), seat(1, 2, 1, 1), seat(1, 3, 2, 4), seat(1, 4, 2, 3),
-            seat(2, 1, 2, 3), seat(2, 3, 2, 1), seat(2, 2, 1, 4), seat(2, 4, 1, 2),
+            seat(1, 1, 1, 2),
+            seat(1, 2, 1, 1),
+            seat(1, 3, 2, 4),
+            seat(1, 4, 2, 3),
+            seat(2, 1, 2, 3),
+            seat(2, 3, 2, 1),
+            seat(2, 2, 1, 4),
+            seat(2, 4, 1, 2),
         ]
     }
 
     fn sheets(teams: &[TeamFacts], results: &[ResultFacts]) -> Vec<Standblatt> {
         let seats = seats();
-        standblaetter(&TournamentFacts { passen: 2, pauschale: 1000, teams, seats: &seats, results })
+        standblaetter(&TournamentFacts {
+            passen: 2,
+            pauschale: 1000,
+            teams,
+            seats: &seats,
+            results,
+        })
     }
 
     #[test]
@@ -405,7 +464,13 @@ mod tests {
         assert_eq!(s[1].lines[0].points(), Some(884));
         assert!(!s[1].lines[0].is_visiert());
         assert_eq!(s[1].lines[0].status_label(), "erfasst");
-        assert_eq!(s[0].lines[1], PasseLine::Offen { table: 2, opponent: TeamId(3) });
+        assert_eq!(
+            s[0].lines[1],
+            PasseLine::Offen {
+                table: 2,
+                opponent: TeamId(3)
+            }
+        );
         assert_eq!(s[0].status, SheetStatus::Offen);
         assert_eq!(s[0].total, 1000);
     }
@@ -438,9 +503,26 @@ mod tests {
         // A result entered for the aborted table is superseded by the Pauschale.
         let results = vec![result(1, 1, 2, 3, 4, 500, false, false)];
         let s = sheets(&teams, &results);
-        assert_eq!(s[2].lines[0], PasseLine::Pauschale { table: Some(2), opponent: Some(TeamId(4)), points: 1000 });
-        assert_eq!(s[1].lines[1], PasseLine::Pauschale { table: Some(1), opponent: Some(TeamId(4)), points: 1000 });
-        assert_eq!(s[3].lines, vec![PasseLine::Ausgeschieden, PasseLine::Ausgeschieden]);
+        assert_eq!(
+            s[2].lines[0],
+            PasseLine::Pauschale {
+                table: Some(2),
+                opponent: Some(TeamId(4)),
+                points: 1000
+            }
+        );
+        assert_eq!(
+            s[1].lines[1],
+            PasseLine::Pauschale {
+                table: Some(1),
+                opponent: Some(TeamId(4)),
+                points: 1000
+            }
+        );
+        assert_eq!(
+            s[3].lines,
+            vec![PasseLine::Ausgeschieden, PasseLine::Ausgeschieden]
+        );
         assert_eq!(s[3].status, SheetStatus::Disqualifiziert);
         assert!(s[2].lines[0].is_visiert());
     }
@@ -456,14 +538,31 @@ mod tests {
         assert_eq!(s[3].lines[0].points(), Some(784));
         assert_eq!(s[3].lines[1], PasseLine::Ausgeschieden);
         assert_eq!(s[1].lines[1].points(), Some(1000));
-        assert_eq!(s[1].lines[0], PasseLine::Offen { table: 1, opponent: TeamId(1) });
+        assert_eq!(
+            s[1].lines[0],
+            PasseLine::Offen {
+                table: 1,
+                opponent: TeamId(1)
+            }
+        );
     }
 
     #[test]
     fn a_bye_counts_the_pauschale() {
         let teams = vec![team(1)];
-        let seats = vec![SeatFacts { passe: 1, team: TeamId(1), table: None, opponent: None }];
-        let s = standblaetter(&TournamentFacts { passen: 2, pauschale: 660, teams: &teams, seats: &seats, results: &[] });
+        let seats = vec![SeatFacts {
+            passe: 1,
+            team: TeamId(1),
+            table: None,
+            opponent: None,
+        }];
+        let s = standblaetter(&TournamentFacts {
+            passen: 2,
+            pauschale: 660,
+            teams: &teams,
+            seats: &seats,
+            results: &[],
+        });
         assert_eq!(s[0].lines[0], PasseLine::Spielfrei { points: 660 });
         assert_eq!(s[0].lines[1], PasseLine::NichtGezogen);
         assert_eq!(s[0].total, 660);
@@ -484,14 +583,19 @@ mod tests {
         teams[3].out_passe = Some(3);
         let s = sheets(&teams, &results);
         let official = rangliste(RanglisteKind::Offiziell, &s);
-        let view: Vec<(Option<u32>, u32, Section)> =
-            official.iter().map(|r| (r.rank, r.sheet.startnummer, r.section)).collect();
-        assert_eq!(view, vec![
-            (Some(1), 1, Section::Rangiert),
-            (Some(2), 2, Section::Rangiert),
-            (None, 3, Section::NichtBewertet),
-            (None, 4, Section::Disqualifiziert),
-        ]);
+        let view: Vec<(Option<u32>, u32, Section)> = official
+            .iter()
+            .map(|r| (r.rank, r.sheet.startnummer, r.section))
+            .collect();
+        assert_eq!(
+            view,
+            vec![
+                (Some(1), 1, Section::Rangiert),
+                (Some(2), 2, Section::Rangiert),
+                (None, 3, Section::NichtBewertet),
+                (None, 4, Section::Disqualifiziert),
+            ]
+        );
         let provisional = rangliste(RanglisteKind::Provisorisch, &s);
         let ranked: Vec<(u32, u32)> = provisional
             .iter()

@@ -95,8 +95,10 @@ impl TryFrom<&TeamForm> for TeamInput {
             )
         };
         let name = parse_text(&mut errors, "name", "Teamname", &form.name, MAX_NAME);
-        let player1 = parse_required_text(&mut errors, "player1", "Spieler 1", &form.player1, MAX_NAME);
-        let player2 = parse_required_text(&mut errors, "player2", "Spieler 2", &form.player2, MAX_NAME);
+        let player1 =
+            parse_required_text(&mut errors, "player1", "Spieler 1", &form.player1, MAX_NAME);
+        let player2 =
+            parse_required_text(&mut errors, "player2", "Spieler 2", &form.player2, MAX_NAME);
         let club = parse_text(&mut errors, "club", "Verein", &form.club, MAX_NAME);
         let place = parse_text(&mut errors, "place", "Ort", &form.place, MAX_NAME);
         match (player1, player2) {
@@ -147,7 +149,12 @@ mod tests {
         form.startnummer = "12".into();
         assert_eq!(TeamInput::try_from(&form).unwrap().startnummer, Some(12));
         form.startnummer = "0".into();
-        assert!(TeamInput::try_from(&form).unwrap_err().get("startnummer").is_some());
+        assert!(
+            TeamInput::try_from(&form)
+                .unwrap_err()
+                .get("startnummer")
+                .is_some()
+        );
     }
 
     #[test]

@@ -36,7 +36,10 @@ pub struct ImportedTeam {
 
 /// Parses a team CSV. `existing` are the Startnummern already taken in the tournament;
 /// missing numbers are assigned after the highest one (existing or in the file).
-pub fn parse_team_csv(bytes: &[u8], existing: &[u32]) -> Result<Vec<ImportedTeam>, Vec<ImportError>> {
+pub fn parse_team_csv(
+    bytes: &[u8],
+    existing: &[u32],
+) -> Result<Vec<ImportedTeam>, Vec<ImportError>> {
     let text = decode(bytes).map_err(|e| vec![e])?;
     let (header, rows) = read_records(&text).map_err(|e| vec![e])?;
 
@@ -58,7 +61,11 @@ pub fn parse_team_csv(bytes: &[u8], existing: &[u32]) -> Result<Vec<ImportedTeam
     }
     for required in [Column::Spieler1, Column::Spieler2] {
         if !columns.contains(&required) && errors.is_empty() {
-            let name = if required == Column::Spieler1 { "spieler1" } else { "spieler2" };
+            let name = if required == Column::Spieler1 {
+                "spieler1"
+            } else {
+                "spieler2"
+            };
             errors.push(ImportError::new(1, format!("Die Spalte «{name}» fehlt.")));
         }
     }
@@ -102,14 +109,26 @@ pub fn parse_team_csv(bytes: &[u8], existing: &[u32]) -> Result<Vec<ImportedTeam
                 }
             },
         };
-        for (col, label) in [(Column::Spieler1, "Spieler 1"), (Column::Spieler2, "Spieler 2")] {
+        for (col, label) in [
+            (Column::Spieler1, "Spieler 1"),
+            (Column::Spieler2, "Spieler 2"),
+        ] {
             if get(col).is_empty() {
                 line_errors.push(format!("{label} fehlt."));
             }
         }
-        for col in [Column::Team, Column::Spieler1, Column::Spieler2, Column::Verein, Column::Ort] {
+        for col in [
+            Column::Team,
+            Column::Spieler1,
+            Column::Spieler2,
+            Column::Verein,
+            Column::Ort,
+        ] {
             if get(col).chars().count() > 100 {
-                line_errors.push(format!("«{}…» ist zu lang (höchstens 100 Zeichen).", get(col).chars().take(20).collect::<String>()));
+                line_errors.push(format!(
+                    "«{}…» ist zu lang (höchstens 100 Zeichen).",
+                    get(col).chars().take(20).collect::<String>()
+                ));
             }
         }
         if !line_errors.is_empty() {
@@ -157,7 +176,11 @@ pub fn parse_team_csv(bytes: &[u8], existing: &[u32]) -> Result<Vec<ImportedTeam
             },
         });
     }
-    if errors.is_empty() { Ok(teams) } else { Err(errors) }
+    if errors.is_empty() {
+        Ok(teams)
+    } else {
+        Err(errors)
+    }
 }
 
 #[cfg(test)]
@@ -204,7 +227,8 @@ mod tests {
 
     #[test]
     fn header_problems_are_line_one() {
-        let errors = parse_team_csv(b"nr;spieler1;spieler2;handy\n1;A;B;0791234567\n", &[]).unwrap_err();
+        let errors =
+            parse_team_csv(b"nr;spieler1;spieler2;handy\n1;A;B;0791234567\n", &[]).unwrap_err();
         assert_eq!(errors[0].line, 1);
         assert!(errors[0].message.contains("handy"));
         let errors = parse_team_csv(b"nr;spieler1\n1;A\n", &[]).unwrap_err();

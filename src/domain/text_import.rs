@@ -42,12 +42,14 @@ pub fn decode(bytes: &[u8]) -> Result<String, ImportError> {
             text.into_owned()
         }
     };
-    if let Some((index, _)) = text
-        .lines()
-        .enumerate()
-        .find(|(_, line)| line.chars().any(|c| c.is_control() && c != '\t' && c != '\r'))
-    {
-        return Err(ImportError::new(index + 1, "Die Zeile enthält unerlaubte Steuerzeichen."));
+    if let Some((index, _)) = text.lines().enumerate().find(|(_, line)| {
+        line.chars()
+            .any(|c| c.is_control() && c != '\t' && c != '\r')
+    }) {
+        return Err(ImportError::new(
+            index + 1,
+            "Die Zeile enthält unerlaubte Steuerzeichen.",
+        ));
     }
     Ok(text)
 }
@@ -75,9 +77,12 @@ fn line_of(text: &str, byte: u64) -> usize {
     1 + bytes[..end].iter().filter(|b| **b == b'\n').count()
 }
 
+/// A header (lower-cased) and the data records with their line numbers.
+pub type Records = (Vec<String>, Vec<(usize, Vec<String>)>);
+
 /// Reads the records of a decoded file. Each record comes with its line number;
 /// the header is returned lower-cased and trimmed.
-pub fn read_records(text: &str) -> Result<(Vec<String>, Vec<(usize, Vec<String>)>), ImportError> {
+pub fn read_records(text: &str) -> Result<Records, ImportError> {
     if text.trim().is_empty() {
         return Err(ImportError::new(1, "Die Datei ist leer."));
     }
@@ -93,7 +98,10 @@ pub fn read_records(text: &str) -> Result<(Vec<String>, Vec<(usize, Vec<String>)
             let line = e.position().map(|p| line_of(text, p.byte())).unwrap_or(1);
             ImportError::new(line, format!("Die Zeile ist kein gültiges CSV: {e}"))
         })?;
-        let line = record.position().map(|p| line_of(text, p.byte())).unwrap_or(1);
+        let line = record
+            .position()
+            .map(|p| line_of(text, p.byte()))
+            .unwrap_or(1);
         let fields: Vec<String> = record.iter().map(|f| f.trim().to_string()).collect();
         if fields.iter().all(|f| f.is_empty()) {
             continue;
@@ -115,7 +123,10 @@ mod tests {
     #[test]
     fn utf8_with_bom_and_windows_1252_are_decoded() {
         assert_eq!(decode("\u{feff}Zürich".as_bytes()).unwrap(), "Zürich");
-        assert_eq!(decode(b"Z\xfcrich;M\xfcller;B\xe4r").unwrap(), "Zürich;Müller;Bär");
+        assert_eq!(
+            decode(b"Z\xfcrich;M\xfcller;B\xe4r").unwrap(),
+            "Zürich;Müller;Bär"
+        );
     }
 
     #[test]

@@ -132,7 +132,14 @@ impl TryFrom<&TournamentForm> for TournamentSettings {
             Some(Mode::Jassmarathon) => "Spielrunden",
             _ => "Passen",
         };
-        let passen = parse_number(&mut errors, "passen", round_label, &form.passen, 1, MAX_PASSEN);
+        let passen = parse_number(
+            &mut errors,
+            "passen",
+            round_label,
+            &form.passen,
+            1,
+            MAX_PASSEN,
+        );
         let spiele_per_passe = match mode {
             Some(Mode::Jassmarathon) => Some(0),
             _ => parse_number(
@@ -163,22 +170,32 @@ impl TryFrom<&TournamentForm> for TournamentSettings {
                 0,
                 (POINTS_PER_SPIEL * s).max(1),
             ),
-            _ => parse_number(&mut errors, "pauschale", "Pauschale", &form.pauschale, 0, 1000),
+            _ => parse_number(
+                &mut errors,
+                "pauschale",
+                "Pauschale",
+                &form.pauschale,
+                0,
+                1000,
+            ),
         };
         match (name, date, mode, passen, spiele_per_passe, pauschale) {
-            (Some(name), Some(date), Some(mode), Some(passen), Some(spiele_per_passe), Some(pauschale))
-                if errors.is_empty() =>
-            {
-                Ok(TournamentSettings {
-                    name,
-                    date,
-                    location: location.unwrap_or_default(),
-                    mode,
-                    passen,
-                    spiele_per_passe,
-                    pauschale,
-                })
-            }
+            (
+                Some(name),
+                Some(date),
+                Some(mode),
+                Some(passen),
+                Some(spiele_per_passe),
+                Some(pauschale),
+            ) if errors.is_empty() => Ok(TournamentSettings {
+                name,
+                date,
+                location: location.unwrap_or_default(),
+                mode,
+                passen,
+                spiele_per_passe,
+                pauschale,
+            }),
             _ => Err(errors),
         }
     }

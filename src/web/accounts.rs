@@ -46,49 +46,94 @@ struct ChangeForm {
 async fn list(state: web::Data<AppState>, user: User) -> Result<HttpResponse, AppError> {
     user.0.require(Permission::ManageUsers)?;
     let users = db(&state, |conn| Ok(users::list(conn)?)).await?;
-    page(&UsersPage { ctx: user.0.ctx(), users, roles: Role::ALL, form: NewUserForm::default(), errors: FieldErrors::new() })
+    page(&UsersPage {
+        ctx: user.0.ctx(),
+        users,
+        roles: Role::ALL,
+        form: NewUserForm::default(),
+        errors: FieldErrors::new(),
+    })
 }
 
-async fn create(state: web::Data<AppState>, post: Secured<NewUserForm>) -> Result<HttpResponse, AppError> {
+async fn create(
+    state: web::Data<AppState>,
+    post: Secured<NewUserForm>,
+) -> Result<HttpResponse, AppError> {
     let actor = post.session.require(Permission::ManageUsers)?.clone();
     let form = post.form;
     let mut errors = FieldErrors::new();
-    let name = users::check_username(&form.username).map_err(|m| errors.add("username", m)).ok().map(str::to_string);
-    let role = form.role.parse::<Role>().map_err(|m| errors.add("role", m)).ok();
+    let name = users::check_username(&form.username)
+        .map_err(|m| errors.add("username", m))
+        .ok()
+        .map(str::to_string);
+    let role = form
+        .role
+        .parse::<Role>()
+        .map_err(|m| errors.add("role", m))
+        .ok();
     let _ = users::check_password(&form.password).map_err(|m| errors.add("password", m));
     let (Some(name), Some(role), true) = (name, role, errors.is_empty()) else {
         let all = db(&state, |conn| Ok(users::list(conn)?)).await?;
         return page_with(
-            &UsersPage { ctx: post.session.ctx(), users: all, roles: Role::ALL, form, errors },
+            &UsersPage {
+                ctx: post.session.ctx(),
+                users: all,
+                roles: Role::ALL,
+                form,
+                errors,
+            },
             StatusCode::UNPROCESSABLE_ENTITY,
         );
     };
     let hash = users::hash_password(&form.password).map_err(AppError::Internal)?;
     let who = name.clone();
-    let created = db(&state, move |conn| match users::create(conn, Some(&actor), &who, &hash, role, false) {
-        Ok(_) => Ok(true),
-        Err(users::CreateError::Taken) => Ok(false),
-        Err(users::CreateError::Db(e)) => Err(e.into()),
+    let created = db(&state, move |conn| {
+        match users::create(conn, Some(&actor), &who, &hash, role, false) {
+            Ok(_) => Ok(true),
+            Err(users::CreateError::Taken) => Ok(false),
+            Err(users::CreateError::Db(e)) => Err(e.into()),
+        }
     })
     .await?;
     if !created {
         let all = db(&state, |conn| Ok(users::list(conn)?)).await?;
         let errors = FieldErrors::single("username", format!("Das Konto «{name}» gibt es schon."));
         return page_with(
-            &UsersPage { ctx: post.session.ctx(), users: all, roles: Role::ALL, form, errors },
+            &UsersPage {
+                ctx: post.session.ctx(),
+                users: all,
+                roles: Role::ALL,
+                form,
+                errors,
+            },
             StatusCode::UNPROCESSABLE_ENTITY,
         );
     }
-    flash_redirect(&state, &post.session, "/users", format!("Konto «{name}» angelegt.")).await
+    flash_redirect(
+        &state,
+        &post.session,
+        "/users",
+        format!("Konto «{name}» angelegt."),
+    )
+    .await
 }
 
-async fn change(state: web::Data<AppState>, path: web::Path<i32>, post: Secured<ChangeForm>) -> Result<HttpResponse, AppError> {
+async fn change(
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    post: Secured<ChangeForm>,
+) -> Result<HttpResponse, AppError> {
     let actor = post.session.require(Permission::ManageUsers)?.clone();
     let target = UserId(path.into_inner());
     let role = if post.form.role.is_empty() {
         None
     } else {
-        Some(post.form.role.parse::<Role>().map_err(AppError::BadRequest)?)
+        Some(
+            post.form
+                .role
+                .parse::<Role>()
+                .map_err(AppError::BadRequest)?,
+        )
     };
     let active = match post.form.active.as_str() {
         "" => None,
@@ -97,7 +142,9 @@ async fn change(state: web::Data<AppState>, path: web::Path<i32>, post: Secured<
         _ => return Err(AppError::BadRequest("Ungültiger Wert für «aktiv».".into())),
     };
     if target == actor.id && (active == Some(false) || role.is_some_and(|r| r != Role::Leitung)) {
-        return Err(AppError::BadRequest("Das eigene Konto lässt sich nicht sperren oder herabstufen.".into()));
+        return Err(AppError::BadRequest(
+            "Das eigene Konto lässt sich nicht sperren oder herabstufen.".into(),
+        ));
     }
     let hash = if post.form.password.is_empty() {
         None
@@ -106,10 +153,25 @@ async fn change(state: web::Data<AppState>, path: web::Path<i32>, post: Secured<
         Some(users::hash_password(&post.form.password).map_err(AppError::Internal)?)
     };
     let row = db(&state, move |conn| {
-        Ok(users::update(conn, Some(&actor), target, UserChange { role, active, password_hash: hash.as_deref() })?)
+        Ok(users::update(
+            conn,
+            Some(&actor),
+            target,
+            UserChange {
+                role,
+                active,
+                password_hash: hash.as_deref(),
+            },
+        )?)
     })
     .await?;
-    flash_redirect(&state, &post.session, "/users", format!("Konto «{}» geändert.", row.username)).await
+    flash_redirect(
+        &state,
+        &post.session,
+        "/users",
+        format!("Konto «{}» geändert.", row.username),
+    )
+    .await
 }
 
 pub fn routes(cfg: &mut web::ServiceConfig) {

@@ -33,15 +33,33 @@ impl AuditPage {
 
 const SHOWN: i64 = 1000;
 
-async fn list(state: web::Data<AppState>, user: User, filter: web::Query<Filter>) -> Result<HttpResponse, AppError> {
+async fn list(
+    state: web::Data<AppState>,
+    user: User,
+    filter: web::Query<Filter>,
+) -> Result<HttpResponse, AppError> {
     user.0.require(Permission::ViewAudit)?;
-    let selected = filter.tournament.as_deref().and_then(|t| t.parse::<i32>().ok());
+    let selected = filter
+        .tournament
+        .as_deref()
+        .and_then(|t| t.parse::<i32>().ok());
     let (entries, tournaments) = db(&state, move |conn| {
-        Ok((audit::list(conn, selected.map(TournamentId), SHOWN)?, tournaments::list(conn)?))
+        Ok((
+            audit::list(conn, selected.map(TournamentId), SHOWN)?,
+            tournaments::list(conn)?,
+        ))
     })
     .await?;
-    let entries = entries.into_iter().map(|e| (format::date_time(e.at), e)).collect();
-    page(&AuditPage { ctx: user.0.ctx(), entries, tournaments, selected })
+    let entries = entries
+        .into_iter()
+        .map(|e| (format::date_time(e.at), e))
+        .collect();
+    page(&AuditPage {
+        ctx: user.0.ctx(),
+        entries,
+        tournaments,
+        selected,
+    })
 }
 
 pub fn routes(cfg: &mut web::ServiceConfig) {

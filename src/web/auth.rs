@@ -1,13 +1,13 @@
 //! Sessions, CSRF, login/logout and the first-run setup.
 
 use super::{AppState, Ctx, db, page, page_with, see_other};
-use actix_web::http::StatusCode;
 use crate::db::users::{self, SessionInfo};
 use crate::domain::role::{Actor, Permission, Role};
 use crate::error::AppError;
 use actix_web::cookie::{Cookie, SameSite};
 use actix_web::dev::Payload;
 use actix_web::http::Method;
+use actix_web::http::StatusCode;
 use actix_web::{FromRequest, HttpRequest, HttpResponse, web};
 use askama::Template;
 use futures_util::StreamExt;
@@ -33,7 +33,11 @@ impl Session {
     }
 
     pub fn require(&self, permission: Permission) -> Result<&Actor, AppError> {
-        if self.info.actor.may(permission) { Ok(&self.info.actor) } else { Err(AppError::forbidden()) }
+        if self.info.actor.may(permission) {
+            Ok(&self.info.actor)
+        } else {
+            Err(AppError::forbidden())
+        }
     }
 
     pub fn ctx(&self) -> Ctx {
@@ -56,7 +60,10 @@ async fn load_session(req: &HttpRequest) -> Result<Option<Session>, AppError> {
         .ok_or_else(|| AppError::Internal("AppState fehlt".into()))?;
     let take_flash = req.method() == Method::GET;
     let lookup = token.clone();
-    let info = db(&state, move |conn| Ok(users::session(conn, &lookup, take_flash)?)).await?;
+    let info = db(&state, move |conn| {
+        Ok(users::session(conn, &lookup, take_flash)?)
+    })
+    .await?;
     Ok(info.map(|info| Session { token, info }))
 }
 
@@ -82,7 +89,12 @@ impl FromRequest for User {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let req = req.clone();
-        Box::pin(async move { load_session(&req).await?.map(User).ok_or(AppError::LoginRequired) })
+        Box::pin(async move {
+            load_session(&req)
+                .await?
+                .map(User)
+                .ok_or(AppError::LoginRequired)
+        })
     }
 }
 
@@ -97,7 +109,11 @@ fn check_csrf(session: &Session, presented: &str) -> Result<(), AppError> {
     let presented = presented.as_bytes();
     // Constant-time comparison: the token must not leak through timing.
     let same = expected.len() == presented.len()
-        && expected.iter().zip(presented).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0;
+        && expected
+            .iter()
+            .zip(presented)
+            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+            == 0;
     if same {
         Ok(())
     } else {
@@ -155,11 +171,15 @@ impl FromRequest for SecuredUpload {
                 .map_err(|_| AppError::BadRequest("Bitte eine Datei hochladen.".into()))?;
             let mut fields = HashMap::new();
             while let Some(field) = multipart.next().await {
-                let mut field = field.map_err(|_| AppError::BadRequest("Die Datei kam nicht vollständig an.".into()))?;
+                let mut field = field.map_err(|_| {
+                    AppError::BadRequest("Die Datei kam nicht vollständig an.".into())
+                })?;
                 let name = field.name().unwrap_or_default().to_string();
                 let mut bytes = Vec::new();
                 while let Some(chunk) = field.next().await {
-                    let chunk = chunk.map_err(|_| AppError::BadRequest("Die Datei kam nicht vollständig an.".into()))?;
+                    let chunk = chunk.map_err(|_| {
+                        AppError::BadRequest("Die Datei kam nicht vollständig an.".into())
+                    })?;
                     if bytes.len() + chunk.len() > MAX_UPLOAD_BYTES {
                         return Err(AppError::PayloadTooLarge(format!(
                             "Die Datei ist zu gross (höchstens {} MB).",
@@ -170,7 +190,10 @@ impl FromRequest for SecuredUpload {
                 }
                 fields.insert(name, bytes);
             }
-            let presented = fields.get(CSRF_FIELD).map(|b| String::from_utf8_lossy(b).into_owned()).unwrap_or_default();
+            let presented = fields
+                .get(CSRF_FIELD)
+                .map(|b| String::from_utf8_lossy(b).into_owned())
+                .unwrap_or_default();
             check_csrf(&session, &presented)?;
             Ok(SecuredUpload { session, fields })
         })
@@ -178,9 +201,17 @@ impl FromRequest for SecuredUpload {
 }
 
 /// Sets the flash message shown on the next page, then redirects there.
-pub async fn flash_redirect(state: &web::Data<AppState>, session: &Session, location: &str, message: String) -> Result<HttpResponse, AppError> {
+pub async fn flash_redirect(
+    state: &web::Data<AppState>,
+    session: &Session,
+    location: &str,
+    message: String,
+) -> Result<HttpResponse, AppError> {
     let token = session.token.clone();
-    db(state, move |conn| Ok(users::set_flash(conn, &token, &message)?)).await?;
+    db(state, move |conn| {
+        Ok(users::set_flash(conn, &token, &message)?)
+    })
+    .await?;
     Ok(see_other(location))
 }
 
@@ -233,13 +264,23 @@ async fn login_page(state: web::Data<AppState>, user: MaybeUser) -> Result<HttpR
     if db(&state, |conn| Ok(users::count(conn)?)).await? == 0 {
         return Ok(see_other("/setup"));
     }
-    page(&LoginPage { ctx: Ctx::anonymous(), username: String::new(), error: None })
+    page(&LoginPage {
+        ctx: Ctx::anonymous(),
+        username: String::new(),
+        error: None,
+    })
 }
 
-async fn login(state: web::Data<AppState>, form: web::Form<LoginForm>) -> Result<HttpResponse, AppError> {
+async fn login(
+    state: web::Data<AppState>,
+    form: web::Form<LoginForm>,
+) -> Result<HttpResponse, AppError> {
     let form = form.into_inner();
     let (username, password) = (form.username.clone(), form.password);
-    let opened = db(&state, move |conn| Ok(users::login(conn, &username, &password)?)).await?;
+    let opened = db(&state, move |conn| {
+        Ok(users::login(conn, &username, &password)?)
+    })
+    .await?;
     match opened {
         Some((token, _csrf)) => Ok(HttpResponse::SeeOther()
             .cookie(session_cookie(&token))
@@ -256,7 +297,10 @@ async fn login(state: web::Data<AppState>, form: web::Form<LoginForm>) -> Result
     }
 }
 
-async fn logout(state: web::Data<AppState>, post: Secured<HashMap<String, String>>) -> Result<HttpResponse, AppError> {
+async fn logout(
+    state: web::Data<AppState>,
+    post: Secured<HashMap<String, String>>,
+) -> Result<HttpResponse, AppError> {
     let token = post.session.token.clone();
     db(&state, move |conn| Ok(users::logout(conn, &token)?)).await?;
     let mut removal = session_cookie("");
@@ -275,10 +319,17 @@ async fn setup_page(state: web::Data<AppState>) -> Result<HttpResponse, AppError
     if db(&state, |conn| Ok(users::count(conn)?)).await? > 0 {
         return Err(setup_gone().await);
     }
-    page(&SetupPage { ctx: Ctx::anonymous(), username: String::new(), errors: Default::default() })
+    page(&SetupPage {
+        ctx: Ctx::anonymous(),
+        username: String::new(),
+        errors: Default::default(),
+    })
 }
 
-async fn setup(state: web::Data<AppState>, form: web::Form<SetupForm>) -> Result<HttpResponse, AppError> {
+async fn setup(
+    state: web::Data<AppState>,
+    form: web::Form<SetupForm>,
+) -> Result<HttpResponse, AppError> {
     let form = form.into_inner();
     let mut errors = crate::domain::form::FieldErrors::new();
     let username = match users::check_username(&form.username) {
@@ -295,27 +346,38 @@ async fn setup(state: web::Data<AppState>, form: web::Form<SetupForm>) -> Result
     }
     if !errors.is_empty() {
         return page_with(
-            &SetupPage { ctx: Ctx::anonymous(), username: form.username, errors },
+            &SetupPage {
+                ctx: Ctx::anonymous(),
+                username: form.username,
+                errors,
+            },
             StatusCode::UNPROCESSABLE_ENTITY,
         );
     }
     let hash = users::hash_password(&form.password).map_err(AppError::Internal)?;
     let (name, password) = (username.clone(), form.password.clone());
-    let created = db(&state, move |conn| match users::create(conn, None, &name, &hash, Role::Leitung, true) {
-        Ok(row) => Ok(row),
-        Err(users::CreateError::Taken) => Ok(None),
-        Err(users::CreateError::Db(e)) => Err(e.into()),
+    let created = db(&state, move |conn| {
+        match users::create(conn, None, &name, &hash, Role::Leitung, true) {
+            Ok(row) => Ok(row),
+            Err(users::CreateError::Taken) => Ok(None),
+            Err(users::CreateError::Db(e)) => Err(e.into()),
+        }
     })
     .await?;
     if created.is_none() {
         return Err(setup_gone().await);
     }
-    let opened = db(&state, move |conn| Ok(users::login(conn, &username, &password)?)).await?;
+    let opened = db(&state, move |conn| {
+        Ok(users::login(conn, &username, &password)?)
+    })
+    .await?;
     let mut response = HttpResponse::SeeOther();
     if let Some((token, _)) = opened {
         response.cookie(session_cookie(&token));
     }
-    Ok(response.insert_header((actix_web::http::header::LOCATION, "/")).finish())
+    Ok(response
+        .insert_header((actix_web::http::header::LOCATION, "/"))
+        .finish())
 }
 
 pub fn routes(cfg: &mut web::ServiceConfig) {

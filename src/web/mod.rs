@@ -43,9 +43,14 @@ pub fn page<T: askama::Template>(template: &T) -> Result<HttpResponse, AppError>
 }
 
 /// A rendered page with a status other than 200, e.g. 422 for a form with errors.
-pub fn page_with<T: askama::Template>(template: &T, status: StatusCode) -> Result<HttpResponse, AppError> {
+pub fn page_with<T: askama::Template>(
+    template: &T,
+    status: StatusCode,
+) -> Result<HttpResponse, AppError> {
     let body = template.render()?;
-    Ok(HttpResponse::build(status).content_type("text/html; charset=utf-8").body(body))
+    Ok(HttpResponse::build(status)
+        .content_type("text/html; charset=utf-8")
+        .body(body))
 }
 
 pub fn see_other(location: &str) -> HttpResponse {
@@ -70,7 +75,12 @@ pub struct NavTournament {
 
 impl Ctx {
     pub fn anonymous() -> Self {
-        Ctx { user: None, csrf: String::new(), flash: None, tournament: None }
+        Ctx {
+            user: None,
+            csrf: String::new(),
+            flash: None,
+            tournament: None,
+        }
     }
 
     pub fn may(&self, permission: &str) -> bool {
@@ -90,7 +100,10 @@ impl Ctx {
     }
 
     pub fn username(&self) -> &str {
-        self.user.as_ref().map(|u| u.username.as_str()).unwrap_or("")
+        self.user
+            .as_ref()
+            .map(|u| u.username.as_str())
+            .unwrap_or("")
     }
 
     pub fn role_label(&self) -> &str {
@@ -109,7 +122,10 @@ impl Ctx {
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.route("/healthz", web::get().to(|| async { "ok" }))
-        .service(actix_files::Files::new("/static", concat!(env!("CARGO_MANIFEST_DIR"), "/static")))
+        .service(actix_files::Files::new(
+            "/static",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/static"),
+        ))
         .configure(auth::routes)
         .configure(accounts::routes)
         .configure(audit::routes)

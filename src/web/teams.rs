@@ -57,40 +57,95 @@ struct ImportPage {
 fn views(rows: Vec<TeamRow>) -> Vec<TeamView> {
     rows.into_iter()
         .map(|row| TeamView {
-            status: row.status.parse::<TeamStatus>().map(TeamStatus::label).unwrap_or("?"),
+            status: row
+                .status
+                .parse::<TeamStatus>()
+                .map(TeamStatus::label)
+                .unwrap_or("?"),
             url: format!("/tournaments/{}/teams/{}", row.tournament_id, row.id),
             row,
         })
         .collect()
 }
 
-async fn list_page(state: &web::Data<AppState>, ctx: Ctx, id: TournamentId, form: TeamForm, errors: FieldErrors) -> Result<HttpResponse, AppError> {
-    let (t, rows) = db(state, move |conn| Ok((tournaments::get(conn, id)?, teams::list(conn, id)?))).await?;
-    let status = if errors.is_empty() { StatusCode::OK } else { StatusCode::UNPROCESSABLE_ENTITY };
-    page_with(&ListPage { ctx: ctx.with_tournament(&t), t, teams: views(rows), form, errors }, status)
+async fn list_page(
+    state: &web::Data<AppState>,
+    ctx: Ctx,
+    id: TournamentId,
+    form: TeamForm,
+    errors: FieldErrors,
+) -> Result<HttpResponse, AppError> {
+    let (t, rows) = db(state, move |conn| {
+        Ok((tournaments::get(conn, id)?, teams::list(conn, id)?))
+    })
+    .await?;
+    let status = if errors.is_empty() {
+        StatusCode::OK
+    } else {
+        StatusCode::UNPROCESSABLE_ENTITY
+    };
+    page_with(
+        &ListPage {
+            ctx: ctx.with_tournament(&t),
+            t,
+            teams: views(rows),
+            form,
+            errors,
+        },
+        status,
+    )
 }
 
-async fn list(state: web::Data<AppState>, user: User, path: web::Path<i32>) -> Result<HttpResponse, AppError> {
-    list_page(&state, user.0.ctx(), TournamentId(path.into_inner()), TeamForm::default(), FieldErrors::new()).await
+async fn list(
+    state: web::Data<AppState>,
+    user: User,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, AppError> {
+    list_page(
+        &state,
+        user.0.ctx(),
+        TournamentId(path.into_inner()),
+        TeamForm::default(),
+        FieldErrors::new(),
+    )
+    .await
 }
 
 fn write_error(e: TeamWriteError) -> Result<FieldErrors, AppError> {
     match e {
-        TeamWriteError::StartnummerTaken(n) => Ok(FieldErrors::single("startnummer", format!("Startnummer {n} ist bereits vergeben."))),
+        TeamWriteError::StartnummerTaken(n) => Ok(FieldErrors::single(
+            "startnummer",
+            format!("Startnummer {n} ist bereits vergeben."),
+        )),
         TeamWriteError::App(e) => Err(e),
     }
 }
 
-async fn create(state: web::Data<AppState>, path: web::Path<i32>, post: Secured<TeamForm>) -> Result<HttpResponse, AppError> {
+async fn create(
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    post: Secured<TeamForm>,
+) -> Result<HttpResponse, AppError> {
     let actor = post.session.require(Permission::ManageTeams)?.clone();
     let id = TournamentId(path.into_inner());
     let input = match TeamInput::try_from(&post.form) {
         Ok(input) => input,
         Err(errors) => return list_page(&state, post.session.ctx(), id, post.form, errors).await,
     };
-    let saved = db(&state, move |conn| Ok(teams::create(conn, &actor, id, &input))).await?;
+    let saved = db(&state, move |conn| {
+        Ok(teams::create(conn, &actor, id, &input))
+    })
+    .await?;
     match saved {
-        Ok(_) => flash_redirect(&state, &post.session, &format!("/tournaments/{id}/teams"), "Team erfasst.".into()).await,
+        Ok(_) => {
+            flash_redirect(
+                &state,
+                &post.session,
+                &format!("/tournaments/{id}/teams"),
+                "Team erfasst.".into(),
+            )
+            .await
+        }
         Err(e) => list_page(&state, post.session.ctx(), id, post.form, write_error(e)?).await,
     }
 }
@@ -106,36 +161,91 @@ fn form_of(team: &TeamRow) -> TeamForm {
     }
 }
 
-async fn edit_form(state: web::Data<AppState>, user: User, path: web::Path<(i32, i32)>) -> Result<HttpResponse, AppError> {
+async fn edit_form(
+    state: web::Data<AppState>,
+    user: User,
+    path: web::Path<(i32, i32)>,
+) -> Result<HttpResponse, AppError> {
     user.0.require(Permission::ManageTeams)?;
     let (id, team) = path.into_inner();
-    let (t, team) = db(&state, move |conn| Ok((tournaments::get(conn, TournamentId(id))?, teams::get(conn, TournamentId(id), TeamId(team))?))).await?;
-    page(&EditPage { ctx: user.0.ctx().with_tournament(&t), form: form_of(&team), t, team, errors: FieldErrors::new() })
+    let (t, team) = db(&state, move |conn| {
+        Ok((
+            tournaments::get(conn, TournamentId(id))?,
+            teams::get(conn, TournamentId(id), TeamId(team))?,
+        ))
+    })
+    .await?;
+    page(&EditPage {
+        ctx: user.0.ctx().with_tournament(&t),
+        form: form_of(&team),
+        t,
+        team,
+        errors: FieldErrors::new(),
+    })
 }
 
-async fn update(state: web::Data<AppState>, path: web::Path<(i32, i32)>, post: Secured<TeamForm>) -> Result<HttpResponse, AppError> {
+async fn update(
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+    post: Secured<TeamForm>,
+) -> Result<HttpResponse, AppError> {
     let actor = post.session.require(Permission::ManageTeams)?.clone();
     let (id, team) = path.into_inner();
     let (id, team) = (TournamentId(id), TeamId(team));
     let errors = match TeamInput::try_from(&post.form) {
-        Ok(input) => match db(&state, move |conn| Ok(teams::update(conn, &actor, id, team, &input))).await? {
+        Ok(input) => match db(&state, move |conn| {
+            Ok(teams::update(conn, &actor, id, team, &input))
+        })
+        .await?
+        {
             Ok(()) => {
-                return flash_redirect(&state, &post.session, &format!("/tournaments/{id}/teams"), "Team gespeichert.".into()).await;
+                return flash_redirect(
+                    &state,
+                    &post.session,
+                    &format!("/tournaments/{id}/teams"),
+                    "Team gespeichert.".into(),
+                )
+                .await;
             }
             Err(e) => write_error(e)?,
         },
         Err(errors) => errors,
     };
-    let (t, row) = db(&state, move |conn| Ok((tournaments::get(conn, id)?, teams::get(conn, id, team)?))).await?;
-    page_with(&EditPage { ctx: post.session.ctx().with_tournament(&t), t, team: row, form: post.form, errors }, StatusCode::UNPROCESSABLE_ENTITY)
+    let (t, row) = db(&state, move |conn| {
+        Ok((tournaments::get(conn, id)?, teams::get(conn, id, team)?))
+    })
+    .await?;
+    page_with(
+        &EditPage {
+            ctx: post.session.ctx().with_tournament(&t),
+            t,
+            team: row,
+            form: post.form,
+            errors,
+        },
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
 }
 
-async fn delete(state: web::Data<AppState>, path: web::Path<(i32, i32)>, post: Secured<HashMap<String, String>>) -> Result<HttpResponse, AppError> {
+async fn delete(
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+    post: Secured<HashMap<String, String>>,
+) -> Result<HttpResponse, AppError> {
     let actor = post.session.require(Permission::ManageTeams)?.clone();
     let (id, team) = path.into_inner();
     let id = TournamentId(id);
-    let removed = db(&state, move |conn| teams::delete(conn, &actor, id, TeamId(team))).await?;
-    flash_redirect(&state, &post.session, &format!("/tournaments/{id}/teams"), format!("Team {} gelöscht.", removed.startnummer)).await
+    let removed = db(&state, move |conn| {
+        teams::delete(conn, &actor, id, TeamId(team))
+    })
+    .await?;
+    flash_redirect(
+        &state,
+        &post.session,
+        &format!("/tournaments/{id}/teams"),
+        format!("Team {} gelöscht.", removed.startnummer),
+    )
+    .await
 }
 
 fn to_hex(bytes: &[u8]) -> String {
@@ -143,20 +253,37 @@ fn to_hex(bytes: &[u8]) -> String {
 }
 
 fn from_hex(text: &str) -> Option<Vec<u8>> {
-    if text.len() % 2 != 0 {
+    if !text.len().is_multiple_of(2) {
         return None;
     }
-    (0..text.len()).step_by(2).map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok()).collect()
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok())
+        .collect()
 }
 
-async fn import_form(state: web::Data<AppState>, user: User, path: web::Path<i32>) -> Result<HttpResponse, AppError> {
+async fn import_form(
+    state: web::Data<AppState>,
+    user: User,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, AppError> {
     user.0.require(Permission::ManageTeams)?;
     let id = TournamentId(path.into_inner());
     let t = db(&state, move |conn| tournaments::get(conn, id)).await?;
-    page(&ImportPage { ctx: user.0.ctx().with_tournament(&t), t, errors: Vec::new(), preview: Vec::new(), data: String::new() })
+    page(&ImportPage {
+        ctx: user.0.ctx().with_tournament(&t),
+        t,
+        errors: Vec::new(),
+        preview: Vec::new(),
+        data: String::new(),
+    })
 }
 
-async fn parse_upload(state: &web::Data<AppState>, id: TournamentId, bytes: Vec<u8>) -> Result<(TournamentRow, Result<Vec<ImportedTeam>, Vec<ImportError>>), AppError> {
+async fn parse_upload(
+    state: &web::Data<AppState>,
+    id: TournamentId,
+    bytes: Vec<u8>,
+) -> Result<(TournamentRow, Result<Vec<ImportedTeam>, Vec<ImportError>>), AppError> {
     db(state, move |conn| {
         let t = tournaments::get(conn, id)?;
         let existing = teams::startnummern(conn, id)?;
@@ -166,7 +293,11 @@ async fn parse_upload(state: &web::Data<AppState>, id: TournamentId, bytes: Vec<
 }
 
 /// Step 1: upload → preview (nothing written yet).
-async fn import_preview(state: web::Data<AppState>, path: web::Path<i32>, upload: SecuredUpload) -> Result<HttpResponse, AppError> {
+async fn import_preview(
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    upload: SecuredUpload,
+) -> Result<HttpResponse, AppError> {
     upload.session.require(Permission::ManageTeams)?;
     let id = TournamentId(path.into_inner());
     let bytes = upload.fields.get("file").cloned().unwrap_or_default();
@@ -174,8 +305,23 @@ async fn import_preview(state: web::Data<AppState>, path: web::Path<i32>, upload
     let (t, parsed) = parse_upload(&state, id, bytes).await?;
     let ctx = upload.session.ctx().with_tournament(&t);
     match parsed {
-        Ok(preview) => page(&ImportPage { ctx, t, errors: Vec::new(), preview, data }),
-        Err(errors) => page_with(&ImportPage { ctx, t, errors, preview: Vec::new(), data: String::new() }, StatusCode::UNPROCESSABLE_ENTITY),
+        Ok(preview) => page(&ImportPage {
+            ctx,
+            t,
+            errors: Vec::new(),
+            preview,
+            data,
+        }),
+        Err(errors) => page_with(
+            &ImportPage {
+                ctx,
+                t,
+                errors,
+                preview: Vec::new(),
+                data: String::new(),
+            },
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
     }
 }
 
@@ -186,21 +332,51 @@ struct ConfirmForm {
 }
 
 /// Step 2: the confirmed file is parsed again and written in one transaction.
-async fn import_confirm(state: web::Data<AppState>, path: web::Path<i32>, post: Secured<ConfirmForm>) -> Result<HttpResponse, AppError> {
+async fn import_confirm(
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    post: Secured<ConfirmForm>,
+) -> Result<HttpResponse, AppError> {
     let actor = post.session.require(Permission::ManageTeams)?.clone();
     let id = TournamentId(path.into_inner());
-    let bytes = from_hex(&post.form.data).ok_or_else(|| AppError::BadRequest("Die Importdaten sind beschädigt. Bitte die Datei nochmals hochladen.".into()))?;
+    let bytes = from_hex(&post.form.data).ok_or_else(|| {
+        AppError::BadRequest(
+            "Die Importdaten sind beschädigt. Bitte die Datei nochmals hochladen.".into(),
+        )
+    })?;
     let (t, parsed) = parse_upload(&state, id, bytes).await?;
     let imported = match parsed {
         Ok(imported) => imported,
         Err(errors) => {
-            return page_with(&ImportPage { ctx: post.session.ctx().with_tournament(&t), t, errors, preview: Vec::new(), data: String::new() }, StatusCode::UNPROCESSABLE_ENTITY);
+            return page_with(
+                &ImportPage {
+                    ctx: post.session.ctx().with_tournament(&t),
+                    t,
+                    errors,
+                    preview: Vec::new(),
+                    data: String::new(),
+                },
+                StatusCode::UNPROCESSABLE_ENTITY,
+            );
         }
     };
-    let written = db(&state, move |conn| Ok(teams::import(conn, &actor, id, &imported))).await?;
+    let written = db(&state, move |conn| {
+        Ok(teams::import(conn, &actor, id, &imported))
+    })
+    .await?;
     match written {
-        Ok(count) => flash_redirect(&state, &post.session, &format!("/tournaments/{id}/teams"), format!("{count} Teams importiert.")).await,
-        Err(TeamWriteError::StartnummerTaken(n)) => Err(AppError::BadRequest(format!("Startnummer {n} ist inzwischen vergeben. Nichts wurde importiert."))),
+        Ok(count) => {
+            flash_redirect(
+                &state,
+                &post.session,
+                &format!("/tournaments/{id}/teams"),
+                format!("{count} Teams importiert."),
+            )
+            .await
+        }
+        Err(TeamWriteError::StartnummerTaken(n)) => Err(AppError::BadRequest(format!(
+            "Startnummer {n} ist inzwischen vergeben. Nichts wurde importiert."
+        ))),
         Err(TeamWriteError::App(e)) => Err(e),
     }
 }
@@ -209,11 +385,26 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/tournaments/{id}/teams", web::get().to(list))
         .route("/tournaments/{id}/teams", web::post().to(create))
         .route("/tournaments/{id}/teams/import", web::get().to(import_form))
-        .route("/tournaments/{id}/teams/import", web::post().to(import_preview))
-        .route("/tournaments/{id}/teams/import/confirm", web::post().to(import_confirm))
-        .route("/tournaments/{id}/teams/{team}/edit", web::get().to(edit_form))
-        .route("/tournaments/{id}/teams/{team}/edit", web::post().to(update))
-        .route("/tournaments/{id}/teams/{team}/delete", web::post().to(delete));
+        .route(
+            "/tournaments/{id}/teams/import",
+            web::post().to(import_preview),
+        )
+        .route(
+            "/tournaments/{id}/teams/import/confirm",
+            web::post().to(import_confirm),
+        )
+        .route(
+            "/tournaments/{id}/teams/{team}/edit",
+            web::get().to(edit_form),
+        )
+        .route(
+            "/tournaments/{id}/teams/{team}/edit",
+            web::post().to(update),
+        )
+        .route(
+            "/tournaments/{id}/teams/{team}/delete",
+            web::post().to(delete),
+        );
 }
 
 #[cfg(test)]

@@ -77,34 +77,69 @@ async fn home(state: web::Data<AppState>, user: MaybeUser) -> Result<HttpRespons
         return Ok(see_other(if any == 0 { "/setup" } else { "/login" }));
     };
     let rows = db(&state, |conn| Ok(tournaments::list(conn)?)).await?;
-    page(&ListPage { ctx: session.ctx(), tournaments: rows.into_iter().map(TournamentView::new).collect() })
+    page(&ListPage {
+        ctx: session.ctx(),
+        tournaments: rows.into_iter().map(TournamentView::new).collect(),
+    })
 }
 
 async fn new_form(user: User) -> Result<HttpResponse, AppError> {
     user.0.require(Permission::ManageTournament)?;
     let form = TournamentForm {
-        date: chrono::Local::now().date_naive().format("%Y-%m-%d").to_string(),
+        date: chrono::Local::now()
+            .date_naive()
+            .format("%Y-%m-%d")
+            .to_string(),
         mode: Mode::Partnerschieber.as_str().into(),
         passen: "4".into(),
         spiele_per_passe: "12".into(),
         ..Default::default()
     };
-    page(&FormPage { ctx: user.0.ctx(), id: None, form, errors: FieldErrors::new() })
+    page(&FormPage {
+        ctx: user.0.ctx(),
+        id: None,
+        form,
+        errors: FieldErrors::new(),
+    })
 }
 
-async fn create(state: web::Data<AppState>, post: Secured<TournamentForm>) -> Result<HttpResponse, AppError> {
+async fn create(
+    state: web::Data<AppState>,
+    post: Secured<TournamentForm>,
+) -> Result<HttpResponse, AppError> {
     let actor = post.session.require(Permission::ManageTournament)?.clone();
     let settings = match TournamentSettings::try_from(&post.form) {
         Ok(s) => s,
         Err(errors) => {
-            return page_with(&FormPage { ctx: post.session.ctx(), id: None, form: post.form, errors }, StatusCode::UNPROCESSABLE_ENTITY);
+            return page_with(
+                &FormPage {
+                    ctx: post.session.ctx(),
+                    id: None,
+                    form: post.form,
+                    errors,
+                },
+                StatusCode::UNPROCESSABLE_ENTITY,
+            );
         }
     };
-    let id = db(&state, move |conn| tournaments::create(conn, &actor, &settings)).await?;
-    flash_redirect(&state, &post.session, &format!("/tournaments/{id}"), "Turnier angelegt.".into()).await
+    let id = db(&state, move |conn| {
+        tournaments::create(conn, &actor, &settings)
+    })
+    .await?;
+    flash_redirect(
+        &state,
+        &post.session,
+        &format!("/tournaments/{id}"),
+        "Turnier angelegt.".into(),
+    )
+    .await
 }
 
-async fn show(state: web::Data<AppState>, user: User, path: web::Path<i32>) -> Result<HttpResponse, AppError> {
+async fn show(
+    state: web::Data<AppState>,
+    user: User,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, AppError> {
     let id = TournamentId(path.into_inner());
     let data = db(&state, move |conn| results::load(conn, id)).await?;
     let mut entered: HashMap<i32, (usize, usize)> = HashMap::new();
@@ -118,7 +153,12 @@ async fn show(state: web::Data<AppState>, user: User, path: web::Path<i32>) -> R
     let progress = (1..=data.drawn_passen())
         .map(|passe| {
             let (entered, visaed) = entered.get(&(passe as i32)).copied().unwrap_or_default();
-            PasseProgress { passe, tables: data.tables(passe).len(), entered, visaed }
+            PasseProgress {
+                passe,
+                tables: data.tables(passe).len(),
+                entered,
+                visaed,
+            }
         })
         .collect();
     page(&ShowPage {
@@ -138,52 +178,109 @@ fn form_of(row: &TournamentRow) -> TournamentForm {
         location: row.location.clone(),
         mode: row.mode.clone(),
         passen: row.passen.to_string(),
-        spiele_per_passe: if row.spiele_per_passe > 0 { row.spiele_per_passe.to_string() } else { String::new() },
+        spiele_per_passe: if row.spiele_per_passe > 0 {
+            row.spiele_per_passe.to_string()
+        } else {
+            String::new()
+        },
         pauschale: row.pauschale.to_string(),
     }
 }
 
-async fn edit_form(state: web::Data<AppState>, user: User, path: web::Path<i32>) -> Result<HttpResponse, AppError> {
+async fn edit_form(
+    state: web::Data<AppState>,
+    user: User,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, AppError> {
     user.0.require(Permission::ManageTournament)?;
     let id = TournamentId(path.into_inner());
     let row = db(&state, move |conn| tournaments::get(conn, id)).await?;
-    page(&FormPage { ctx: user.0.ctx().with_tournament(&row), id: Some(row.id), form: form_of(&row), errors: FieldErrors::new() })
+    page(&FormPage {
+        ctx: user.0.ctx().with_tournament(&row),
+        id: Some(row.id),
+        form: form_of(&row),
+        errors: FieldErrors::new(),
+    })
 }
 
-async fn update(state: web::Data<AppState>, path: web::Path<i32>, post: Secured<TournamentForm>) -> Result<HttpResponse, AppError> {
+async fn update(
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    post: Secured<TournamentForm>,
+) -> Result<HttpResponse, AppError> {
     let actor = post.session.require(Permission::ManageTournament)?.clone();
     let id = TournamentId(path.into_inner());
     let settings = match TournamentSettings::try_from(&post.form) {
         Ok(s) => s,
         Err(errors) => {
-            return page_with(&FormPage { ctx: post.session.ctx(), id: Some(id.0), form: post.form, errors }, StatusCode::UNPROCESSABLE_ENTITY);
+            return page_with(
+                &FormPage {
+                    ctx: post.session.ctx(),
+                    id: Some(id.0),
+                    form: post.form,
+                    errors,
+                },
+                StatusCode::UNPROCESSABLE_ENTITY,
+            );
         }
     };
-    db(&state, move |conn| tournaments::update(conn, &actor, id, &settings)).await?;
-    flash_redirect(&state, &post.session, &format!("/tournaments/{id}"), "Turnier gespeichert.".into()).await
+    db(&state, move |conn| {
+        tournaments::update(conn, &actor, id, &settings)
+    })
+    .await?;
+    flash_redirect(
+        &state,
+        &post.session,
+        &format!("/tournaments/{id}"),
+        "Turnier gespeichert.".into(),
+    )
+    .await
 }
 
-async fn set_closed(state: web::Data<AppState>, path: web::Path<(i32, String)>, post: Secured<HashMap<String, String>>) -> Result<HttpResponse, AppError> {
+async fn set_closed(
+    state: web::Data<AppState>,
+    path: web::Path<(i32, String)>,
+    post: Secured<HashMap<String, String>>,
+) -> Result<HttpResponse, AppError> {
     let actor = post.session.require(Permission::ManageTournament)?.clone();
     let (id, action) = path.into_inner();
     let id = TournamentId(id);
     let message = match action.as_str() {
         "close" => {
-            db(&state, move |conn| tournaments::set_closed(conn, &actor, id, true)).await?;
+            db(&state, move |conn| {
+                tournaments::set_closed(conn, &actor, id, true)
+            })
+            .await?;
             "Turnier abgeschlossen: die Rangliste ist offiziell, Änderungen sind gesperrt."
         }
         "reopen" => {
-            db(&state, move |conn| tournaments::set_closed(conn, &actor, id, false)).await?;
+            db(&state, move |conn| {
+                tournaments::set_closed(conn, &actor, id, false)
+            })
+            .await?;
             "Turnier wieder geöffnet."
         }
         "publish" | "hide" => {
             let public = action == "publish";
-            db(&state, move |conn| tournaments::set_public(conn, &actor, id, public)).await?;
-            if public { "Öffentliche Seiten eingeschaltet." } else { "Öffentliche Seiten ausgeschaltet." }
+            db(&state, move |conn| {
+                tournaments::set_public(conn, &actor, id, public)
+            })
+            .await?;
+            if public {
+                "Öffentliche Seiten eingeschaltet."
+            } else {
+                "Öffentliche Seiten ausgeschaltet."
+            }
         }
         _ => return Err(AppError::not_found()),
     };
-    flash_redirect(&state, &post.session, &format!("/tournaments/{id}"), message.into()).await
+    flash_redirect(
+        &state,
+        &post.session,
+        &format!("/tournaments/{id}"),
+        message.into(),
+    )
+    .await
 }
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
@@ -193,5 +290,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/tournaments/{id}", web::get().to(show))
         .route("/tournaments/{id}/edit", web::get().to(edit_form))
         .route("/tournaments/{id}/edit", web::post().to(update))
-        .route("/tournaments/{id}/{action:close|reopen|publish|hide}", web::post().to(set_closed));
+        .route(
+            "/tournaments/{id}/{action:close|reopen|publish|hide}",
+            web::post().to(set_closed),
+        );
 }

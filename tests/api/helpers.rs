@@ -1,0 +1,287 @@
+use jassturnier::config::Settings;
+use jassturnier::db::{self, Pool};
+use reqwest::redirect::Policy;
+use reqwest::{Response, StatusCode};
+use scraper::{Html, Selector};
+use std::path::PathBuf;
+
+pub const LEITUNG: (&str, &str) = ("leitung", "leitung-passwort");
+pub const BUERO: (&str, &str) = ("buero", "buero-passwort");
+pub const KONTROLLEUR: (&str, &str) = ("kontrolle", "kontrolle-passwort");
+
+pub struct TestApp {
+    pub address: String,
+    pub db_path: PathBuf,
+    pub pool: Pool,
+    _dir: tempfile::TempDir,
+}
+
+/// One logged-in (or anonymous) browser: its own cookies and CSRF token.
+pub struct Client {
+    pub http: reqwest::Client,
+    pub address: String,
+    pub csrf: String,
+}
+
+pub async fn spawn_app() -> TestApp {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db_path = dir.path().join("test.sqlite3");
+    let settings = Settings {
+        bind: "127.0.0.1:0".into(),
+        database_url: db_path.display().to_string(),
+        workers: 2,
+    };
+    let app = jassturnier::startup::build(&settings).expect("app starts");
+    let address = format!("http://127.0.0.1:{}", app.port);
+    tokio::spawn(app.server);
+    TestApp {
+        address,
+        db_path,
+        pool: app.pool,
+        _dir: dir,
+    }
+}
+
+impl TestApp {
+    pub fn client(&self) -> Client {
+        Client {
+            http: reqwest::Client::builder()
+                .cookie_store(true)
+                .redirect(Policy::none())
+                .build()
+                .expect("client"),
+            address: self.address.clone(),
+            csrf: String::new(),
+        }
+    }
+
+    pub fn dump(&self) -> String {
+        let mut conn = self.pool.get().expect("conn");
+        db::dump(&mut conn).expect("dump")
+    }
+
+    pub fn audit_actions(&self) -> Vec<String> {
+        let mut conn = self.pool.get().expect("conn");
+        let mut rows = db::audit::list(&mut conn, None, 100_000).expect("audit");
+        rows.reverse();
+        rows.into_iter()
+            .map(|r| format!("{}:{}", r.entity, r.action))
+            .collect()
+    }
+
+    /// Runs the first-run setup and returns the Leitung's client.
+    pub async fn leitung(&self) -> Client {
+        let mut c = self.client();
+        let r = c
+            .post_anonymous(
+                "/setup",
+                &[
+                    ("username", LEITUNG.0),
+                    ("password", LEITUNG.1),
+                    ("password2", LEITUNG.1),
+                ],
+            )
+            .await;
+        assert_eq!(r.status(), StatusCode::SEE_OTHER);
+        c.refresh_csrf().await;
+        c
+    }
+
+    /// The Leitung creates an account; the returned client is logged in with it.
+    pub async fn account(
+        &self,
+        leitung: &Client,
+        (name, password): (&str, &str),
+        role: &str,
+    ) -> Client {
+        let r = leitung
+            .post(
+                "/users",
+                &[("username", name), ("role", role), ("password", password)],
+            )
+            .await;
+        assert_eq!(r.status(), StatusCode::SEE_OTHER, "create account {name}");
+        self.login(name, password).await
+    }
+
+    pub async fn login(&self, name: &str, password: &str) -> Client {
+        let mut c = self.client();
+        let r = c
+            .post_anonymous("/login", &[("username", name), ("password", password)])
+            .await;
+        assert_eq!(r.status(), StatusCode::SEE_OTHER, "login {name}");
+        c.refresh_csrf().await;
+        c
+    }
+}
+
+impl Client {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.address, path)
+    }
+
+    pub async fn get(&self, path: &str) -> Response {
+        self.http.get(self.url(path)).send().await.expect("GET")
+    }
+
+    pub async fn page(&self, path: &str) -> (StatusCode, Html) {
+        let r = self.get(path).await;
+        let status = r.status();
+        (status, Html::parse_document(&r.text().await.expect("body")))
+    }
+
+    /// A GET that must succeed, as HTML.
+    pub async fn html(&self, path: &str) -> Html {
+        let (status, html) = self.page(path).await;
+        assert_eq!(status, StatusCode::OK, "GET {path}: {}", html.html());
+        html
+    }
+
+    pub async fn refresh_csrf(&mut self) {
+        let html = self.html("/").await;
+        self.csrf = attr(&html, "input[name=_csrf]", "value").expect("csrf token on page");
+    }
+
+    pub async fn post_anonymous(&mut self, path: &str, form: &[(&str, &str)]) -> Response {
+        self.http
+            .post(self.url(path))
+            .form(form)
+            .send()
+            .await
+            .expect("POST")
+    }
+
+    /// A form post with this client's CSRF token.
+    pub async fn post(&self, path: &str, form: &[(&str, &str)]) -> Response {
+        let mut fields: Vec<(&str, &str)> = form.to_vec();
+        fields.push(("_csrf", &self.csrf));
+        self.http
+            .post(self.url(path))
+            .form(&fields)
+            .send()
+            .await
+            .expect("POST")
+    }
+
+    pub async fn post_with_csrf(
+        &self,
+        path: &str,
+        form: &[(&str, &str)],
+        csrf: Option<&str>,
+    ) -> Response {
+        let mut fields: Vec<(&str, &str)> = form.to_vec();
+        if let Some(token) = csrf {
+            fields.push(("_csrf", token));
+        }
+        self.http
+            .post(self.url(path))
+            .form(&fields)
+            .send()
+            .await
+            .expect("POST")
+    }
+
+    pub async fn upload(&self, path: &str, file: Vec<u8>, csrf: Option<&str>) -> Response {
+        let mut form = reqwest::multipart::Form::new();
+        if let Some(token) = csrf {
+            form = form.text("_csrf", token.to_string());
+        }
+        form = form.part(
+            "file",
+            reqwest::multipart::Part::bytes(file).file_name("daten.csv"),
+        );
+        self.http
+            .post(self.url(path))
+            .multipart(form)
+            .send()
+            .await
+            .expect("upload")
+    }
+
+    /// Posts and follows the 303, returning the page it leads to.
+    pub async fn post_ok(&self, path: &str, form: &[(&str, &str)]) -> Html {
+        let r = self.post(path, form).await;
+        let status = r.status();
+        let location = location(&r);
+        assert_eq!(
+            status,
+            StatusCode::SEE_OTHER,
+            "POST {path} → {status}: {}",
+            r.text().await.unwrap_or_default()
+        );
+        self.html(&location).await
+    }
+}
+
+pub fn location(r: &Response) -> String {
+    r.headers()
+        .get("location")
+        .and_then(|l| l.to_str().ok())
+        .unwrap_or_default()
+        .to_string()
+}
+
+pub fn select_all(html: &Html, selector: &str) -> Vec<String> {
+    let sel = Selector::parse(selector).expect("selector");
+    html.select(&sel)
+        .map(|e| {
+            e.text()
+                .collect::<String>()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
+
+pub fn text(html: &Html, selector: &str) -> String {
+    select_all(html, selector).join(" | ")
+}
+
+pub fn attr(html: &Html, selector: &str, name: &str) -> Option<String> {
+    let sel = Selector::parse(selector).expect("selector");
+    html.select(&sel)
+        .next()
+        .and_then(|e| e.value().attr(name))
+        .map(str::to_string)
+}
+
+pub fn fixture(name: &str) -> Vec<u8> {
+    std::fs::read(format!(
+        "{}/tests/fixtures/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("fixture")
+}
+
+/// Creates a Partnerschieber tournament and returns its id.
+pub async fn create_tournament(leitung: &Client, passen: &str, spiele: &str) -> i32 {
+    let r = leitung
+        .post(
+            "/tournaments",
+            &[
+                ("name", "Herbstturnier Zürich"),
+                ("date", "2026-11-22"),
+                ("location", "Zürich"),
+                ("mode", "partnerschieber"),
+                ("passen", passen),
+                ("spiele_per_passe", spiele),
+                ("pauschale", ""),
+            ],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    location(&r).rsplit('/').next().unwrap().parse().unwrap()
+}
+
+/// Imports teams from CSV bytes via preview + confirm.
+pub async fn import_teams(client: &Client, tournament: i32, csv: Vec<u8>) -> Html {
+    let path = format!("/tournaments/{tournament}/teams/import");
+    let r = client.upload(&path, csv, Some(&client.csrf)).await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let preview = Html::parse_document(&r.text().await.unwrap());
+    let data = attr(&preview, "input[name=data]", "value").expect("preview has data");
+    client
+        .post_ok(&format!("{path}/confirm"), &[("data", &data)])
+        .await
+}
