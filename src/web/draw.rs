@@ -1,3 +1,191 @@
-use actix_web::web;
+//! Lose and tables: the draw, its lists, and the per-Passe draw.
 
-pub fn routes(_cfg: &mut web::ServiceConfig) {}
+use super::auth::flash_redirect;
+use super::{AppState, Ctx, Secured, User, db, page};
+use crate::db::models::{TeamRow, TournamentRow};
+use crate::db::results::{self, DrawMode, TournamentData};
+use crate::domain::ids::TournamentId;
+use crate::domain::role::Permission;
+use crate::domain::schedule::{PasseDraw, Table, rematches};
+use crate::domain::team::display_name;
+use crate::error::AppError;
+use actix_web::{HttpResponse, web};
+use askama::Template;
+use serde::Deserialize;
+use std::collections::HashMap;
+
+pub fn team_label(team: &TeamRow) -> String {
+    format!(
+        "{} {}",
+        team.startnummer,
+        display_name(team.name.as_deref(), &team.player1, &team.player2)
+    )
+}
+
+pub struct DrawRow {
+    pub los: String,
+    pub startnummer: i32,
+    pub team: String,
+    /// Per Passe: "Tisch 3 · gegen 12" or "spielfrei".
+    pub passen: Vec<String>,
+}
+
+#[derive(Template)]
+#[template(path = "draw.html")]
+struct DrawPage {
+    ctx: Ctx,
+    t: TournamentRow,
+    drawn: bool,
+    may_redraw: bool,
+    next_passe: Option<u32>,
+    passen: Vec<u32>,
+    by_los: Vec<DrawRow>,
+    by_startnummer: Vec<DrawRow>,
+    rematches: Vec<String>,
+}
+
+fn draws_of(data: &TournamentData) -> Vec<PasseDraw<i32>> {
+    (1..=data.drawn_passen())
+        .map(|p| PasseDraw {
+            tables: data
+                .tables(p)
+                .iter()
+                .map(|t| Table {
+                    number: t.number,
+                    team_a: t.team_a.startnummer,
+                    team_b: t.team_b.startnummer,
+                })
+                .collect(),
+            bye: data.byes(p).first().map(|t| t.startnummer),
+        })
+        .collect()
+}
+
+fn rows(data: &TournamentData) -> Vec<DrawRow> {
+    let mut cells: HashMap<(i32, i32), String> = HashMap::new();
+    for seat in &data.seats {
+        let cell = match (
+            seat.table_no,
+            seat.opponent_id
+                .and_then(|o| data.team(crate::domain::ids::TeamId(o))),
+        ) {
+            (Some(table), Some(opponent)) => {
+                format!("Tisch {table} · gegen {}", opponent.startnummer)
+            }
+            _ => "spielfrei".to_string(),
+        };
+        cells.insert((seat.team_id, seat.passe), cell);
+    }
+    data.teams
+        .iter()
+        .map(|team| DrawRow {
+            los: team.los.map(|l| l.to_string()).unwrap_or_default(),
+            startnummer: team.startnummer,
+            team: team_label(team),
+            passen: (1..=data.drawn_passen() as i32)
+                .map(|p| {
+                    cells
+                        .get(&(team.id, p))
+                        .cloned()
+                        .unwrap_or_else(|| "–".into())
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+async fn show(
+    state: web::Data<AppState>,
+    user: User,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, AppError> {
+    let id = TournamentId(path.into_inner());
+    let data = db(&state, move |conn| results::load(conn, id)).await?;
+    let by_startnummer = rows(&data);
+    let mut by_los: Vec<DrawRow> = rows(&data);
+    by_los.sort_by_key(|r| (r.los.parse::<u32>().unwrap_or(u32::MAX), r.startnummer));
+    let rematches = rematches(&draws_of(&data))
+        .into_iter()
+        .map(|(passe, a, b)| format!("Passe {passe}: Team {a} gegen Team {b}"))
+        .collect();
+    let drawn_passen = data.drawn_passen();
+    let next_passe = (data.is_drawn()
+        && data.tournament.draw_mode == DrawMode::ProPasse.as_str()
+        && drawn_passen < data.tournament.passen as u32)
+        .then_some(drawn_passen + 1);
+    page(&DrawPage {
+        ctx: user.0.ctx().with_tournament(&data.tournament),
+        drawn: data.is_drawn(),
+        may_redraw: data.results.is_empty(),
+        next_passe,
+        passen: (1..=drawn_passen).collect(),
+        by_los,
+        by_startnummer,
+        rematches,
+        t: data.tournament,
+    })
+}
+
+#[derive(Deserialize)]
+struct DrawForm {
+    #[serde(default)]
+    mode: String,
+    #[serde(default)]
+    seed: String,
+}
+
+async fn draw(
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    post: Secured<DrawForm>,
+) -> Result<HttpResponse, AppError> {
+    let actor = post.session.require(Permission::Draw)?.clone();
+    let id = TournamentId(path.into_inner());
+    let mode = DrawMode::parse(&post.form.mode)
+        .ok_or_else(|| AppError::BadRequest("Bitte eine Art der Auslosung wählen.".into()))?;
+    let seed = match post.form.seed.trim() {
+        "" => rand::random::<u32>() as u64,
+        raw => raw.parse::<u32>().map(u64::from).map_err(|_| {
+            AppError::BadRequest(format!(
+                "Startwert «{raw}»: bitte eine ganze Zahl von 0 bis 4'294'967'295."
+            ))
+        })?,
+    };
+    db(&state, move |conn| {
+        results::draw(conn, &actor, id, mode, seed)
+    })
+    .await?;
+    flash_redirect(
+        &state,
+        &post.session,
+        &format!("/tournaments/{id}/draw"),
+        format!("Lose gezogen (Startwert {seed})."),
+    )
+    .await
+}
+
+async fn draw_next(
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    post: Secured<HashMap<String, String>>,
+) -> Result<HttpResponse, AppError> {
+    let actor = post.session.require(Permission::Draw)?.clone();
+    let id = TournamentId(path.into_inner());
+    let passe = db(&state, move |conn| {
+        results::draw_next_passe(conn, &actor, id)
+    })
+    .await?;
+    flash_redirect(
+        &state,
+        &post.session,
+        &format!("/tournaments/{id}/passen/{passe}"),
+        format!("Passe {passe} ausgelost."),
+    )
+    .await
+}
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/tournaments/{id}/draw", web::get().to(show))
+        .route("/tournaments/{id}/draw", web::post().to(draw))
+        .route("/tournaments/{id}/draw/next", web::post().to(draw_next));
+}

@@ -1,3 +1,232 @@
-use actix_web::web;
+//! The Standblatt of a team: its Passen, visas, final visa, disqualification.
 
-pub fn routes(_cfg: &mut web::ServiceConfig) {}
+use super::auth::flash_redirect;
+use super::draw::team_label;
+use super::entry::safe_back;
+use super::{AppState, Ctx, Secured, User, db, page};
+use crate::db::models::{TeamRow, TournamentRow};
+use crate::db::results;
+use crate::domain::format;
+use crate::domain::ids::{TeamId, TournamentId};
+use crate::domain::role::Permission;
+use crate::domain::standblatt::{PasseLine, Standblatt, final_visa_refusal};
+use crate::domain::team::TeamStatus;
+use crate::error::AppError;
+use actix_web::{HttpResponse, web};
+use askama::Template;
+use serde::Deserialize;
+use std::collections::HashMap;
+
+pub struct LineView {
+    pub passe: u32,
+    pub table: String,
+    pub opponent: String,
+    pub points: String,
+    pub status: &'static str,
+    pub visa: String,
+    /// The table to visa, when this line waits for a visa.
+    pub visa_table: Option<u32>,
+    pub result_id: Option<i32>,
+}
+
+fn line_views(sheet: &Standblatt, label_of: &dyn Fn(TeamId) -> String) -> Vec<LineView> {
+    sheet
+        .lines
+        .iter()
+        .enumerate()
+        .map(|(index, line)| {
+            let (visa, visa_table, result_id) = match line {
+                PasseLine::Gespielt {
+                    visa: Some(v),
+                    result,
+                    ..
+                } => (
+                    format!("{} {}", v.by, format::date_time(v.at)),
+                    None,
+                    Some(result.0),
+                ),
+                PasseLine::Gespielt {
+                    visa: None,
+                    table,
+                    result,
+                    ..
+                } => (String::new(), Some(*table), Some(result.0)),
+                _ => (String::new(), None, None),
+            };
+            LineView {
+                passe: index as u32 + 1,
+                table: line.table().map(|t| t.to_string()).unwrap_or_default(),
+                opponent: line.opponent().map(label_of).unwrap_or_default(),
+                points: match line {
+                    PasseLine::Pauschale { points, .. } => {
+                        format!("{} (Pauschale)", format::number(i64::from(*points)))
+                    }
+                    PasseLine::Spielfrei { points } => {
+                        format!("{} (spielfrei)", format::number(i64::from(*points)))
+                    }
+                    other => other
+                        .points()
+                        .map(|p| format::number(i64::from(p)))
+                        .unwrap_or_default(),
+                },
+                status: line.status_label(),
+                visa,
+                visa_table,
+                result_id,
+            }
+        })
+        .collect()
+}
+
+#[derive(Template)]
+#[template(path = "standblatt.html")]
+struct StandblattPage {
+    ctx: Ctx,
+    t: TournamentRow,
+    team: TeamRow,
+    label: String,
+    lines: Vec<LineView>,
+    total: String,
+    status: &'static str,
+    status_css: &'static str,
+    final_visa: Option<String>,
+    final_visa_refusal: Option<&'static str>,
+    back: String,
+    passen: Vec<u32>,
+}
+
+async fn show(
+    state: web::Data<AppState>,
+    user: User,
+    path: web::Path<(i32, i32)>,
+) -> Result<HttpResponse, AppError> {
+    let (id, team) = path.into_inner();
+    let data = db(&state, move |conn| results::load(conn, TournamentId(id))).await?;
+    let row = data
+        .team(TeamId(team))
+        .cloned()
+        .ok_or_else(AppError::not_found)?;
+    let sheets = data.standblaetter();
+    let sheet = sheets
+        .iter()
+        .find(|s| s.team.0 == team)
+        .ok_or_else(AppError::not_found)?;
+    let labels: HashMap<i32, String> = data.teams.iter().map(|t| (t.id, team_label(t))).collect();
+    let label_of = |t: TeamId| labels.get(&t.0).cloned().unwrap_or_default();
+    page(&StandblattPage {
+        ctx: user.0.ctx().with_tournament(&data.tournament),
+        label: team_label(&row),
+        lines: line_views(sheet, &label_of),
+        total: format::number(i64::from(sheet.total)),
+        status: sheet.status.label(),
+        status_css: sheet.status.css(),
+        final_visa: sheet
+            .final_visa
+            .as_ref()
+            .map(|v| format!("{} {}", v.by, format::date_time(v.at))),
+        final_visa_refusal: final_visa_refusal(sheet),
+        back: format!("/tournaments/{id}/teams/{team}"),
+        passen: (1..=data.tournament.passen as u32).collect(),
+        team: row,
+        t: data.tournament,
+    })
+}
+
+async fn final_visa(
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+    post: Secured<HashMap<String, String>>,
+) -> Result<HttpResponse, AppError> {
+    let actor = post.session.require(Permission::Visa)?.clone();
+    let (id, team) = path.into_inner();
+    db(&state, move |conn| {
+        results::final_visa(conn, &actor, TournamentId(id), TeamId(team))
+    })
+    .await?;
+    flash_redirect(
+        &state,
+        &post.session,
+        &format!("/tournaments/{id}/teams/{team}"),
+        "Endtotal visiert.".into(),
+    )
+    .await
+}
+
+#[derive(Deserialize)]
+struct StatusForm {
+    #[serde(default)]
+    action: String,
+    #[serde(default)]
+    passe: String,
+    #[serde(default)]
+    reason: String,
+    #[serde(default)]
+    back: String,
+}
+
+async fn set_status(
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+    post: Secured<StatusForm>,
+) -> Result<HttpResponse, AppError> {
+    let actor = post.session.require(Permission::Disqualify)?.clone();
+    let (id, team) = path.into_inner();
+    let status = match post.form.action.as_str() {
+        "disqualify" => TeamStatus::Disqualifiziert,
+        "withdraw" => TeamStatus::Zurueckgezogen,
+        "reinstate" => TeamStatus::Aktiv,
+        _ => return Err(AppError::BadRequest("Unbekannte Aktion.".into())),
+    };
+    let passe = if status == TeamStatus::Aktiv {
+        None
+    } else {
+        Some(post.form.passe.trim().parse::<u32>().map_err(|_| {
+            AppError::BadRequest("Bitte die Passe angeben, in der das Team ausschied.".into())
+        })?)
+    };
+    let reason = Some(
+        post.form
+            .reason
+            .trim()
+            .chars()
+            .take(500)
+            .collect::<String>(),
+    )
+    .filter(|r| !r.is_empty());
+    if status == TeamStatus::Disqualifiziert && reason.is_none() {
+        return Err(AppError::BadRequest(
+            "Bitte den Grund der Disqualifikation angeben.".into(),
+        ));
+    }
+    db(&state, move |conn| {
+        results::set_team_status(
+            conn,
+            &actor,
+            TournamentId(id),
+            TeamId(team),
+            status,
+            passe,
+            reason,
+        )
+    })
+    .await?;
+    let message = match status {
+        TeamStatus::Disqualifiziert => "Team disqualifiziert: seine Gegner erhalten die Pauschale.",
+        TeamStatus::Zurueckgezogen => "Rückzug erfasst: die Gegner erhalten die Pauschale.",
+        TeamStatus::Aktiv => "Team wieder aufgenommen.",
+    };
+    let back = safe_back(&post.form.back, format!("/tournaments/{id}/teams/{team}"));
+    flash_redirect(&state, &post.session, &back, message.into()).await
+}
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/tournaments/{id}/teams/{team}", web::get().to(show))
+        .route(
+            "/tournaments/{id}/teams/{team}/final-visa",
+            web::post().to(final_visa),
+        )
+        .route(
+            "/tournaments/{id}/teams/{team}/status",
+            web::post().to(set_status),
+        );
+}

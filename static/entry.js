@@ -1,0 +1,27 @@
+// Fast result entry: shows the two teams of the typed table and the other team's points.
+(function () {
+  var form = document.getElementById("entry-form");
+  var data = document.getElementById("tables-data");
+  if (!form || !data) return;
+  var tables = JSON.parse(data.textContent);
+  var total = parseInt(form.dataset.total, 10);
+  var table = form.elements["table"], a = form.elements["points_a"], b = form.elements["points_b"];
+  var teams = document.getElementById("teams");
+  function showTeams() {
+    var t = tables[table.value.trim()];
+    if (!table.value.trim()) { teams.textContent = ""; return; }
+    if (!t) { teams.textContent = "Tisch " + table.value + " gibt es nicht."; return; }
+    var note = t.pauschale ? " (Pauschale)" : t.done ? " (bereits erfasst)" : "";
+    teams.innerHTML = "";
+    var la = document.createElement("div"); la.textContent = "A: " + t.a;
+    var lb = document.createElement("div"); lb.textContent = "B: " + t.b + note;
+    teams.appendChild(la); teams.appendChild(lb);
+  }
+  function showRest() {
+    var x = parseInt(a.value.replace(/'/g, ""), 10);
+    b.placeholder = (!isNaN(x) && x >= 0 && x <= total) ? String(total - x) : "";
+  }
+  table.addEventListener("input", showTeams);
+  a.addEventListener("input", showRest);
+  showTeams(); showRest();
+})();
