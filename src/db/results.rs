@@ -3,7 +3,7 @@
 use super::audit::{self, Entry};
 use super::models::{NewResult, ResultRow, SeatRow, TeamRow, TournamentRow};
 use super::schema::{results, seats, teams, tournaments, users};
-use super::tournaments::{begin_write, get as get_tournament};
+use super::tournaments::{begin_write, bump_version, ensure_open, get as get_tournament};
 use super::{Conn, now};
 use crate::domain::ids::{ResultId, TeamId, TournamentId};
 use crate::domain::result::TableScore;
@@ -457,91 +457,14 @@ pub fn save_result(
     expected_version: Option<i32>,
 ) -> Result<SaveOutcome, AppError> {
     conn.immediate_transaction(|conn| {
-        begin_write(conn, id)?;
+        // A conflict writes nothing, not even the version bump.
+        ensure_open(conn, id)?;
         let data = load(conn, id)?;
-        let tables = data.tables(passe);
-        let Some(seating) = tables.iter().find(|t| t.number == table) else {
-            return Err(AppError::BadRequest(format!("Tisch {table} gibt es in Passe {passe} nicht.")));
-        };
-        let sheets_before = data.standblaetter();
-        let pauschale_at_table = sheets_before.iter().any(|s| {
-            s.team.0 == seating.team_a.id
-                && matches!(s.lines.get(passe as usize - 1), Some(standblatt::PasseLine::Pauschale { .. } | standblatt::PasseLine::Ausgeschieden))
-        }) || [seating.team_a, seating.team_b].iter().any(|t| t.status != "aktiv" && t.out_passe.is_none_or(|p| p as u32 <= passe));
-        if pauschale_at_table {
-            return Err(AppError::BadRequest(format!(
-                "An Tisch {table} gilt in Passe {passe} die Pauschale: ein Team ist ausgeschieden."
-            )));
+        let outcome = write_result(conn, actor, &data, passe, table, score, expected_version)?;
+        if let SaveOutcome::Saved(_) = outcome {
+            finish_result_writes(conn, id, &data)?;
         }
-        let existing = data.result_at(passe, table).cloned();
-        let (team_a, team_b) = (seating.team_a.id, seating.team_b.id);
-        let saved = match (existing, expected_version) {
-            (Some(stored), None) => return Ok(SaveOutcome::Conflict(stored)),
-            (None, Some(_)) => return Err(AppError::NotFound("Dieses Resultat gibt es nicht mehr.".into())),
-            (Some(stored), Some(version)) if stored.version != version => return Ok(SaveOutcome::Conflict(stored)),
-            (Some(stored), Some(version)) => {
-                let visaed = stored.visa_a_by.is_some() || stored.visa_b_by.is_some();
-                if visaed && !actor.may(Permission::CorrectVisaedResults) {
-                    return Err(AppError::Forbidden(
-                        "Dieses Resultat ist visiert: korrigieren dürfen nur Turnierleitung und Kontrolleure.".into(),
-                    ));
-                }
-                let updated = diesel::update(results::table.find(stored.id).filter(results::version.eq(version)))
-                    .set((
-                        results::points_a.eq(score.points_a as i32),
-                        results::points_b.eq(score.points_b as i32),
-                        results::matches_a.eq(score.matches_a as i32),
-                        results::matches_b.eq(score.matches_b as i32),
-                        results::visa_a_by.eq(None::<i32>),
-                        results::visa_a_at.eq(None::<chrono::NaiveDateTime>),
-                        results::visa_b_by.eq(None::<i32>),
-                        results::visa_b_at.eq(None::<chrono::NaiveDateTime>),
-                        results::version.eq(version + 1),
-                    ))
-                    .returning(ResultRow::as_returning())
-                    .get_result(conn)
-                    .optional()?;
-                let Some(updated) = updated else {
-                    return Ok(SaveOutcome::Conflict(stored));
-                };
-                audit::record(
-                    conn,
-                    Some(actor),
-                    Entry { tournament: Some(id), entity: "result", entity_id: Some(updated.id), action: "correct" },
-                    Some(&stored),
-                    Some(&updated),
-                )?;
-                updated
-            }
-            (None, None) => {
-                let inserted: ResultRow = diesel::insert_into(results::table)
-                    .values(NewResult {
-                        tournament_id: id.0,
-                        passe: passe as i32,
-                        table_no: table as i32,
-                        team_a_id: team_a,
-                        team_b_id: team_b,
-                        points_a: score.points_a as i32,
-                        points_b: score.points_b as i32,
-                        matches_a: score.matches_a as i32,
-                        matches_b: score.matches_b as i32,
-                        version: 1,
-                    })
-                    .returning(ResultRow::as_returning())
-                    .get_result(conn)?;
-                audit::record(
-                    conn,
-                    Some(actor),
-                    Entry { tournament: Some(id), entity: "result", entity_id: Some(inserted.id), action: "enter" },
-                    None::<&ResultRow>,
-                    Some(&inserted),
-                )?;
-                inserted
-            }
-        };
-        let after = load(conn, id)?.standblaetter();
-        revoke_changed_final_visas(conn, &sheets_before, &after)?;
-        Ok(SaveOutcome::Saved(saved))
+        Ok(outcome)
     })
 }
 
@@ -553,19 +476,143 @@ pub fn import_results(
     tables: &[ImportedTable],
 ) -> Result<usize, AppError> {
     conn.immediate_transaction(|conn| {
+        ensure_open(conn, id)?;
+        let data = load(conn, id)?;
         for t in tables {
-            match save_result(conn, actor, id, t.passe, t.table, t.score, None)? {
-                SaveOutcome::Saved(_) => {}
-                SaveOutcome::Conflict(_) => {
-                    return Err(AppError::BadRequest(format!(
-                        "Passe {}, Tisch {}: es ist schon ein Resultat erfasst. Nichts wurde importiert.",
-                        t.passe, t.table
-                    )));
-                }
+            if let SaveOutcome::Conflict(_) = write_result(conn, actor, &data, t.passe, t.table, t.score, None)? {
+                return Err(AppError::BadRequest(format!(
+                    "Passe {}, Tisch {}: es ist schon ein Resultat erfasst. Nichts wurde importiert.",
+                    t.passe, t.table
+                )));
             }
         }
+        finish_result_writes(conn, id, &data)?;
         Ok(tables.len())
     })
+}
+
+/// After result writes: bump the tournament version and revoke final visas whose total moved.
+fn finish_result_writes(
+    conn: &mut Conn,
+    id: TournamentId,
+    before: &TournamentData,
+) -> Result<(), AppError> {
+    bump_version(conn, id)?;
+    let after = load(conn, id)?.standblaetter();
+    revoke_changed_final_visas(conn, &before.standblaetter(), &after)?;
+    Ok(())
+}
+
+/// One table's result, checked against the schedule, the Pauschale and the stored version.
+/// Runs inside the caller's transaction; `data` is the state before any write of it.
+fn write_result(
+    conn: &mut Conn,
+    actor: &Actor,
+    data: &TournamentData,
+    passe: u32,
+    table: u32,
+    score: TableScore,
+    expected_version: Option<i32>,
+) -> Result<SaveOutcome, AppError> {
+    let id = TournamentId(data.tournament.id);
+    let tables = data.tables(passe);
+    let Some(seating) = tables.iter().find(|t| t.number == table) else {
+        return Err(AppError::BadRequest(format!(
+            "Tisch {table} gibt es in Passe {passe} nicht."
+        )));
+    };
+    let out = |t: &TeamRow| t.status != "aktiv" && t.out_passe.is_none_or(|p| p as u32 <= passe);
+    if out(seating.team_a) || out(seating.team_b) {
+        return Err(AppError::BadRequest(format!(
+            "An Tisch {table} gilt in Passe {passe} die Pauschale: ein Team ist ausgeschieden."
+        )));
+    }
+    let existing = data.result_at(passe, table).cloned();
+    let saved = match (existing, expected_version) {
+        (None, Some(_)) => {
+            return Err(AppError::NotFound(
+                "Dieses Resultat gibt es nicht mehr.".into(),
+            ));
+        }
+        (Some(stored), None) => return Ok(SaveOutcome::Conflict(stored)),
+        (Some(stored), Some(version)) if stored.version != version => {
+            return Ok(SaveOutcome::Conflict(stored));
+        }
+        (Some(stored), Some(version)) => {
+            let visaed = stored.visa_a_by.is_some() || stored.visa_b_by.is_some();
+            if visaed && !actor.may(Permission::CorrectVisaedResults) {
+                return Err(AppError::Forbidden(
+                    "Dieses Resultat ist visiert: korrigieren dürfen nur Turnierleitung und Kontrolleure.".into(),
+                ));
+            }
+            let updated = diesel::update(
+                results::table
+                    .find(stored.id)
+                    .filter(results::version.eq(version)),
+            )
+            .set((
+                results::points_a.eq(score.points_a as i32),
+                results::points_b.eq(score.points_b as i32),
+                results::matches_a.eq(score.matches_a as i32),
+                results::matches_b.eq(score.matches_b as i32),
+                results::visa_a_by.eq(None::<i32>),
+                results::visa_a_at.eq(None::<chrono::NaiveDateTime>),
+                results::visa_b_by.eq(None::<i32>),
+                results::visa_b_at.eq(None::<chrono::NaiveDateTime>),
+                results::version.eq(version + 1),
+            ))
+            .returning(ResultRow::as_returning())
+            .get_result(conn)
+            .optional()?;
+            let Some(updated) = updated else {
+                return Ok(SaveOutcome::Conflict(stored));
+            };
+            audit::record(
+                conn,
+                Some(actor),
+                Entry {
+                    tournament: Some(id),
+                    entity: "result",
+                    entity_id: Some(updated.id),
+                    action: "correct",
+                },
+                Some(&stored),
+                Some(&updated),
+            )?;
+            updated
+        }
+        (None, None) => {
+            let inserted: ResultRow = diesel::insert_into(results::table)
+                .values(NewResult {
+                    tournament_id: id.0,
+                    passe: passe as i32,
+                    table_no: table as i32,
+                    team_a_id: seating.team_a.id,
+                    team_b_id: seating.team_b.id,
+                    points_a: score.points_a as i32,
+                    points_b: score.points_b as i32,
+                    matches_a: score.matches_a as i32,
+                    matches_b: score.matches_b as i32,
+                    version: 1,
+                })
+                .returning(ResultRow::as_returning())
+                .get_result(conn)?;
+            audit::record(
+                conn,
+                Some(actor),
+                Entry {
+                    tournament: Some(id),
+                    entity: "result",
+                    entity_id: Some(inserted.id),
+                    action: "enter",
+                },
+                None::<&ResultRow>,
+                Some(&inserted),
+            )?;
+            inserted
+        }
+    };
+    Ok(SaveOutcome::Saved(saved))
 }
 
 /// Visas one Passe of one team, or (team None) both teams of the table.

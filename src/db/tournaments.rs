@@ -29,14 +29,25 @@ pub fn get(conn: &mut Conn, id: TournamentId) -> Result<TournamentRow, AppError>
 /// Every write to a tournament starts here, inside its transaction: refuses when the
 /// tournament is closed and bumps its version (which invalidates cached live pages).
 pub fn begin_write(conn: &mut Conn, id: TournamentId) -> Result<TournamentRow, AppError> {
+    let row = ensure_open(conn, id)?;
+    bump_version(conn, id)?;
+    Ok(row)
+}
+
+/// The read half of [`begin_write`], for writes that may still turn out to be refused.
+pub fn ensure_open(conn: &mut Conn, id: TournamentId) -> Result<TournamentRow, AppError> {
     let row = get(conn, id)?;
     if row.closed {
         return Err(AppError::closed());
     }
+    Ok(row)
+}
+
+pub fn bump_version(conn: &mut Conn, id: TournamentId) -> QueryResult<()> {
     diesel::update(tournaments::table.find(id.0))
         .set(tournaments::version.eq(tournaments::version + 1))
         .execute(conn)?;
-    Ok(row)
+    Ok(())
 }
 
 fn values(settings: &TournamentSettings) -> TournamentValues {

@@ -2,3 +2,4 @@
 
 mod foundation;
 mod helpers;
+mod partnerschieber;
