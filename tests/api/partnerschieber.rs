@@ -667,7 +667,9 @@ async fn new_routes_check_role_and_csrf() {
         .await;
     let team = data(&s).teams[0].id;
     let anonymous = s.app.client();
-    let routes: Vec<(String, Vec<(&str, &str)>, &Client)> = vec![
+    // (path, form, a role that may not do it)
+    type Route<'a> = (String, Vec<(&'a str, &'a str)>, &'a Client);
+    let routes: Vec<Route> = vec![
         (
             format!("/tournaments/{id}/draw"),
             vec![("mode", "fest"), ("seed", "1")],
