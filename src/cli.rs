@@ -20,6 +20,9 @@ struct Cli {
     /// SQLite database file.
     #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE, global = true)]
     database_url: String,
+    /// Address players reach the app at, printed as QR code on Standblätter.
+    #[arg(long, env = "JASSTURNIER_PUBLIC_URL", global = true)]
+    public_url: Option<String>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -112,6 +115,7 @@ pub fn run() -> ExitCode {
             bind: cli.bind,
             database_url: cli.database_url,
             workers: 4,
+            public_url: cli.public_url,
         }),
         Command::User { action } => {
             user_command(&cli.database_url, action).map(|m| println!("{m}"))

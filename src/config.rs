@@ -7,6 +7,9 @@ pub struct Settings {
     /// SQLite file (optionally prefixed `sqlite://`).
     pub database_url: String,
     pub workers: usize,
+    /// The address players' phones reach the app at, for QR codes on printed sheets
+    /// (e.g. `http://192.168.1.20:8080`); None: the address of the printing request.
+    pub public_url: Option<String>,
 }
 
 pub const DEFAULT_BIND: &str = "127.0.0.1:8080";

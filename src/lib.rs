@@ -6,5 +6,6 @@ pub mod db;
 pub mod demo;
 pub mod domain;
 pub mod error;
+pub mod pdf;
 pub mod startup;
 pub mod web;

@@ -5,6 +5,7 @@ pub mod audit;
 pub mod auth;
 pub mod draw;
 pub mod entry;
+pub mod prints;
 pub mod ranking;
 pub mod standblatt;
 pub mod teams;
@@ -22,6 +23,7 @@ pub use auth::{MaybeUser, Secured, SecuredUpload, User};
 #[derive(Clone)]
 pub struct AppState {
     pub pool: Pool,
+    pub public_url: Option<String>,
 }
 
 /// Runs blocking database work off the async threads.
@@ -133,6 +135,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .configure(teams::routes)
         .configure(draw::routes)
         .configure(entry::routes)
+        .configure(prints::routes)
         .configure(standblatt::routes)
         .configure(ranking::routes);
 }

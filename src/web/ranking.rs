@@ -1,12 +1,12 @@
-//! The Rangliste page: provisional while the tournament runs, official once closed.
+//! The Rangliste: the HTML page and the shared view that PDF, CSV and JSON print.
 
 use super::draw::team_label;
-use super::{AppState, Ctx, User, db, page};
-use crate::db::models::TournamentRow;
-use crate::db::results;
+use super::{AppState, Ctx, MaybeUser, db, page};
+use crate::db::models::{TeamRow, TournamentRow};
+use crate::db::results::{self, TournamentData};
 use crate::domain::format;
 use crate::domain::ids::TournamentId;
-use crate::domain::standblatt::{RanglisteKind, Section, rangliste};
+use crate::domain::standblatt::{RanglisteKind, Section, SheetStatus, rangliste};
 use crate::error::AppError;
 use actix_web::{HttpResponse, web};
 use askama::Template;
@@ -14,20 +14,74 @@ use serde::Deserialize;
 use std::collections::HashMap;
 
 pub struct RowView {
-    pub rank: String,
-    pub team_id: i32,
-    pub team: String,
-    pub players: String,
-    pub passen: Vec<String>,
-    pub total: String,
-    pub status: &'static str,
-    pub status_css: &'static str,
+    pub rank: Option<u32>,
+    pub team: TeamRow,
+    pub label: String,
+    pub passen: Vec<Option<u32>>,
+    pub total: u32,
+    pub status: SheetStatus,
+}
+
+impl RowView {
+    pub fn rank_text(&self) -> String {
+        self.rank.map(|r| format!("{r}.")).unwrap_or_default()
+    }
+    pub fn players(&self) -> String {
+        format!("{} / {}", self.team.player1, self.team.player2)
+    }
+    pub fn passen_text(&self) -> Vec<String> {
+        self.passen.iter().map(|p| p.map(|p| format::number(i64::from(p))).unwrap_or_default()).collect()
+    }
+    pub fn total_text(&self) -> String {
+        format::number(i64::from(self.total))
+    }
 }
 
 pub struct SectionView {
-    pub title: &'static str,
-    pub ranked: bool,
+    pub section: Section,
     pub rows: Vec<RowView>,
+}
+
+impl SectionView {
+    pub fn title(&self) -> &'static str {
+        self.section.label()
+    }
+    pub fn ranked(&self) -> bool {
+        self.section == Section::Rangiert
+    }
+}
+
+/// The Rangliste as printed everywhere: official once the tournament is closed (or on request).
+pub fn ranking_view(data: &TournamentData, official: bool) -> Vec<SectionView> {
+    let kind = if official { RanglisteKind::Offiziell } else { RanglisteKind::Provisorisch };
+    let sheets = data.standblaetter();
+    let teams: HashMap<i32, &TeamRow> = data.teams.iter().map(|t| (t.id, t)).collect();
+    let mut sections: Vec<SectionView> = Vec::new();
+    for row in rangliste(kind, &sheets) {
+        let Some(team) = teams.get(&row.sheet.team.0) else { continue };
+        let view = RowView {
+            rank: row.rank,
+            label: team_label(team),
+            team: (*team).clone(),
+            passen: row.sheet.lines.iter().map(|l| l.points()).collect(),
+            total: row.sheet.total,
+            status: row.sheet.status,
+        };
+        match sections.last_mut() {
+            Some(s) if s.section == row.section => s.rows.push(view),
+            _ => sections.push(SectionView { section: row.section, rows: vec![view] }),
+        }
+    }
+    sections
+}
+
+/// Anonymous visitors see a tournament's public pages only while the Leitung allows it.
+pub fn ensure_visible(data: &TournamentData, user: &MaybeUser) -> Result<(), AppError> {
+    if data.tournament.public || user.0.is_some() {
+        Ok(())
+    } else {
+        Err(AppError::not_found())
+    }
 }
 
 #[derive(Template)]
@@ -41,65 +95,24 @@ struct RankingPage {
 }
 
 #[derive(Deserialize)]
-struct Query {
-    official: Option<String>,
+pub struct RankingQuery {
+    pub official: Option<String>,
 }
 
-async fn show(
-    state: web::Data<AppState>,
-    user: User,
-    path: web::Path<i32>,
-    query: web::Query<Query>,
-) -> Result<HttpResponse, AppError> {
+async fn show(state: web::Data<AppState>, user: MaybeUser, path: web::Path<i32>, query: web::Query<RankingQuery>) -> Result<HttpResponse, AppError> {
     let id = TournamentId(path.into_inner());
     let data = db(&state, move |conn| results::load(conn, id)).await?;
+    ensure_visible(&data, &user)?;
     let official = data.tournament.closed || query.official.is_some();
-    let kind = if official {
-        RanglisteKind::Offiziell
-    } else {
-        RanglisteKind::Provisorisch
+    let ctx = match &user.0 {
+        Some(session) => session.ctx().with_tournament(&data.tournament),
+        None => Ctx::anonymous(),
     };
-    let sheets = data.standblaetter();
-    let teams: HashMap<i32, &crate::db::models::TeamRow> =
-        data.teams.iter().map(|t| (t.id, t)).collect();
-    let mut sections: Vec<SectionView> = Vec::new();
-    for row in rangliste(kind, &sheets) {
-        let Some(team) = teams.get(&row.sheet.team.0) else {
-            continue;
-        };
-        let view = RowView {
-            rank: row.rank.map(|r| format!("{r}.")).unwrap_or_default(),
-            team_id: team.id,
-            team: team_label(team),
-            players: format!("{} / {}", team.player1, team.player2),
-            passen: row
-                .sheet
-                .lines
-                .iter()
-                .map(|l| {
-                    l.points()
-                        .map(|p| format::number(i64::from(p)))
-                        .unwrap_or_default()
-                })
-                .collect(),
-            total: format::number(i64::from(row.sheet.total)),
-            status: row.sheet.status.label(),
-            status_css: row.sheet.status.css(),
-        };
-        match sections.last_mut() {
-            Some(s) if s.title == row.section.label() => s.rows.push(view),
-            _ => sections.push(SectionView {
-                title: row.section.label(),
-                ranked: row.section == Section::Rangiert,
-                rows: vec![view],
-            }),
-        }
-    }
     page(&RankingPage {
-        ctx: user.0.ctx().with_tournament(&data.tournament),
+        ctx,
         official,
         passen: (1..=data.tournament.passen as u32).collect(),
-        sections,
+        sections: ranking_view(&data, official),
         t: data.tournament,
     })
 }

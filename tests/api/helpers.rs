@@ -30,6 +30,7 @@ pub async fn spawn_app() -> TestApp {
         bind: "127.0.0.1:0".into(),
         database_url: db_path.display().to_string(),
         workers: 2,
+        public_url: None,
     };
     let app = jassturnier::startup::build(&settings).expect("app starts");
     let address = format!("http://127.0.0.1:{}", app.port);

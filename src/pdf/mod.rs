@@ -1,0 +1,354 @@
+//! A small A4 layout layer over printpdf: mm coordinates from the top-left, text with
+//! measured widths (right-aligned numbers), lines, boxes, tables with a repeated header,
+//! and a page header/footer ("Seite 3 von 12"). The font is DejaVu Sans shipped in
+//! `static/fonts/`, embedded as a subset so umlauts print the same on every machine.
+
+pub mod documents;
+
+use printpdf::{
+    Color, FontId, Line, LinePoint, Mm, Op, ParsedFont, PdfDocument, PdfFontHandle, PdfPage, PdfSaveOptions, Point, Pt,
+    Rect, Rgb, TextItem,
+};
+use std::sync::OnceLock;
+
+pub const PAGE_WIDTH: f32 = 210.0;
+pub const PAGE_HEIGHT: f32 = 297.0;
+pub const MARGIN: f32 = 15.0;
+/// Where the content starts below the running header, and ends above the footer.
+pub const CONTENT_TOP: f32 = 24.0;
+pub const CONTENT_BOTTOM: f32 = PAGE_HEIGHT - 16.0;
+
+const PT_PER_MM: f32 = 72.0 / 25.4;
+
+static REGULAR: &[u8] = include_bytes!("../../static/fonts/DejaVuSans.ttf");
+static BOLD: &[u8] = include_bytes!("../../static/fonts/DejaVuSans-Bold.ttf");
+
+struct Fonts {
+    regular: ParsedFont,
+    bold: ParsedFont,
+}
+
+fn fonts() -> &'static Fonts {
+    static FONTS: OnceLock<Fonts> = OnceLock::new();
+    FONTS.get_or_init(|| Fonts {
+        // The fonts are part of the binary; failing to parse them is a build defect.
+        regular: ParsedFont::from_bytes(REGULAR, 0, &mut Vec::new()).expect("DejaVuSans.ttf parses"),
+        bold: ParsedFont::from_bytes(BOLD, 0, &mut Vec::new()).expect("DejaVuSans-Bold.ttf parses"),
+    })
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Weight {
+    Regular,
+    Bold,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Align {
+    Left,
+    Right,
+    Center,
+}
+
+/// Width of `text` in mm at `size` pt.
+pub fn text_width(text: &str, size: f32, weight: Weight) -> f32 {
+    let font = match weight {
+        Weight::Regular => &fonts().regular,
+        Weight::Bold => &fonts().bold,
+    };
+    let units = f32::from(font.font_metrics.units_per_em.max(1));
+    let advance: u32 = text
+        .chars()
+        .map(|c| font.lookup_glyph_index(c as u32).map(|g| u32::from(font.get_horizontal_advance(g))).unwrap_or(0))
+        .sum();
+    advance as f32 / units * size / PT_PER_MM
+}
+
+/// Shortens `text` with an ellipsis so that it fits `max_width` mm.
+pub fn fit(text: &str, size: f32, weight: Weight, max_width: f32) -> String {
+    if text_width(text, size, weight) <= max_width {
+        return text.to_string();
+    }
+    let mut chars: Vec<char> = text.chars().collect();
+    while !chars.is_empty() {
+        chars.pop();
+        let candidate: String = chars.iter().collect::<String>() + "…";
+        if text_width(&candidate, size, weight) <= max_width {
+            return candidate;
+        }
+    }
+    String::new()
+}
+
+fn pt(mm: f32) -> Pt {
+    Pt(mm * PT_PER_MM)
+}
+
+fn point(x: f32, y_from_top: f32) -> Point {
+    Point { x: pt(x), y: pt(PAGE_HEIGHT - y_from_top) }
+}
+
+fn grey(level: f32) -> Color {
+    Color::Rgb(Rgb { r: level, g: level, b: level, icc_profile: None })
+}
+
+/// One page being drawn, in mm from the top-left corner.
+pub struct Page {
+    ops: Vec<Op>,
+}
+
+impl Page {
+    fn new() -> Self {
+        Page { ops: Vec::new() }
+    }
+
+    pub fn text(&mut self, x: f32, y: f32, size: f32, weight: Weight, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        let font = match weight {
+            Weight::Regular => FONT_REGULAR,
+            Weight::Bold => FONT_BOLD,
+        };
+        self.ops.extend([
+            Op::StartTextSection,
+            Op::SetFillColor { col: grey(0.0) },
+            Op::SetFont { font: PdfFontHandle::External(FontId(font.into())), size: Pt(size) },
+            Op::SetTextCursor { pos: point(x, y) },
+            Op::ShowText { items: vec![TextItem::Text(text.to_string())] },
+            Op::EndTextSection,
+        ]);
+    }
+
+    /// Text aligned within [x, x + width].
+    pub fn text_in(&mut self, x: f32, width: f32, y: f32, size: f32, weight: Weight, align: Align, text: &str) {
+        let text = fit(text, size, weight, width);
+        let w = text_width(&text, size, weight);
+        let left = match align {
+            Align::Left => x,
+            Align::Right => x + width - w,
+            Align::Center => x + (width - w) / 2.0,
+        };
+        self.text(left, y, size, weight, &text);
+    }
+
+    pub fn line(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, thickness: f32) {
+        self.ops.extend([
+            Op::SetOutlineColor { col: grey(0.0) },
+            Op::SetOutlineThickness { pt: Pt(thickness) },
+            Op::DrawLine {
+                line: Line {
+                    points: vec![LinePoint { p: point(x1, y1), bezier: false }, LinePoint { p: point(x2, y2), bezier: false }],
+                    is_closed: false,
+                },
+            },
+        ]);
+    }
+
+    /// An outlined box (x, y = top-left corner).
+    pub fn frame(&mut self, x: f32, y: f32, width: f32, height: f32, thickness: f32) {
+        self.ops.extend([
+            Op::SetOutlineColor { col: grey(0.0) },
+            Op::SetOutlineThickness { pt: Pt(thickness) },
+            Op::DrawRectangle {
+                rectangle: Rect {
+                    x: pt(x),
+                    y: pt(PAGE_HEIGHT - y - height),
+                    width: pt(width),
+                    height: pt(height),
+                    mode: Some(printpdf::PaintMode::Stroke),
+                    winding_order: None,
+                },
+            },
+        ]);
+    }
+
+    /// A filled box in grey `level` (0 black … 1 white).
+    pub fn fill(&mut self, x: f32, y: f32, width: f32, height: f32, level: f32) {
+        self.ops.extend([
+            Op::SetFillColor { col: grey(level) },
+            Op::DrawRectangle {
+                rectangle: Rect {
+                    x: pt(x),
+                    y: pt(PAGE_HEIGHT - y - height),
+                    width: pt(width),
+                    height: pt(height),
+                    mode: Some(printpdf::PaintMode::Fill),
+                    winding_order: None,
+                },
+            },
+            Op::SetFillColor { col: grey(0.0) },
+        ]);
+    }
+
+    /// A QR code of `modules` (true = dark) with its top-left corner at (x, y).
+    pub fn qr(&mut self, x: f32, y: f32, size: f32, width: usize, modules: &[bool]) {
+        if width == 0 {
+            return;
+        }
+        let cell = size / width as f32;
+        for (index, dark) in modules.iter().enumerate() {
+            if *dark {
+                let (col, row) = (index % width, index / width);
+                self.fill(x + col as f32 * cell, y + row as f32 * cell, cell, cell, 0.0);
+            }
+        }
+    }
+}
+
+const FONT_REGULAR: &str = "F_REGULAR";
+const FONT_BOLD: &str = "F_BOLD";
+
+/// What every page of a document repeats.
+pub struct Header {
+    /// Left of the header line, e.g. the tournament name.
+    pub title: String,
+    /// Right of the header line, e.g. "Rangliste".
+    pub subtitle: String,
+    /// e.g. "22.11.2026, Zürich" and the time of printing, for the footer.
+    pub footer: String,
+}
+
+pub struct Document {
+    header: Header,
+    pages: Vec<Page>,
+}
+
+impl Document {
+    pub fn new(header: Header) -> Self {
+        Document { header, pages: Vec::new() }
+    }
+
+    pub fn new_page(&mut self) -> &mut Page {
+        self.pages.push(Page::new());
+        let last = self.pages.len() - 1;
+        &mut self.pages[last]
+    }
+
+    pub fn page_count(&self) -> usize {
+        self.pages.len()
+    }
+
+    pub fn current(&mut self) -> &mut Page {
+        if self.pages.is_empty() {
+            self.pages.push(Page::new());
+        }
+        let last = self.pages.len() - 1;
+        &mut self.pages[last]
+    }
+
+    /// Adds the running header and footer and serialises the PDF.
+    pub fn finish(mut self, name: &str) -> Vec<u8> {
+        if self.pages.is_empty() {
+            self.pages.push(Page::new());
+        }
+        let total = self.pages.len();
+        let mut pdf = PdfDocument::new(name);
+        let regular = pdf.add_font(&fonts().regular);
+        let bold = pdf.add_font(&fonts().bold);
+        let pages = self
+            .pages
+            .iter_mut()
+            .enumerate()
+            .map(|(index, page)| {
+                page.text(MARGIN, 12.0, 9.0, Weight::Bold, &fit(&self.header.title, 9.0, Weight::Bold, 120.0));
+                page.text_in(MARGIN, PAGE_WIDTH - 2.0 * MARGIN, 12.0, 9.0, Weight::Regular, Align::Right, &self.header.subtitle);
+                page.line(MARGIN, 14.5, PAGE_WIDTH - MARGIN, 14.5, 0.5);
+                page.line(MARGIN, PAGE_HEIGHT - 12.5, PAGE_WIDTH - MARGIN, PAGE_HEIGHT - 12.5, 0.5);
+                page.text(MARGIN, PAGE_HEIGHT - 8.5, 8.0, Weight::Regular, &self.header.footer);
+                page.text_in(
+                    MARGIN,
+                    PAGE_WIDTH - 2.0 * MARGIN,
+                    PAGE_HEIGHT - 8.5,
+                    8.0,
+                    Weight::Regular,
+                    Align::Right,
+                    &format!("Seite {} von {}", index + 1, total),
+                );
+                let ops = std::mem::take(&mut page.ops)
+                    .into_iter()
+                    .map(|op| match op {
+                        Op::SetFont { font: PdfFontHandle::External(FontId(id)), size } => Op::SetFont {
+                            font: PdfFontHandle::External(if id == FONT_BOLD { bold.clone() } else { regular.clone() }),
+                            size,
+                        },
+                        other => other,
+                    })
+                    .collect();
+                PdfPage::new(Mm(PAGE_WIDTH), Mm(PAGE_HEIGHT), ops)
+            })
+            .collect();
+        pdf.with_pages(pages).save(&PdfSaveOptions::default(), &mut Vec::new())
+    }
+}
+
+/// A column of a [`Table`].
+pub struct Column {
+    pub title: String,
+    pub width: f32,
+    pub align: Align,
+}
+
+/// A table that flows over pages, repeating its header row on every page.
+pub struct Table {
+    pub columns: Vec<Column>,
+    pub size: f32,
+    pub row_height: f32,
+}
+
+impl Table {
+    fn header(&self, page: &mut Page, y: f32) -> f32 {
+        let width: f32 = self.columns.iter().map(|c| c.width).sum();
+        page.fill(MARGIN, y, width, self.row_height, 0.88);
+        let mut x = MARGIN;
+        for c in &self.columns {
+            page.text_in(x + 1.0, c.width - 2.0, y + self.row_height * 0.7, self.size, Weight::Bold, c.align, &c.title);
+            x += c.width;
+        }
+        y + self.row_height
+    }
+
+    /// Draws `rows` from `y` on, starting new pages as needed; returns the y after the table.
+    pub fn draw(&self, doc: &mut Document, mut y: f32, rows: &[Vec<(String, Weight)>]) -> f32 {
+        let width: f32 = self.columns.iter().map(|c| c.width).sum();
+        y = self.header(doc.current(), y);
+        for row in rows {
+            if y + self.row_height > CONTENT_BOTTOM {
+                doc.new_page();
+                y = self.header(doc.current(), CONTENT_TOP);
+            }
+            let page = doc.current();
+            let mut x = MARGIN;
+            for (column, (text, weight)) in self.columns.iter().zip(row) {
+                page.text_in(x + 1.0, column.width - 2.0, y + self.row_height * 0.7, self.size, *weight, column.align, text);
+                x += column.width;
+            }
+            page.line(MARGIN, y + self.row_height, MARGIN + width, y + self.row_height, 0.3);
+            y += self.row_height;
+        }
+        y
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn widths_are_measured_from_the_font() {
+        let narrow = text_width("iii", 10.0, Weight::Regular);
+        let wide = text_width("WWW", 10.0, Weight::Regular);
+        assert!(wide > 2.0 * narrow);
+        assert!(text_width("1'884", 10.0, Weight::Bold) > text_width("1'884", 10.0, Weight::Regular));
+        assert!((text_width("Zürich", 20.0, Weight::Regular) - 2.0 * text_width("Zürich", 10.0, Weight::Regular)).abs() < 0.01);
+    }
+
+    #[test]
+    fn long_text_is_shortened_to_fit() {
+        let long = "Jassfreunde Wädenswil und Umgebung, Sektion Ost";
+        let short = fit(long, 10.0, Weight::Regular, 30.0);
+        assert!(short.ends_with('…'));
+        assert!(text_width(&short, 10.0, Weight::Regular) <= 30.0);
+        assert_eq!(fit("Bär", 10.0, Weight::Regular, 30.0), "Bär");
+    }
+}

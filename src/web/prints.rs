@@ -1,0 +1,361 @@
+//! Prints and exports: Standblätter, Tischliste, Start-/Losliste, Jasszettel (login), and
+//! the Rangliste as PDF, CSV and JSON (public unless the Leitung hides the tournament).
+
+use super::draw::team_label;
+use super::ranking::{RankingQuery, SectionView, ensure_visible, ranking_view};
+use super::{AppState, MaybeUser, User, db};
+use crate::db::results::{self, TournamentData};
+use crate::domain::format;
+use crate::domain::ids::{TeamId, TournamentId};
+use crate::domain::standblatt::{PasseLine, Section, SheetStatus};
+use crate::domain::tournament::Mode;
+use crate::error::AppError;
+use crate::pdf::Header;
+use crate::pdf::documents::{self, RankRow, RankSection, Sheet, SheetLine, StartEntry, TableEntry};
+use actix_web::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+fn round_label(data: &TournamentData) -> &'static str {
+    data.tournament.mode.parse::<Mode>().unwrap_or(Mode::Partnerschieber).round_label()
+}
+
+fn header(data: &TournamentData, subtitle: String) -> Header {
+    let t = &data.tournament;
+    let place = if t.location.is_empty() { String::new() } else { format!(", {}", t.location) };
+    Header {
+        title: t.name.clone(),
+        subtitle,
+        footer: format!("{}{} · gedruckt {}", format::date(t.date), place, format::date_time(crate::db::now())),
+    }
+}
+
+fn file(bytes: Vec<u8>, content_type: &str, name: &str) -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header((CONTENT_TYPE, content_type))
+        .insert_header((CONTENT_DISPOSITION, format!("inline; filename=\"{name}\"")))
+        .body(bytes)
+}
+
+fn pdf(bytes: Vec<u8>, name: &str) -> HttpResponse {
+    file(bytes, "application/pdf", name)
+}
+
+async fn load(state: &web::Data<AppState>, id: i32) -> Result<TournamentData, AppError> {
+    db(state, move |conn| results::load(conn, TournamentId(id))).await
+}
+
+fn base_url(state: &AppState, req: &HttpRequest) -> String {
+    match &state.public_url {
+        Some(url) => url.trim_end_matches('/').to_string(),
+        None => {
+            let info = req.connection_info();
+            format!("{}://{}", info.scheme(), info.host())
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct SheetQuery {
+    /// `leer` prints the schedule only, for the start of the tournament.
+    variant: Option<String>,
+}
+
+fn sheets(data: &TournamentData, base: &str, blank: bool, only: Option<TeamId>) -> Vec<Sheet> {
+    let labels: HashMap<i32, String> = data.teams.iter().map(|t| (t.id, team_label(t))).collect();
+    let standblaetter = data.standblaetter();
+    data.teams
+        .iter()
+        .zip(&standblaetter)
+        .filter(|(team, _)| only.is_none_or(|o| o.0 == team.id))
+        .map(|(team, sheet)| Sheet {
+            startnummer: team.startnummer,
+            team: crate::domain::team::display_name(team.name.as_deref(), &team.player1, &team.player2),
+            players: format!("{} / {}", team.player1, team.player2),
+            club: [team.club.clone(), team.place.clone()].into_iter().flatten().collect::<Vec<_>>().join(", "),
+            los: team.los.map(|l| l.to_string()).unwrap_or_default(),
+            url: format!("{base}/tournaments/{}/teams/{}", data.tournament.id, team.id),
+            lines: sheet
+                .lines
+                .iter()
+                .enumerate()
+                .map(|(index, line)| {
+                    let (points, visa) = match line {
+                        PasseLine::Spielfrei { points } => (format!("{} spielfrei", format::number(i64::from(*points))), String::new()),
+                        PasseLine::Pauschale { points, .. } if !blank => (format!("{} Pauschale", format::number(i64::from(*points))), String::new()),
+                        PasseLine::Gespielt { points, visa, .. } if !blank => (
+                            format::number(i64::from(*points)),
+                            visa.as_ref().map(|v| format!("{} {}", v.by, v.at.format("%H:%M"))).unwrap_or_default(),
+                        ),
+                        _ => (String::new(), String::new()),
+                    };
+                    SheetLine {
+                        round: index as u32 + 1,
+                        table: match line {
+                            PasseLine::Spielfrei { .. } => "–".into(),
+                            other => other.table().map(|t| t.to_string()).unwrap_or_default(),
+                        },
+                        opponent: line.opponent().and_then(|o| labels.get(&o.0).cloned()).unwrap_or_default(),
+                        points,
+                        visa,
+                    }
+                })
+                .collect(),
+            total: if blank { String::new() } else { format::number(i64::from(sheet.total)) },
+            final_visa: match (&sheet.final_visa, blank) {
+                (Some(v), false) => format!("{} {}", v.by, v.at.format("%H:%M")),
+                _ => String::new(),
+            },
+        })
+        .collect()
+}
+
+async fn standblaetter(state: web::Data<AppState>, req: HttpRequest, _user: User, path: web::Path<i32>, query: web::Query<SheetQuery>) -> Result<HttpResponse, AppError> {
+    let data = load(&state, path.into_inner()).await?;
+    let blank = query.variant.as_deref() == Some("leer");
+    let sheets = sheets(&data, &base_url(&state, &req), blank, None);
+    let header = header(&data, "Standblätter".into());
+    let label = round_label(&data);
+    let bytes = web::block(move || documents::standblaetter(header, label, &sheets)).await?;
+    Ok(pdf(bytes, "standblaetter.pdf"))
+}
+
+async fn standblatt(state: web::Data<AppState>, req: HttpRequest, _user: User, path: web::Path<(i32, i32)>, query: web::Query<SheetQuery>) -> Result<HttpResponse, AppError> {
+    let (id, team) = path.into_inner();
+    let data = load(&state, id).await?;
+    data.team(TeamId(team)).ok_or_else(AppError::not_found)?;
+    let blank = query.variant.as_deref() == Some("leer");
+    let sheets = sheets(&data, &base_url(&state, &req), blank, Some(TeamId(team)));
+    Ok(pdf(documents::standblaetter(header(&data, "Standblatt".into()), round_label(&data), &sheets), "standblatt.pdf"))
+}
+
+fn table_entries(data: &TournamentData, passe: u32) -> Result<Vec<TableEntry>, AppError> {
+    if passe == 0 || passe > data.drawn_passen() {
+        return Err(AppError::NotFound(format!("Passe {passe} ist nicht ausgelost.")));
+    }
+    Ok(data
+        .tables(passe)
+        .iter()
+        .map(|t| TableEntry { number: t.number, team_a: team_label(t.team_a), team_b: team_label(t.team_b) })
+        .collect())
+}
+
+async fn tischliste(state: web::Data<AppState>, _user: User, path: web::Path<(i32, u32)>) -> Result<HttpResponse, AppError> {
+    let (id, passe) = path.into_inner();
+    let data = load(&state, id).await?;
+    let tables = table_entries(&data, passe)?;
+    let byes: Vec<String> = data.byes(passe).into_iter().map(team_label).collect();
+    let round = format!("{} {passe}", round_label(&data));
+    Ok(pdf(documents::tischliste(header(&data, format!("Tischliste {round}")), &round, &tables, &byes), "tischliste.pdf"))
+}
+
+async fn jasszettel(state: web::Data<AppState>, _user: User, path: web::Path<(i32, u32)>) -> Result<HttpResponse, AppError> {
+    let (id, passe) = path.into_inner();
+    let data = load(&state, id).await?;
+    let tables = table_entries(&data, passe)?;
+    let spiele = data.spiele();
+    let total = format::number(i64::from(spiele * 157));
+    Ok(pdf(documents::jasszettel(header(&data, format!("Jasszettel Passe {passe}")), passe, spiele, &total, &tables), "jasszettel.pdf"))
+}
+
+#[derive(Deserialize)]
+struct StartlisteQuery {
+    order: Option<String>,
+}
+
+async fn startliste(state: web::Data<AppState>, _user: User, path: web::Path<i32>, query: web::Query<StartlisteQuery>) -> Result<HttpResponse, AppError> {
+    let data = load(&state, path.into_inner()).await?;
+    let by_los = query.order.as_deref() == Some("los");
+    let mut teams: Vec<&crate::db::models::TeamRow> = data.teams.iter().collect();
+    if by_los {
+        teams.sort_by_key(|t| (t.los.unwrap_or(i32::MAX), t.startnummer));
+    }
+    let entries: Vec<StartEntry> = teams
+        .iter()
+        .map(|t| StartEntry {
+            los: t.los.map(|l| l.to_string()).unwrap_or_default(),
+            startnummer: t.startnummer,
+            team: t.name.clone().unwrap_or_default(),
+            players: format!("{} / {}", t.player1, t.player2),
+            club: [t.club.clone(), t.place.clone()].into_iter().flatten().collect::<Vec<_>>().join(", "),
+        })
+        .collect();
+    let title = if by_los { "Losliste" } else { "Startliste" };
+    Ok(pdf(documents::startliste(header(&data, title.into()), title, &entries), "startliste.pdf"))
+}
+
+fn official(data: &TournamentData, query: &RankingQuery) -> bool {
+    data.tournament.closed || query.official.is_some()
+}
+
+async fn ranking_pdf(state: web::Data<AppState>, user: MaybeUser, path: web::Path<i32>, query: web::Query<RankingQuery>) -> Result<HttpResponse, AppError> {
+    let data = load(&state, path.into_inner()).await?;
+    ensure_visible(&data, &user)?;
+    let official = official(&data, &query);
+    let sections: Vec<RankSection> = ranking_view(&data, official)
+        .iter()
+        .map(|s| RankSection {
+            title: (!s.ranked()).then(|| s.title().to_string()),
+            rows: s
+                .rows
+                .iter()
+                .map(|r| RankRow {
+                    rank: r.rank_text(),
+                    startnummer: r.team.startnummer,
+                    team: match &r.team.name {
+                        Some(name) => format!("{name} · {}", r.players()),
+                        None => r.players(),
+                    },
+                    rounds: r.passen_text(),
+                    total: r.total_text(),
+                })
+                .collect(),
+        })
+        .collect();
+    let provisional = !data.tournament.closed;
+    let header = header(&data, if official { "Rangliste".into() } else { "Rangliste (Zwischenstand)".into() });
+    let (label, rounds) = (round_label(&data), data.tournament.passen as u32);
+    let bytes = web::block(move || documents::rangliste(header, provisional, label, rounds, &sections)).await?;
+    Ok(pdf(bytes, "rangliste.pdf"))
+}
+
+/// The status word of the exports.
+fn export_status(official: bool, section: Section, status: SheetStatus) -> &'static str {
+    match (section, status) {
+        (Section::Disqualifiziert, _) => "disqualifiziert",
+        (Section::Zurueckgezogen, _) => "zurückgezogen",
+        (Section::NichtBewertet, _) => "nicht bewertet",
+        (Section::Rangiert, _) if official => "visiert",
+        (Section::Rangiert, _) => "provisorisch",
+    }
+}
+
+/// CSV for Excel on Swiss Windows: UTF-8 with BOM, `;`.
+fn excel_csv(header: Vec<String>, rows: Vec<Vec<String>>) -> Result<Vec<u8>, AppError> {
+    let mut out = b"\xEF\xBB\xBF".to_vec();
+    {
+        let mut writer = csv::WriterBuilder::new().delimiter(b';').terminator(csv::Terminator::CRLF).from_writer(&mut out);
+        writer.write_record(&header).map_err(|e| AppError::Internal(e.to_string()))?;
+        for row in rows {
+            writer.write_record(&row).map_err(|e| AppError::Internal(e.to_string()))?;
+        }
+        writer.flush()?;
+    }
+    Ok(out)
+}
+
+fn ranking_rows(sections: &[SectionView], official: bool) -> Vec<(&super::ranking::RowView, &'static str)> {
+    sections
+        .iter()
+        .flat_map(|s| s.rows.iter().map(move |r| (r, export_status(official, s.section, r.status))))
+        .collect()
+}
+
+async fn ranking_csv(state: web::Data<AppState>, user: MaybeUser, path: web::Path<i32>, query: web::Query<RankingQuery>) -> Result<HttpResponse, AppError> {
+    let data = load(&state, path.into_inner()).await?;
+    ensure_visible(&data, &user)?;
+    let official = official(&data, &query);
+    let sections = ranking_view(&data, official);
+    let rounds = data.tournament.passen as u32;
+    let mut header: Vec<String> = ["rang", "startnummer", "team", "spieler1", "spieler2"].map(String::from).to_vec();
+    header.extend((1..=rounds).map(|p| format!("passe_{p}")));
+    header.extend(["total".to_string(), "status".to_string()]);
+    let rows = ranking_rows(&sections, official)
+        .into_iter()
+        .map(|(r, status)| {
+            let mut row = vec![
+                r.rank.map(|x| x.to_string()).unwrap_or_default(),
+                r.team.startnummer.to_string(),
+                r.team.name.clone().unwrap_or_default(),
+                r.team.player1.clone(),
+                r.team.player2.clone(),
+            ];
+            row.extend(r.passen.iter().map(|p| p.map(|p| p.to_string()).unwrap_or_default()));
+            row.extend([r.total.to_string(), status.to_string()]);
+            row
+        })
+        .collect();
+    Ok(file(excel_csv(header, rows)?, "text/csv; charset=utf-8", "rangliste.csv"))
+}
+
+#[derive(Serialize)]
+struct RankingJson<'a> {
+    tournament: &'a str,
+    date: String,
+    location: &'a str,
+    mode: &'a str,
+    official: bool,
+    rounds: u32,
+    teams: Vec<TeamJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct TeamJson<'a> {
+    rank: Option<u32>,
+    startnummer: i32,
+    team: Option<&'a str>,
+    player1: &'a str,
+    player2: &'a str,
+    rounds: &'a [Option<u32>],
+    total: u32,
+    status: &'static str,
+}
+
+async fn ranking_json(state: web::Data<AppState>, user: MaybeUser, path: web::Path<i32>, query: web::Query<RankingQuery>) -> Result<HttpResponse, AppError> {
+    let data = load(&state, path.into_inner()).await?;
+    ensure_visible(&data, &user)?;
+    let official = official(&data, &query);
+    let sections = ranking_view(&data, official);
+    let t = &data.tournament;
+    let body = RankingJson {
+        tournament: &t.name,
+        date: t.date.format("%Y-%m-%d").to_string(),
+        location: &t.location,
+        mode: &t.mode,
+        official,
+        rounds: t.passen as u32,
+        teams: ranking_rows(&sections, official)
+            .into_iter()
+            .map(|(r, status)| TeamJson {
+                rank: r.rank,
+                startnummer: r.team.startnummer,
+                team: r.team.name.as_deref(),
+                player1: &r.team.player1,
+                player2: &r.team.player2,
+                rounds: &r.passen,
+                total: r.total,
+                status,
+            })
+            .collect(),
+    };
+    Ok(HttpResponse::Ok()
+        .insert_header(("Access-Control-Allow-Origin", "*"))
+        .json(body))
+}
+
+/// All results in the import format, so a tournament's results round-trip.
+async fn results_csv(state: web::Data<AppState>, _user: User, path: web::Path<i32>) -> Result<HttpResponse, AppError> {
+    let data = load(&state, path.into_inner()).await?;
+    let numbers: HashMap<i32, i32> = data.teams.iter().map(|t| (t.id, t.startnummer)).collect();
+    let mut rows = Vec::with_capacity(data.results.len() * 2);
+    for r in &data.results {
+        for (team, points) in [(r.team_a_id, r.points_a), (r.team_b_id, r.points_b)] {
+            rows.push(vec![r.passe.to_string(), numbers.get(&team).copied().unwrap_or_default().to_string(), points.to_string()]);
+        }
+    }
+    let header = ["passe", "startnummer", "punkte"].map(String::from).to_vec();
+    Ok(file(excel_csv(header, rows)?, "text/csv; charset=utf-8", "resultate.csv"))
+}
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/tournaments/{id}/standblaetter.pdf", web::get().to(standblaetter))
+        .route("/tournaments/{id}/teams/{team}/standblatt.pdf", web::get().to(standblatt))
+        .route("/tournaments/{id}/passen/{passe}/tischliste.pdf", web::get().to(tischliste))
+        .route("/tournaments/{id}/passen/{passe}/jasszettel.pdf", web::get().to(jasszettel))
+        .route("/tournaments/{id}/startliste.pdf", web::get().to(startliste))
+        .route("/tournaments/{id}/ranking.pdf", web::get().to(ranking_pdf))
+        .route("/tournaments/{id}/ranking.csv", web::get().to(ranking_csv))
+        .route("/tournaments/{id}/ranking.json", web::get().to(ranking_json))
+        .route("/tournaments/{id}/results.csv", web::get().to(results_csv));
+}
