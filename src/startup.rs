@@ -21,7 +21,10 @@ pub fn build(settings: &Settings) -> Result<Application, String> {
     let listener =
         TcpListener::bind(&settings.bind).map_err(|e| format!("{}: {e}", settings.bind))?;
     let port = listener.local_addr().map_err(|e| e.to_string())?.port();
-    let state = actix_web::web::Data::new(AppState { pool: pool.clone(), public_url: settings.public_url.clone() });
+    let state = actix_web::web::Data::new(AppState {
+        pool: pool.clone(),
+        public_url: settings.public_url.clone(),
+    });
     let server = HttpServer::new(move || {
         App::new()
             .app_data(state.clone())

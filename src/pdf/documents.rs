@@ -1,7 +1,10 @@
 //! The printed documents. Each takes print-ready text (already formatted de-CH) and
 //! returns PDF bytes; they know nothing about the database or the web.
 
-use super::{Align, CONTENT_BOTTOM, CONTENT_TOP, Column, Document, Header, MARGIN, PAGE_WIDTH, Table, Weight, fit};
+use super::{
+    Align, CONTENT_BOTTOM, CONTENT_TOP, Column, Document, Header, MARGIN, PAGE_WIDTH, Table,
+    Weight, fit,
+};
 
 const CONTENT_WIDTH: f32 = PAGE_WIDTH - 2.0 * MARGIN;
 
@@ -34,8 +37,13 @@ fn index_of_visa(width: f32) -> bool {
 
 /// The QR modules of `text` (row by row, true = dark) and the side length in modules.
 pub fn qr_modules(text: &str) -> Option<(usize, Vec<bool>)> {
-    let code = qrcode::QrCode::with_error_correction_level(text.as_bytes(), qrcode::EcLevel::M).ok()?;
-    let modules = code.to_colors().into_iter().map(|c| c == qrcode::Color::Dark).collect();
+    let code =
+        qrcode::QrCode::with_error_correction_level(text.as_bytes(), qrcode::EcLevel::M).ok()?;
+    let modules = code
+        .to_colors()
+        .into_iter()
+        .map(|c| c == qrcode::Color::Dark)
+        .collect();
     Some((code.width(), modules))
 }
 
@@ -45,29 +53,87 @@ pub fn standblaetter(header: Header, round_label: &str, sheets: &[Sheet]) -> Vec
     for sheet in sheets {
         let page = doc.new_page();
         page.text(MARGIN, 32.0, 14.0, Weight::Regular, "Standblatt");
-        page.text(MARGIN, 54.0, 40.0, Weight::Bold, &sheet.startnummer.to_string());
-        page.text(MARGIN, 66.0, 16.0, Weight::Bold, &fit(&sheet.team, 16.0, Weight::Bold, 125.0));
-        page.text(MARGIN, 74.0, 12.0, Weight::Regular, &fit(&sheet.players, 12.0, Weight::Regular, 125.0));
-        page.text(MARGIN, 81.0, 10.0, Weight::Regular, &fit(&sheet.club, 10.0, Weight::Regular, 125.0));
+        page.text(
+            MARGIN,
+            54.0,
+            40.0,
+            Weight::Bold,
+            &sheet.startnummer.to_string(),
+        );
+        page.text(
+            MARGIN,
+            66.0,
+            16.0,
+            Weight::Bold,
+            &fit(&sheet.team, 16.0, Weight::Bold, 125.0),
+        );
+        page.text(
+            MARGIN,
+            74.0,
+            12.0,
+            Weight::Regular,
+            &fit(&sheet.players, 12.0, Weight::Regular, 125.0),
+        );
+        page.text(
+            MARGIN,
+            81.0,
+            10.0,
+            Weight::Regular,
+            &fit(&sheet.club, 10.0, Weight::Regular, 125.0),
+        );
         if !sheet.los.is_empty() {
-            page.text(MARGIN, 88.0, 11.0, Weight::Bold, &format!("Los {}", sheet.los));
+            page.text(
+                MARGIN,
+                88.0,
+                11.0,
+                Weight::Bold,
+                &format!("Los {}", sheet.los),
+            );
         }
         if let Some((width, modules)) = qr_modules(&sheet.url) {
             page.qr(PAGE_WIDTH - MARGIN - 40.0, 22.0, 40.0, width, &modules);
-            page.text_in(PAGE_WIDTH - MARGIN - 40.0, 40.0, 66.0, 7.0, Weight::Regular, Align::Center, "Standblatt online");
+            page.text_in(
+                PAGE_WIDTH - MARGIN - 40.0,
+                40.0,
+                66.0,
+                7.0,
+                Weight::Regular,
+                Align::Center,
+                "Standblatt online",
+            );
         }
-        let columns = [(round_label, 22.0, Align::Center), ("Tisch", 18.0, Align::Center), ("Gegner", 75.0, Align::Left), ("Punkte", 30.0, Align::Right), ("Visum", 35.0, Align::Center)];
+        let columns = [
+            (round_label, 22.0, Align::Center),
+            ("Tisch", 18.0, Align::Center),
+            ("Gegner", 75.0, Align::Left),
+            ("Punkte", 30.0, Align::Right),
+            ("Visum", 35.0, Align::Center),
+        ];
         let row = 13.0;
         let mut y = 96.0;
         let mut x = MARGIN;
         page.fill(MARGIN, y, CONTENT_WIDTH, 8.0, 0.88);
         for (title, width, align) in columns {
-            page.text_in(x + 1.5, width - 3.0, y + 5.6, 10.0, Weight::Bold, align, title);
+            page.text_in(
+                x + 1.5,
+                width - 3.0,
+                y + 5.6,
+                10.0,
+                Weight::Bold,
+                align,
+                title,
+            );
             x += width;
         }
         y += 8.0;
         for line in &sheet.lines {
-            let cells = [line.round.to_string(), line.table.clone(), line.opponent.clone(), line.points.clone(), line.visa.clone()];
+            let cells = [
+                line.round.to_string(),
+                line.table.clone(),
+                line.opponent.clone(),
+                line.points.clone(),
+                line.visa.clone(),
+            ];
             let mut x = MARGIN;
             for ((_, width, align), text) in columns.iter().zip(cells) {
                 page.frame(x, y, *width, row, 0.6);
@@ -76,7 +142,15 @@ pub fn standblaetter(header: Header, round_label: &str, sheets: &[Sheet]) -> Vec
                     false if *width > 50.0 => 10.0,
                     false => 12.0,
                 };
-                page.text_in(x + 1.5, width - 3.0, y + row * 0.65, size, Weight::Regular, *align, &text);
+                page.text_in(
+                    x + 1.5,
+                    width - 3.0,
+                    y + row * 0.65,
+                    size,
+                    Weight::Regular,
+                    *align,
+                    &text,
+                );
                 x += width;
             }
             y += row;
@@ -84,10 +158,34 @@ pub fn standblaetter(header: Header, round_label: &str, sheets: &[Sheet]) -> Vec
         y += 4.0;
         page.text(MARGIN + 95.0, y + 9.0, 13.0, Weight::Bold, "Total");
         page.frame(MARGIN + 115.0, y, 30.0, row, 1.2);
-        page.text_in(MARGIN + 116.5, 27.0, y + row * 0.65, 13.0, Weight::Bold, Align::Right, &sheet.total);
+        page.text_in(
+            MARGIN + 116.5,
+            27.0,
+            y + row * 0.65,
+            13.0,
+            Weight::Bold,
+            Align::Right,
+            &sheet.total,
+        );
         page.frame(MARGIN + 145.0, y, 35.0, row, 1.2);
-        page.text_in(MARGIN + 146.5, 32.0, y + row * 0.65, 9.0, Weight::Regular, Align::Center, &sheet.final_visa);
-        page.text_in(MARGIN + 145.0, 35.0, y + row + 4.0, 7.0, Weight::Regular, Align::Center, "Endvisum Kontrolleur");
+        page.text_in(
+            MARGIN + 146.5,
+            32.0,
+            y + row * 0.65,
+            9.0,
+            Weight::Regular,
+            Align::Center,
+            &sheet.final_visa,
+        );
+        page.text_in(
+            MARGIN + 145.0,
+            35.0,
+            y + row + 4.0,
+            7.0,
+            Weight::Regular,
+            Align::Center,
+            "Endvisum Kontrolleur",
+        );
         let notes = y + row + 14.0;
         page.text(MARGIN, notes, 8.0, Weight::Regular, "Nach jeder Passe trägt der Schreiber das Resultat ein; ein Kontrolleur prüft und visiert es.");
         page.text(MARGIN, notes + 4.5, 8.0, Weight::Regular, "Nicht visierte oder nicht abgegebene Standblätter bleiben unbewertet (Regeln Partnerschieber, Ziffer 7).");
@@ -104,19 +202,43 @@ pub struct TableEntry {
 /// Large print for the wall: table → both teams.
 pub fn tischliste(header: Header, round: &str, tables: &[TableEntry], byes: &[String]) -> Vec<u8> {
     let mut doc = Document::new(header);
-    doc.new_page().text(MARGIN, CONTENT_TOP + 8.0, 20.0, Weight::Bold, &format!("Tischliste {round}"));
+    doc.new_page().text(
+        MARGIN,
+        CONTENT_TOP + 8.0,
+        20.0,
+        Weight::Bold,
+        &format!("Tischliste {round}"),
+    );
     let table = Table {
         columns: vec![
-            Column { title: "Tisch".into(), width: 24.0, align: Align::Center },
-            Column { title: "Team A".into(), width: (CONTENT_WIDTH - 24.0) / 2.0, align: Align::Left },
-            Column { title: "Team B".into(), width: (CONTENT_WIDTH - 24.0) / 2.0, align: Align::Left },
+            Column {
+                title: "Tisch".into(),
+                width: 24.0,
+                align: Align::Center,
+            },
+            Column {
+                title: "Team A".into(),
+                width: (CONTENT_WIDTH - 24.0) / 2.0,
+                align: Align::Left,
+            },
+            Column {
+                title: "Team B".into(),
+                width: (CONTENT_WIDTH - 24.0) / 2.0,
+                align: Align::Left,
+            },
         ],
         size: 13.0,
         row_height: 10.0,
     };
     let rows: Vec<Vec<(String, Weight)>> = tables
         .iter()
-        .map(|t| vec![(t.number.to_string(), Weight::Bold), (t.team_a.clone(), Weight::Regular), (t.team_b.clone(), Weight::Regular)])
+        .map(|t| {
+            vec![
+                (t.number.to_string(), Weight::Bold),
+                (t.team_a.clone(), Weight::Regular),
+                (t.team_b.clone(), Weight::Regular),
+            ]
+        })
         .collect();
     let y = table.draw(&mut doc, CONTENT_TOP + 14.0, &rows);
     if !byes.is_empty() {
@@ -126,7 +248,18 @@ pub fn tischliste(header: Header, round: &str, tables: &[TableEntry], byes: &[St
         } else {
             y
         };
-        doc.current().text(MARGIN, y + 8.0, 12.0, Weight::Regular, &fit(&format!("Spielfrei: {}", byes.join(", ")), 12.0, Weight::Regular, CONTENT_WIDTH));
+        doc.current().text(
+            MARGIN,
+            y + 8.0,
+            12.0,
+            Weight::Regular,
+            &fit(
+                &format!("Spielfrei: {}", byes.join(", ")),
+                12.0,
+                Weight::Regular,
+                CONTENT_WIDTH,
+            ),
+        );
     }
     doc.finish("Tischliste")
 }
@@ -142,14 +275,35 @@ pub struct StartEntry {
 /// The Los- and Startliste: every team with its Los.
 pub fn startliste(header: Header, title: &str, entries: &[StartEntry]) -> Vec<u8> {
     let mut doc = Document::new(header);
-    doc.new_page().text(MARGIN, CONTENT_TOP + 8.0, 18.0, Weight::Bold, title);
+    doc.new_page()
+        .text(MARGIN, CONTENT_TOP + 8.0, 18.0, Weight::Bold, title);
     let table = Table {
         columns: vec![
-            Column { title: "Los".into(), width: 14.0, align: Align::Right },
-            Column { title: "Nr.".into(), width: 14.0, align: Align::Right },
-            Column { title: "Team".into(), width: 52.0, align: Align::Left },
-            Column { title: "Spieler".into(), width: 62.0, align: Align::Left },
-            Column { title: "Verein".into(), width: CONTENT_WIDTH - 142.0, align: Align::Left },
+            Column {
+                title: "Los".into(),
+                width: 14.0,
+                align: Align::Right,
+            },
+            Column {
+                title: "Nr.".into(),
+                width: 14.0,
+                align: Align::Right,
+            },
+            Column {
+                title: "Team".into(),
+                width: 42.0,
+                align: Align::Left,
+            },
+            Column {
+                title: "Spieler".into(),
+                width: 54.0,
+                align: Align::Left,
+            },
+            Column {
+                title: "Verein".into(),
+                width: CONTENT_WIDTH - 124.0,
+                align: Align::Left,
+            },
         ],
         size: 10.0,
         row_height: 7.0,
@@ -171,20 +325,80 @@ pub fn startliste(header: Header, title: &str, entries: &[StartEntry]) -> Vec<u8
 }
 
 /// One Jasszettel per table: a line per Spiel and the 157 × Spiele check.
-pub fn jasszettel(header: Header, passe: u32, spiele: u32, total: &str, tables: &[TableEntry]) -> Vec<u8> {
+pub fn jasszettel(
+    header: Header,
+    passe: u32,
+    spiele: u32,
+    total: &str,
+    tables: &[TableEntry],
+) -> Vec<u8> {
     let mut doc = Document::new(header);
     for t in tables {
         let page = doc.new_page();
-        page.text(MARGIN, CONTENT_TOP + 8.0, 18.0, Weight::Bold, &format!("Jasszettel Passe {passe}"));
-        page.text_in(MARGIN, CONTENT_WIDTH, CONTENT_TOP + 8.0, 18.0, Weight::Bold, Align::Right, &format!("Tisch {}", t.number));
+        page.text(
+            MARGIN,
+            CONTENT_TOP + 8.0,
+            18.0,
+            Weight::Bold,
+            &format!("Jasszettel Passe {passe}"),
+        );
+        page.text_in(
+            MARGIN,
+            CONTENT_WIDTH,
+            CONTENT_TOP + 8.0,
+            18.0,
+            Weight::Bold,
+            Align::Right,
+            &format!("Tisch {}", t.number),
+        );
         let (spiel, col) = (22.0, (CONTENT_WIDTH - 22.0) / 2.0);
         let mut y = CONTENT_TOP + 16.0;
         page.fill(MARGIN, y, CONTENT_WIDTH, 14.0, 0.88);
-        page.text_in(MARGIN + 1.0, spiel - 2.0, y + 9.0, 10.0, Weight::Bold, Align::Center, "Spiel");
-        page.text_in(MARGIN + spiel + 1.5, col - 3.0, y + 6.0, 8.0, Weight::Regular, Align::Center, "Team A");
-        page.text_in(MARGIN + spiel + 1.5, col - 3.0, y + 11.0, 10.0, Weight::Bold, Align::Center, &t.team_a);
-        page.text_in(MARGIN + spiel + col + 1.5, col - 3.0, y + 6.0, 8.0, Weight::Regular, Align::Center, "Team B");
-        page.text_in(MARGIN + spiel + col + 1.5, col - 3.0, y + 11.0, 10.0, Weight::Bold, Align::Center, &t.team_b);
+        page.text_in(
+            MARGIN + 1.0,
+            spiel - 2.0,
+            y + 9.0,
+            10.0,
+            Weight::Bold,
+            Align::Center,
+            "Spiel",
+        );
+        page.text_in(
+            MARGIN + spiel + 1.5,
+            col - 3.0,
+            y + 6.0,
+            8.0,
+            Weight::Regular,
+            Align::Center,
+            "Team A",
+        );
+        page.text_in(
+            MARGIN + spiel + 1.5,
+            col - 3.0,
+            y + 11.0,
+            10.0,
+            Weight::Bold,
+            Align::Center,
+            &t.team_a,
+        );
+        page.text_in(
+            MARGIN + spiel + col + 1.5,
+            col - 3.0,
+            y + 6.0,
+            8.0,
+            Weight::Regular,
+            Align::Center,
+            "Team B",
+        );
+        page.text_in(
+            MARGIN + spiel + col + 1.5,
+            col - 3.0,
+            y + 11.0,
+            10.0,
+            Weight::Bold,
+            Align::Center,
+            &t.team_b,
+        );
         y += 14.0;
         // Rows shrink for long Passen so that the sheet stays one page.
         let row = ((CONTENT_BOTTOM - 60.0 - y) / spiele as f32).clamp(6.0, 12.0);
@@ -192,21 +406,55 @@ pub fn jasszettel(header: Header, passe: u32, spiele: u32, total: &str, tables: 
             page.frame(MARGIN, y, spiel, row, 0.5);
             page.frame(MARGIN + spiel, y, col, row, 0.5);
             page.frame(MARGIN + spiel + col, y, col, row, 0.5);
-            page.text_in(MARGIN + 1.0, spiel - 2.0, y + row * 0.68, 10.0, Weight::Regular, Align::Center, &n.to_string());
+            page.text_in(
+                MARGIN + 1.0,
+                spiel - 2.0,
+                y + row * 0.68,
+                10.0,
+                Weight::Regular,
+                Align::Center,
+                &n.to_string(),
+            );
             y += row;
         }
         page.frame(MARGIN, y, spiel, 11.0, 1.2);
         page.frame(MARGIN + spiel, y, col, 11.0, 1.2);
         page.frame(MARGIN + spiel + col, y, col, 11.0, 1.2);
-        page.text_in(MARGIN + 1.0, spiel - 2.0, y + 7.5, 10.0, Weight::Bold, Align::Center, "Total");
+        page.text_in(
+            MARGIN + 1.0,
+            spiel - 2.0,
+            y + 7.5,
+            10.0,
+            Weight::Bold,
+            Align::Center,
+            "Total",
+        );
         y += 18.0;
-        page.text(MARGIN, y, 10.0, Weight::Bold, &format!("Total beider Teams = 157 × {spiele} Spiele = {total}"));
+        page.text(
+            MARGIN,
+            y,
+            10.0,
+            Weight::Bold,
+            &format!("Total beider Teams = 157 × {spiele} Spiele = {total}"),
+        );
         page.text(MARGIN, y + 5.5, 8.0, Weight::Regular, "Jedes Spiel ergibt zusammen 157 Punkte; die Karten erst zusammenlegen, wenn die Summe stimmt.");
         y += 22.0;
         page.line(MARGIN, y, MARGIN + 80.0, y, 0.5);
         page.line(MARGIN + 100.0, y, MARGIN + CONTENT_WIDTH, y, 0.5);
-        page.text(MARGIN, y + 4.5, 8.0, Weight::Regular, "Unterschrift Schreiber");
-        page.text(MARGIN + 100.0, y + 4.5, 8.0, Weight::Regular, "Unterschrift Gegenpartei");
+        page.text(
+            MARGIN,
+            y + 4.5,
+            8.0,
+            Weight::Regular,
+            "Unterschrift Schreiber",
+        );
+        page.text(
+            MARGIN + 100.0,
+            y + 4.5,
+            8.0,
+            Weight::Regular,
+            "Unterschrift Gegenpartei",
+        );
     }
     doc.finish("Jasszettel")
 }
@@ -226,7 +474,13 @@ pub struct RankSection {
 }
 
 /// The Rangliste; `provisional` prints a clear PROVISORISCH mark on every page.
-pub fn rangliste(mut header: Header, provisional: bool, round_label: &str, rounds: u32, sections: &[RankSection]) -> Vec<u8> {
+pub fn rangliste(
+    mut header: Header,
+    provisional: bool,
+    round_label: &str,
+    rounds: u32,
+    sections: &[RankSection],
+) -> Vec<u8> {
     if provisional {
         header.subtitle = format!("PROVISORISCH · {}", header.subtitle);
     }
@@ -234,22 +488,54 @@ pub fn rangliste(mut header: Header, provisional: bool, round_label: &str, round
     let page = doc.new_page();
     page.text(MARGIN, CONTENT_TOP + 8.0, 18.0, Weight::Bold, "Rangliste");
     if provisional {
-        page.text_in(MARGIN, CONTENT_WIDTH, CONTENT_TOP + 8.0, 18.0, Weight::Bold, Align::Right, "PROVISORISCH");
+        page.text_in(
+            MARGIN,
+            CONTENT_WIDTH,
+            CONTENT_TOP + 8.0,
+            18.0,
+            Weight::Bold,
+            Align::Right,
+            "PROVISORISCH",
+        );
     }
     let round_width = if rounds > 6 { 11.0 } else { 14.0 };
     let size = if rounds > 6 { 8.0 } else { 9.0 };
     let fixed = 13.0 + 11.0 + 17.0 + round_width * rounds as f32;
     let mut columns = vec![
-        Column { title: "Rang".into(), width: 13.0, align: Align::Right },
-        Column { title: "Nr.".into(), width: 11.0, align: Align::Right },
-        Column { title: "Team / Spieler".into(), width: CONTENT_WIDTH - fixed, align: Align::Left },
+        Column {
+            title: "Rang".into(),
+            width: 13.0,
+            align: Align::Right,
+        },
+        Column {
+            title: "Nr.".into(),
+            width: 11.0,
+            align: Align::Right,
+        },
+        Column {
+            title: "Team / Spieler".into(),
+            width: CONTENT_WIDTH - fixed,
+            align: Align::Left,
+        },
     ];
     let short = round_label.chars().next().unwrap_or('P');
     for r in 1..=rounds {
-        columns.push(Column { title: format!("{short}{r}"), width: round_width, align: Align::Right });
+        columns.push(Column {
+            title: format!("{short}{r}"),
+            width: round_width,
+            align: Align::Right,
+        });
     }
-    columns.push(Column { title: "Total".into(), width: 17.0, align: Align::Right });
-    let table = Table { columns, size, row_height: 6.0 };
+    columns.push(Column {
+        title: "Total".into(),
+        width: 17.0,
+        align: Align::Right,
+    });
+    let table = Table {
+        columns,
+        size,
+        row_height: 6.0,
+    };
     let mut y = CONTENT_TOP + 14.0;
     for section in sections {
         if let Some(title) = &section.title {
@@ -257,14 +543,19 @@ pub fn rangliste(mut header: Header, provisional: bool, round_label: &str, round
                 doc.new_page();
                 y = CONTENT_TOP;
             }
-            doc.current().text(MARGIN, y + 8.0, 12.0, Weight::Bold, title);
+            doc.current()
+                .text(MARGIN, y + 8.0, 12.0, Weight::Bold, title);
             y += 11.0;
         }
         let rows: Vec<Vec<(String, Weight)>> = section
             .rows
             .iter()
             .map(|r| {
-                let mut cells = vec![(r.rank.clone(), Weight::Bold), (r.startnummer.to_string(), Weight::Regular), (r.team.clone(), Weight::Regular)];
+                let mut cells = vec![
+                    (r.rank.clone(), Weight::Bold),
+                    (r.startnummer.to_string(), Weight::Regular),
+                    (r.team.clone(), Weight::Regular),
+                ];
                 cells.extend(r.rounds.iter().map(|p| (p.clone(), Weight::Regular)));
                 cells.push((r.total.clone(), Weight::Bold));
                 cells

@@ -6,8 +6,8 @@
 pub mod documents;
 
 use printpdf::{
-    Color, FontId, Line, LinePoint, Mm, Op, ParsedFont, PdfDocument, PdfFontHandle, PdfPage, PdfSaveOptions, Point, Pt,
-    Rect, Rgb, TextItem,
+    Color, FontId, Line, LinePoint, Mm, Op, ParsedFont, PdfDocument, PdfFontHandle, PdfPage,
+    PdfSaveOptions, Point, Pt, Rect, Rgb, TextItem,
 };
 use std::sync::OnceLock;
 
@@ -32,7 +32,8 @@ fn fonts() -> &'static Fonts {
     static FONTS: OnceLock<Fonts> = OnceLock::new();
     FONTS.get_or_init(|| Fonts {
         // The fonts are part of the binary; failing to parse them is a build defect.
-        regular: ParsedFont::from_bytes(REGULAR, 0, &mut Vec::new()).expect("DejaVuSans.ttf parses"),
+        regular: ParsedFont::from_bytes(REGULAR, 0, &mut Vec::new())
+            .expect("DejaVuSans.ttf parses"),
         bold: ParsedFont::from_bytes(BOLD, 0, &mut Vec::new()).expect("DejaVuSans-Bold.ttf parses"),
     })
 }
@@ -59,7 +60,11 @@ pub fn text_width(text: &str, size: f32, weight: Weight) -> f32 {
     let units = f32::from(font.font_metrics.units_per_em.max(1));
     let advance: u32 = text
         .chars()
-        .map(|c| font.lookup_glyph_index(c as u32).map(|g| u32::from(font.get_horizontal_advance(g))).unwrap_or(0))
+        .map(|c| {
+            font.lookup_glyph_index(c as u32)
+                .map(|g| u32::from(font.get_horizontal_advance(g)))
+                .unwrap_or(0)
+        })
         .sum();
     advance as f32 / units * size / PT_PER_MM
 }
@@ -85,11 +90,19 @@ fn pt(mm: f32) -> Pt {
 }
 
 fn point(x: f32, y_from_top: f32) -> Point {
-    Point { x: pt(x), y: pt(PAGE_HEIGHT - y_from_top) }
+    Point {
+        x: pt(x),
+        y: pt(PAGE_HEIGHT - y_from_top),
+    }
 }
 
 fn grey(level: f32) -> Color {
-    Color::Rgb(Rgb { r: level, g: level, b: level, icc_profile: None })
+    Color::Rgb(Rgb {
+        r: level,
+        g: level,
+        b: level,
+        icc_profile: None,
+    })
 }
 
 /// One page being drawn, in mm from the top-left corner.
@@ -113,15 +126,29 @@ impl Page {
         self.ops.extend([
             Op::StartTextSection,
             Op::SetFillColor { col: grey(0.0) },
-            Op::SetFont { font: PdfFontHandle::External(FontId(font.into())), size: Pt(size) },
+            Op::SetFont {
+                font: PdfFontHandle::External(FontId(font.into())),
+                size: Pt(size),
+            },
             Op::SetTextCursor { pos: point(x, y) },
-            Op::ShowText { items: vec![TextItem::Text(text.to_string())] },
+            Op::ShowText {
+                items: vec![TextItem::Text(text.to_string())],
+            },
             Op::EndTextSection,
         ]);
     }
 
     /// Text aligned within [x, x + width].
-    pub fn text_in(&mut self, x: f32, width: f32, y: f32, size: f32, weight: Weight, align: Align, text: &str) {
+    pub fn text_in(
+        &mut self,
+        x: f32,
+        width: f32,
+        y: f32,
+        size: f32,
+        weight: Weight,
+        align: Align,
+        text: &str,
+    ) {
         let text = fit(text, size, weight, width);
         let w = text_width(&text, size, weight);
         let left = match align {
@@ -138,7 +165,16 @@ impl Page {
             Op::SetOutlineThickness { pt: Pt(thickness) },
             Op::DrawLine {
                 line: Line {
-                    points: vec![LinePoint { p: point(x1, y1), bezier: false }, LinePoint { p: point(x2, y2), bezier: false }],
+                    points: vec![
+                        LinePoint {
+                            p: point(x1, y1),
+                            bezier: false,
+                        },
+                        LinePoint {
+                            p: point(x2, y2),
+                            bezier: false,
+                        },
+                    ],
                     is_closed: false,
                 },
             },
@@ -190,7 +226,13 @@ impl Page {
         for (index, dark) in modules.iter().enumerate() {
             if *dark {
                 let (col, row) = (index % width, index / width);
-                self.fill(x + col as f32 * cell, y + row as f32 * cell, cell, cell, 0.0);
+                self.fill(
+                    x + col as f32 * cell,
+                    y + row as f32 * cell,
+                    cell,
+                    cell,
+                    0.0,
+                );
             }
         }
     }
@@ -216,7 +258,10 @@ pub struct Document {
 
 impl Document {
     pub fn new(header: Header) -> Self {
-        Document { header, pages: Vec::new() }
+        Document {
+            header,
+            pages: Vec::new(),
+        }
     }
 
     pub fn new_page(&mut self) -> &mut Page {
@@ -251,11 +296,37 @@ impl Document {
             .iter_mut()
             .enumerate()
             .map(|(index, page)| {
-                page.text(MARGIN, 12.0, 9.0, Weight::Bold, &fit(&self.header.title, 9.0, Weight::Bold, 120.0));
-                page.text_in(MARGIN, PAGE_WIDTH - 2.0 * MARGIN, 12.0, 9.0, Weight::Regular, Align::Right, &self.header.subtitle);
+                page.text(
+                    MARGIN,
+                    12.0,
+                    9.0,
+                    Weight::Bold,
+                    &fit(&self.header.title, 9.0, Weight::Bold, 120.0),
+                );
+                page.text_in(
+                    MARGIN,
+                    PAGE_WIDTH - 2.0 * MARGIN,
+                    12.0,
+                    9.0,
+                    Weight::Regular,
+                    Align::Right,
+                    &self.header.subtitle,
+                );
                 page.line(MARGIN, 14.5, PAGE_WIDTH - MARGIN, 14.5, 0.5);
-                page.line(MARGIN, PAGE_HEIGHT - 12.5, PAGE_WIDTH - MARGIN, PAGE_HEIGHT - 12.5, 0.5);
-                page.text(MARGIN, PAGE_HEIGHT - 8.5, 8.0, Weight::Regular, &self.header.footer);
+                page.line(
+                    MARGIN,
+                    PAGE_HEIGHT - 12.5,
+                    PAGE_WIDTH - MARGIN,
+                    PAGE_HEIGHT - 12.5,
+                    0.5,
+                );
+                page.text(
+                    MARGIN,
+                    PAGE_HEIGHT - 8.5,
+                    8.0,
+                    Weight::Regular,
+                    &self.header.footer,
+                );
                 page.text_in(
                     MARGIN,
                     PAGE_WIDTH - 2.0 * MARGIN,
@@ -268,8 +339,15 @@ impl Document {
                 let ops = std::mem::take(&mut page.ops)
                     .into_iter()
                     .map(|op| match op {
-                        Op::SetFont { font: PdfFontHandle::External(FontId(id)), size } => Op::SetFont {
-                            font: PdfFontHandle::External(if id == FONT_BOLD { bold.clone() } else { regular.clone() }),
+                        Op::SetFont {
+                            font: PdfFontHandle::External(FontId(id)),
+                            size,
+                        } => Op::SetFont {
+                            font: PdfFontHandle::External(if id == FONT_BOLD {
+                                bold.clone()
+                            } else {
+                                regular.clone()
+                            }),
                             size,
                         },
                         other => other,
@@ -278,7 +356,8 @@ impl Document {
                 PdfPage::new(Mm(PAGE_WIDTH), Mm(PAGE_HEIGHT), ops)
             })
             .collect();
-        pdf.with_pages(pages).save(&PdfSaveOptions::default(), &mut Vec::new())
+        pdf.with_pages(pages)
+            .save(&PdfSaveOptions::default(), &mut Vec::new())
     }
 }
 
@@ -302,7 +381,15 @@ impl Table {
         page.fill(MARGIN, y, width, self.row_height, 0.88);
         let mut x = MARGIN;
         for c in &self.columns {
-            page.text_in(x + 1.0, c.width - 2.0, y + self.row_height * 0.7, self.size, Weight::Bold, c.align, &c.title);
+            page.text_in(
+                x + 1.0,
+                c.width - 2.0,
+                y + self.row_height * 0.7,
+                self.size,
+                Weight::Bold,
+                c.align,
+                &c.title,
+            );
             x += c.width;
         }
         y + self.row_height
@@ -320,10 +407,24 @@ impl Table {
             let page = doc.current();
             let mut x = MARGIN;
             for (column, (text, weight)) in self.columns.iter().zip(row) {
-                page.text_in(x + 1.0, column.width - 2.0, y + self.row_height * 0.7, self.size, *weight, column.align, text);
+                page.text_in(
+                    x + 1.0,
+                    column.width - 2.0,
+                    y + self.row_height * 0.7,
+                    self.size,
+                    *weight,
+                    column.align,
+                    text,
+                );
                 x += column.width;
             }
-            page.line(MARGIN, y + self.row_height, MARGIN + width, y + self.row_height, 0.3);
+            page.line(
+                MARGIN,
+                y + self.row_height,
+                MARGIN + width,
+                y + self.row_height,
+                0.3,
+            );
             y += self.row_height;
         }
         y
@@ -339,8 +440,15 @@ mod tests {
         let narrow = text_width("iii", 10.0, Weight::Regular);
         let wide = text_width("WWW", 10.0, Weight::Regular);
         assert!(wide > 2.0 * narrow);
-        assert!(text_width("1'884", 10.0, Weight::Bold) > text_width("1'884", 10.0, Weight::Regular));
-        assert!((text_width("Zürich", 20.0, Weight::Regular) - 2.0 * text_width("Zürich", 10.0, Weight::Regular)).abs() < 0.01);
+        assert!(
+            text_width("1'884", 10.0, Weight::Bold) > text_width("1'884", 10.0, Weight::Regular)
+        );
+        assert!(
+            (text_width("Zürich", 20.0, Weight::Regular)
+                - 2.0 * text_width("Zürich", 10.0, Weight::Regular))
+            .abs()
+                < 0.01
+        );
     }
 
     #[test]

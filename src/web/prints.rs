@@ -18,16 +18,29 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 fn round_label(data: &TournamentData) -> &'static str {
-    data.tournament.mode.parse::<Mode>().unwrap_or(Mode::Partnerschieber).round_label()
+    data.tournament
+        .mode
+        .parse::<Mode>()
+        .unwrap_or(Mode::Partnerschieber)
+        .round_label()
 }
 
 fn header(data: &TournamentData, subtitle: String) -> Header {
     let t = &data.tournament;
-    let place = if t.location.is_empty() { String::new() } else { format!(", {}", t.location) };
+    let place = if t.location.is_empty() {
+        String::new()
+    } else {
+        format!(", {}", t.location)
+    };
     Header {
         title: t.name.clone(),
         subtitle,
-        footer: format!("{}{} · gedruckt {}", format::date(t.date), place, format::date_time(crate::db::now())),
+        footer: format!(
+            "{}{} · gedruckt {}",
+            format::date(t.date),
+            place,
+            format::date_time(crate::db::now())
+        ),
     }
 }
 
@@ -71,22 +84,41 @@ fn sheets(data: &TournamentData, base: &str, blank: bool, only: Option<TeamId>) 
         .filter(|(team, _)| only.is_none_or(|o| o.0 == team.id))
         .map(|(team, sheet)| Sheet {
             startnummer: team.startnummer,
-            team: crate::domain::team::display_name(team.name.as_deref(), &team.player1, &team.player2),
+            team: crate::domain::team::display_name(
+                team.name.as_deref(),
+                &team.player1,
+                &team.player2,
+            ),
             players: format!("{} / {}", team.player1, team.player2),
-            club: [team.club.clone(), team.place.clone()].into_iter().flatten().collect::<Vec<_>>().join(", "),
+            club: [team.club.clone(), team.place.clone()]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .join(", "),
             los: team.los.map(|l| l.to_string()).unwrap_or_default(),
-            url: format!("{base}/tournaments/{}/teams/{}", data.tournament.id, team.id),
+            url: format!(
+                "{base}/tournaments/{}/teams/{}",
+                data.tournament.id, team.id
+            ),
             lines: sheet
                 .lines
                 .iter()
                 .enumerate()
                 .map(|(index, line)| {
                     let (points, visa) = match line {
-                        PasseLine::Spielfrei { points } => (format!("{} spielfrei", format::number(i64::from(*points))), String::new()),
-                        PasseLine::Pauschale { points, .. } if !blank => (format!("{} Pauschale", format::number(i64::from(*points))), String::new()),
+                        PasseLine::Spielfrei { points } => (
+                            format!("{} spielfrei", format::number(i64::from(*points))),
+                            String::new(),
+                        ),
+                        PasseLine::Pauschale { points, .. } if !blank => (
+                            format!("{} Pauschale", format::number(i64::from(*points))),
+                            String::new(),
+                        ),
                         PasseLine::Gespielt { points, visa, .. } if !blank => (
                             format::number(i64::from(*points)),
-                            visa.as_ref().map(|v| format!("{} {}", v.by, v.at.format("%H:%M"))).unwrap_or_default(),
+                            visa.as_ref()
+                                .map(|v| format!("{} {}", v.by, v.at.format("%H:%M")))
+                                .unwrap_or_default(),
                         ),
                         _ => (String::new(), String::new()),
                     };
@@ -96,13 +128,20 @@ fn sheets(data: &TournamentData, base: &str, blank: bool, only: Option<TeamId>) 
                             PasseLine::Spielfrei { .. } => "–".into(),
                             other => other.table().map(|t| t.to_string()).unwrap_or_default(),
                         },
-                        opponent: line.opponent().and_then(|o| labels.get(&o.0).cloned()).unwrap_or_default(),
+                        opponent: line
+                            .opponent()
+                            .and_then(|o| labels.get(&o.0).cloned())
+                            .unwrap_or_default(),
                         points,
                         visa,
                     }
                 })
                 .collect(),
-            total: if blank { String::new() } else { format::number(i64::from(sheet.total)) },
+            total: if blank {
+                String::new()
+            } else {
+                format::number(i64::from(sheet.total))
+            },
             final_visa: match (&sheet.final_visa, blank) {
                 (Some(v), false) => format!("{} {}", v.by, v.at.format("%H:%M")),
                 _ => String::new(),
@@ -111,7 +150,13 @@ fn sheets(data: &TournamentData, base: &str, blank: bool, only: Option<TeamId>) 
         .collect()
 }
 
-async fn standblaetter(state: web::Data<AppState>, req: HttpRequest, _user: User, path: web::Path<i32>, query: web::Query<SheetQuery>) -> Result<HttpResponse, AppError> {
+async fn standblaetter(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    _user: User,
+    path: web::Path<i32>,
+    query: web::Query<SheetQuery>,
+) -> Result<HttpResponse, AppError> {
     let data = load(&state, path.into_inner()).await?;
     let blank = query.variant.as_deref() == Some("leer");
     let sheets = sheets(&data, &base_url(&state, &req), blank, None);
@@ -121,42 +166,86 @@ async fn standblaetter(state: web::Data<AppState>, req: HttpRequest, _user: User
     Ok(pdf(bytes, "standblaetter.pdf"))
 }
 
-async fn standblatt(state: web::Data<AppState>, req: HttpRequest, _user: User, path: web::Path<(i32, i32)>, query: web::Query<SheetQuery>) -> Result<HttpResponse, AppError> {
+async fn standblatt(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    _user: User,
+    path: web::Path<(i32, i32)>,
+    query: web::Query<SheetQuery>,
+) -> Result<HttpResponse, AppError> {
     let (id, team) = path.into_inner();
     let data = load(&state, id).await?;
     data.team(TeamId(team)).ok_or_else(AppError::not_found)?;
     let blank = query.variant.as_deref() == Some("leer");
     let sheets = sheets(&data, &base_url(&state, &req), blank, Some(TeamId(team)));
-    Ok(pdf(documents::standblaetter(header(&data, "Standblatt".into()), round_label(&data), &sheets), "standblatt.pdf"))
+    Ok(pdf(
+        documents::standblaetter(
+            header(&data, "Standblatt".into()),
+            round_label(&data),
+            &sheets,
+        ),
+        "standblatt.pdf",
+    ))
 }
 
 fn table_entries(data: &TournamentData, passe: u32) -> Result<Vec<TableEntry>, AppError> {
     if passe == 0 || passe > data.drawn_passen() {
-        return Err(AppError::NotFound(format!("Passe {passe} ist nicht ausgelost.")));
+        return Err(AppError::NotFound(format!(
+            "Passe {passe} ist nicht ausgelost."
+        )));
     }
     Ok(data
         .tables(passe)
         .iter()
-        .map(|t| TableEntry { number: t.number, team_a: team_label(t.team_a), team_b: team_label(t.team_b) })
+        .map(|t| TableEntry {
+            number: t.number,
+            team_a: team_label(t.team_a),
+            team_b: team_label(t.team_b),
+        })
         .collect())
 }
 
-async fn tischliste(state: web::Data<AppState>, _user: User, path: web::Path<(i32, u32)>) -> Result<HttpResponse, AppError> {
+async fn tischliste(
+    state: web::Data<AppState>,
+    _user: User,
+    path: web::Path<(i32, u32)>,
+) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
     let data = load(&state, id).await?;
     let tables = table_entries(&data, passe)?;
     let byes: Vec<String> = data.byes(passe).into_iter().map(team_label).collect();
     let round = format!("{} {passe}", round_label(&data));
-    Ok(pdf(documents::tischliste(header(&data, format!("Tischliste {round}")), &round, &tables, &byes), "tischliste.pdf"))
+    Ok(pdf(
+        documents::tischliste(
+            header(&data, format!("Tischliste {round}")),
+            &round,
+            &tables,
+            &byes,
+        ),
+        "tischliste.pdf",
+    ))
 }
 
-async fn jasszettel(state: web::Data<AppState>, _user: User, path: web::Path<(i32, u32)>) -> Result<HttpResponse, AppError> {
+async fn jasszettel(
+    state: web::Data<AppState>,
+    _user: User,
+    path: web::Path<(i32, u32)>,
+) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
     let data = load(&state, id).await?;
     let tables = table_entries(&data, passe)?;
     let spiele = data.spiele();
     let total = format::number(i64::from(spiele * 157));
-    Ok(pdf(documents::jasszettel(header(&data, format!("Jasszettel Passe {passe}")), passe, spiele, &total, &tables), "jasszettel.pdf"))
+    Ok(pdf(
+        documents::jasszettel(
+            header(&data, format!("Jasszettel Passe {passe}")),
+            passe,
+            spiele,
+            &total,
+            &tables,
+        ),
+        "jasszettel.pdf",
+    ))
 }
 
 #[derive(Deserialize)]
@@ -164,7 +253,12 @@ struct StartlisteQuery {
     order: Option<String>,
 }
 
-async fn startliste(state: web::Data<AppState>, _user: User, path: web::Path<i32>, query: web::Query<StartlisteQuery>) -> Result<HttpResponse, AppError> {
+async fn startliste(
+    state: web::Data<AppState>,
+    _user: User,
+    path: web::Path<i32>,
+    query: web::Query<StartlisteQuery>,
+) -> Result<HttpResponse, AppError> {
     let data = load(&state, path.into_inner()).await?;
     let by_los = query.order.as_deref() == Some("los");
     let mut teams: Vec<&crate::db::models::TeamRow> = data.teams.iter().collect();
@@ -178,18 +272,30 @@ async fn startliste(state: web::Data<AppState>, _user: User, path: web::Path<i32
             startnummer: t.startnummer,
             team: t.name.clone().unwrap_or_default(),
             players: format!("{} / {}", t.player1, t.player2),
-            club: [t.club.clone(), t.place.clone()].into_iter().flatten().collect::<Vec<_>>().join(", "),
+            club: [t.club.clone(), t.place.clone()]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .join(", "),
         })
         .collect();
     let title = if by_los { "Losliste" } else { "Startliste" };
-    Ok(pdf(documents::startliste(header(&data, title.into()), title, &entries), "startliste.pdf"))
+    Ok(pdf(
+        documents::startliste(header(&data, title.into()), title, &entries),
+        "startliste.pdf",
+    ))
 }
 
 fn official(data: &TournamentData, query: &RankingQuery) -> bool {
     data.tournament.closed || query.official.is_some()
 }
 
-async fn ranking_pdf(state: web::Data<AppState>, user: MaybeUser, path: web::Path<i32>, query: web::Query<RankingQuery>) -> Result<HttpResponse, AppError> {
+async fn ranking_pdf(
+    state: web::Data<AppState>,
+    user: MaybeUser,
+    path: web::Path<i32>,
+    query: web::Query<RankingQuery>,
+) -> Result<HttpResponse, AppError> {
     let data = load(&state, path.into_inner()).await?;
     ensure_visible(&data, &user)?;
     let official = official(&data, &query);
@@ -214,9 +320,18 @@ async fn ranking_pdf(state: web::Data<AppState>, user: MaybeUser, path: web::Pat
         })
         .collect();
     let provisional = !data.tournament.closed;
-    let header = header(&data, if official { "Rangliste".into() } else { "Rangliste (Zwischenstand)".into() });
+    let header = header(
+        &data,
+        if official {
+            "Rangliste".into()
+        } else {
+            "Rangliste (Zwischenstand)".into()
+        },
+    );
     let (label, rounds) = (round_label(&data), data.tournament.passen as u32);
-    let bytes = web::block(move || documents::rangliste(header, provisional, label, rounds, &sections)).await?;
+    let bytes =
+        web::block(move || documents::rangliste(header, provisional, label, rounds, &sections))
+            .await?;
     Ok(pdf(bytes, "rangliste.pdf"))
 }
 
@@ -235,30 +350,51 @@ fn export_status(official: bool, section: Section, status: SheetStatus) -> &'sta
 fn excel_csv(header: Vec<String>, rows: Vec<Vec<String>>) -> Result<Vec<u8>, AppError> {
     let mut out = b"\xEF\xBB\xBF".to_vec();
     {
-        let mut writer = csv::WriterBuilder::new().delimiter(b';').terminator(csv::Terminator::CRLF).from_writer(&mut out);
-        writer.write_record(&header).map_err(|e| AppError::Internal(e.to_string()))?;
+        let mut writer = csv::WriterBuilder::new()
+            .delimiter(b';')
+            .terminator(csv::Terminator::CRLF)
+            .from_writer(&mut out);
+        writer
+            .write_record(&header)
+            .map_err(|e| AppError::Internal(e.to_string()))?;
         for row in rows {
-            writer.write_record(&row).map_err(|e| AppError::Internal(e.to_string()))?;
+            writer
+                .write_record(&row)
+                .map_err(|e| AppError::Internal(e.to_string()))?;
         }
         writer.flush()?;
     }
     Ok(out)
 }
 
-fn ranking_rows(sections: &[SectionView], official: bool) -> Vec<(&super::ranking::RowView, &'static str)> {
+fn ranking_rows(
+    sections: &[SectionView],
+    official: bool,
+) -> Vec<(&super::ranking::RowView, &'static str)> {
     sections
         .iter()
-        .flat_map(|s| s.rows.iter().map(move |r| (r, export_status(official, s.section, r.status))))
+        .flat_map(|s| {
+            s.rows
+                .iter()
+                .map(move |r| (r, export_status(official, s.section, r.status)))
+        })
         .collect()
 }
 
-async fn ranking_csv(state: web::Data<AppState>, user: MaybeUser, path: web::Path<i32>, query: web::Query<RankingQuery>) -> Result<HttpResponse, AppError> {
+async fn ranking_csv(
+    state: web::Data<AppState>,
+    user: MaybeUser,
+    path: web::Path<i32>,
+    query: web::Query<RankingQuery>,
+) -> Result<HttpResponse, AppError> {
     let data = load(&state, path.into_inner()).await?;
     ensure_visible(&data, &user)?;
     let official = official(&data, &query);
     let sections = ranking_view(&data, official);
     let rounds = data.tournament.passen as u32;
-    let mut header: Vec<String> = ["rang", "startnummer", "team", "spieler1", "spieler2"].map(String::from).to_vec();
+    let mut header: Vec<String> = ["rang", "startnummer", "team", "spieler1", "spieler2"]
+        .map(String::from)
+        .to_vec();
     header.extend((1..=rounds).map(|p| format!("passe_{p}")));
     header.extend(["total".to_string(), "status".to_string()]);
     let rows = ranking_rows(&sections, official)
@@ -271,12 +407,20 @@ async fn ranking_csv(state: web::Data<AppState>, user: MaybeUser, path: web::Pat
                 r.team.player1.clone(),
                 r.team.player2.clone(),
             ];
-            row.extend(r.passen.iter().map(|p| p.map(|p| p.to_string()).unwrap_or_default()));
+            row.extend(
+                r.passen
+                    .iter()
+                    .map(|p| p.map(|p| p.to_string()).unwrap_or_default()),
+            );
             row.extend([r.total.to_string(), status.to_string()]);
             row
         })
         .collect();
-    Ok(file(excel_csv(header, rows)?, "text/csv; charset=utf-8", "rangliste.csv"))
+    Ok(file(
+        excel_csv(header, rows)?,
+        "text/csv; charset=utf-8",
+        "rangliste.csv",
+    ))
 }
 
 #[derive(Serialize)]
@@ -302,7 +446,12 @@ struct TeamJson<'a> {
     status: &'static str,
 }
 
-async fn ranking_json(state: web::Data<AppState>, user: MaybeUser, path: web::Path<i32>, query: web::Query<RankingQuery>) -> Result<HttpResponse, AppError> {
+async fn ranking_json(
+    state: web::Data<AppState>,
+    user: MaybeUser,
+    path: web::Path<i32>,
+    query: web::Query<RankingQuery>,
+) -> Result<HttpResponse, AppError> {
     let data = load(&state, path.into_inner()).await?;
     ensure_visible(&data, &user)?;
     let official = official(&data, &query);
@@ -335,27 +484,59 @@ async fn ranking_json(state: web::Data<AppState>, user: MaybeUser, path: web::Pa
 }
 
 /// All results in the import format, so a tournament's results round-trip.
-async fn results_csv(state: web::Data<AppState>, _user: User, path: web::Path<i32>) -> Result<HttpResponse, AppError> {
+async fn results_csv(
+    state: web::Data<AppState>,
+    _user: User,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, AppError> {
     let data = load(&state, path.into_inner()).await?;
     let numbers: HashMap<i32, i32> = data.teams.iter().map(|t| (t.id, t.startnummer)).collect();
     let mut rows = Vec::with_capacity(data.results.len() * 2);
     for r in &data.results {
         for (team, points) in [(r.team_a_id, r.points_a), (r.team_b_id, r.points_b)] {
-            rows.push(vec![r.passe.to_string(), numbers.get(&team).copied().unwrap_or_default().to_string(), points.to_string()]);
+            rows.push(vec![
+                r.passe.to_string(),
+                numbers.get(&team).copied().unwrap_or_default().to_string(),
+                points.to_string(),
+            ]);
         }
     }
-    let header = ["passe", "startnummer", "punkte"].map(String::from).to_vec();
-    Ok(file(excel_csv(header, rows)?, "text/csv; charset=utf-8", "resultate.csv"))
+    let header = ["passe", "startnummer", "punkte"]
+        .map(String::from)
+        .to_vec();
+    Ok(file(
+        excel_csv(header, rows)?,
+        "text/csv; charset=utf-8",
+        "resultate.csv",
+    ))
 }
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.route("/tournaments/{id}/standblaetter.pdf", web::get().to(standblaetter))
-        .route("/tournaments/{id}/teams/{team}/standblatt.pdf", web::get().to(standblatt))
-        .route("/tournaments/{id}/passen/{passe}/tischliste.pdf", web::get().to(tischliste))
-        .route("/tournaments/{id}/passen/{passe}/jasszettel.pdf", web::get().to(jasszettel))
-        .route("/tournaments/{id}/startliste.pdf", web::get().to(startliste))
-        .route("/tournaments/{id}/ranking.pdf", web::get().to(ranking_pdf))
-        .route("/tournaments/{id}/ranking.csv", web::get().to(ranking_csv))
-        .route("/tournaments/{id}/ranking.json", web::get().to(ranking_json))
-        .route("/tournaments/{id}/results.csv", web::get().to(results_csv));
+    cfg.route(
+        "/tournaments/{id}/standblaetter.pdf",
+        web::get().to(standblaetter),
+    )
+    .route(
+        "/tournaments/{id}/teams/{team}/standblatt.pdf",
+        web::get().to(standblatt),
+    )
+    .route(
+        "/tournaments/{id}/passen/{passe}/tischliste.pdf",
+        web::get().to(tischliste),
+    )
+    .route(
+        "/tournaments/{id}/passen/{passe}/jasszettel.pdf",
+        web::get().to(jasszettel),
+    )
+    .route(
+        "/tournaments/{id}/startliste.pdf",
+        web::get().to(startliste),
+    )
+    .route("/tournaments/{id}/ranking.pdf", web::get().to(ranking_pdf))
+    .route("/tournaments/{id}/ranking.csv", web::get().to(ranking_csv))
+    .route(
+        "/tournaments/{id}/ranking.json",
+        web::get().to(ranking_json),
+    )
+    .route("/tournaments/{id}/results.csv", web::get().to(results_csv));
 }

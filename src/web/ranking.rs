@@ -30,7 +30,10 @@ impl RowView {
         format!("{} / {}", self.team.player1, self.team.player2)
     }
     pub fn passen_text(&self) -> Vec<String> {
-        self.passen.iter().map(|p| p.map(|p| format::number(i64::from(p))).unwrap_or_default()).collect()
+        self.passen
+            .iter()
+            .map(|p| p.map(|p| format::number(i64::from(p))).unwrap_or_default())
+            .collect()
     }
     pub fn total_text(&self) -> String {
         format::number(i64::from(self.total))
@@ -53,12 +56,18 @@ impl SectionView {
 
 /// The Rangliste as printed everywhere: official once the tournament is closed (or on request).
 pub fn ranking_view(data: &TournamentData, official: bool) -> Vec<SectionView> {
-    let kind = if official { RanglisteKind::Offiziell } else { RanglisteKind::Provisorisch };
+    let kind = if official {
+        RanglisteKind::Offiziell
+    } else {
+        RanglisteKind::Provisorisch
+    };
     let sheets = data.standblaetter();
     let teams: HashMap<i32, &TeamRow> = data.teams.iter().map(|t| (t.id, t)).collect();
     let mut sections: Vec<SectionView> = Vec::new();
     for row in rangliste(kind, &sheets) {
-        let Some(team) = teams.get(&row.sheet.team.0) else { continue };
+        let Some(team) = teams.get(&row.sheet.team.0) else {
+            continue;
+        };
         let view = RowView {
             rank: row.rank,
             label: team_label(team),
@@ -69,7 +78,10 @@ pub fn ranking_view(data: &TournamentData, official: bool) -> Vec<SectionView> {
         };
         match sections.last_mut() {
             Some(s) if s.section == row.section => s.rows.push(view),
-            _ => sections.push(SectionView { section: row.section, rows: vec![view] }),
+            _ => sections.push(SectionView {
+                section: row.section,
+                rows: vec![view],
+            }),
         }
     }
     sections
@@ -99,7 +111,12 @@ pub struct RankingQuery {
     pub official: Option<String>,
 }
 
-async fn show(state: web::Data<AppState>, user: MaybeUser, path: web::Path<i32>, query: web::Query<RankingQuery>) -> Result<HttpResponse, AppError> {
+async fn show(
+    state: web::Data<AppState>,
+    user: MaybeUser,
+    path: web::Path<i32>,
+    query: web::Query<RankingQuery>,
+) -> Result<HttpResponse, AppError> {
     let id = TournamentId(path.into_inner());
     let data = db(&state, move |conn| results::load(conn, id)).await?;
     ensure_visible(&data, &user)?;

@@ -286,3 +286,84 @@ pub async fn import_teams(client: &Client, tournament: i32, csv: Vec<u8>) -> Htm
         .post_ok(&format!("{path}/confirm"), &[("data", &data)])
         .await
 }
+
+/// The text of every page of a PDF.
+pub fn pdf_pages(bytes: &[u8]) -> Vec<String> {
+    let doc = lopdf::Document::load_mem(bytes).expect("a valid PDF");
+    let pages: Vec<u32> = doc.get_pages().keys().copied().collect();
+    pages
+        .iter()
+        .map(|p| doc.extract_text(&[*p]).expect("text"))
+        .collect()
+}
+
+/// Decodes the QR code drawn as filled squares on a PDF page (rasterised from the
+/// page's drawing operations, so the test reads what a phone would scan).
+pub fn pdf_qr(bytes: &[u8], page: usize) -> Option<String> {
+    let doc = lopdf::Document::load_mem(bytes).ok()?;
+    let page_id = *doc.get_pages().values().nth(page)?;
+    let content = lopdf::content::Content::decode(&doc.get_page_content(page_id)).ok()?;
+    let number = |o: &lopdf::Object| {
+        o.as_float()
+            .ok()
+            .or_else(|| o.as_i64().ok().map(|i| i as f32))
+    };
+    // QR modules are the small filled squares (a few pt); everything else is larger.
+    let squares: Vec<(f32, f32, f32)> = content
+        .operations
+        .iter()
+        .filter(|op| op.operator == "re" && op.operands.len() == 4)
+        .filter_map(|op| {
+            Some((
+                number(&op.operands[0])?,
+                number(&op.operands[1])?,
+                number(&op.operands[2])?,
+                number(&op.operands[3])?,
+            ))
+        })
+        .filter(|(_, _, w, h)| (w - h).abs() < 0.01 && *w > 1.0 && *w < 6.0)
+        .map(|(x, y, w, _)| (x, y, w))
+        .collect();
+    let cell = squares.first()?.2;
+    let min_x = squares.iter().map(|s| s.0).fold(f32::MAX, f32::min);
+    let max_y = squares.iter().map(|s| s.1).fold(f32::MIN, f32::max);
+    let modules = squares
+        .iter()
+        .map(|s| ((s.0 - min_x) / cell).round() as usize)
+        .max()?
+        + 1;
+    let scale = 6;
+    let quiet = 4;
+    let side = (modules + 2 * quiet) * scale;
+    let mut dark = vec![false; side * side];
+    for (x, y, _) in &squares {
+        let col = ((x - min_x) / cell).round() as usize + quiet;
+        let row = ((max_y - y) / cell).round() as usize + quiet;
+        for dy in 0..scale {
+            for dx in 0..scale {
+                dark[(row * scale + dy) * side + col * scale + dx] = true;
+            }
+        }
+    }
+    let mut image = rqrr::PreparedImage::prepare_from_greyscale(side, side, |x, y| {
+        if dark[y * side + x] { 0 } else { 255 }
+    });
+    let grids = image.detect_grids();
+    grids.first()?.decode().ok().map(|(_, content)| content)
+}
+
+pub async fn bytes(client: &Client, path: &str) -> (StatusCode, String, Vec<u8>) {
+    let r = client.get(path).await;
+    let status = r.status();
+    let content_type = r
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string();
+    (
+        status,
+        content_type,
+        r.bytes().await.expect("body").to_vec(),
+    )
+}
