@@ -227,7 +227,7 @@ pub fn tischliste(header: Header, round: &str, tables: &[TableEntry], byes: &[St
                 align: Align::Left,
             },
         ],
-        size: 13.0,
+        size: 12.0,
         row_height: 10.0,
     };
     let rows: Vec<Vec<(String, Weight)>> = tables

@@ -139,6 +139,8 @@ impl Page {
     }
 
     /// Text aligned within [x, x + width].
+    // Position, box, size, weight and alignment are what a layout primitive takes.
+    #[allow(clippy::too_many_arguments)]
     pub fn text_in(
         &mut self,
         x: f32,
@@ -223,17 +225,19 @@ impl Page {
             return;
         }
         let cell = size / width as f32;
-        for (index, dark) in modules.iter().enumerate() {
-            if *dark {
-                let (col, row) = (index % width, index / width);
-                self.fill(
-                    x + col as f32 * cell,
-                    y + row as f32 * cell,
-                    cell,
-                    cell,
-                    0.0,
-                );
-            }
+        self.ops.push(Op::SetFillColor { col: grey(0.0) });
+        for (index, _) in modules.iter().enumerate().filter(|(_, dark)| **dark) {
+            let (col, row) = (index % width, index / width);
+            self.ops.push(Op::DrawRectangle {
+                rectangle: Rect {
+                    x: pt(x + col as f32 * cell),
+                    y: pt(PAGE_HEIGHT - y - (row + 1) as f32 * cell),
+                    width: pt(cell),
+                    height: pt(cell),
+                    mode: Some(printpdf::PaintMode::Fill),
+                    winding_order: None,
+                },
+            });
         }
     }
 }
