@@ -24,12 +24,15 @@ pub fn build(settings: &Settings) -> Result<Application, String> {
     let state = actix_web::web::Data::new(AppState {
         pool: pool.clone(),
         public_url: settings.public_url.clone(),
+        live: std::sync::Arc::new(crate::web::live::LiveHub::default()),
     });
+    crate::web::live::spawn_poller(state.clone());
     let server = HttpServer::new(move || {
         App::new()
             .app_data(state.clone())
             .app_data(actix_web::web::PayloadConfig::new(MAX_FORM_BYTES))
             .app_data(actix_web::web::FormConfig::default().limit(MAX_FORM_BYTES))
+            .wrap(middleware::from_fn(crate::web::live::refresh_after_writes))
             .wrap(
                 middleware::DefaultHeaders::new()
                     .add(("X-Content-Type-Options", "nosniff"))

@@ -57,7 +57,7 @@ impl ResultView {
     }
 }
 
-fn table_views(data: &TournamentData, passe: u32) -> Vec<TableView> {
+pub(crate) fn table_views(data: &TournamentData, passe: u32) -> Vec<TableView> {
     let out = |t: &crate::db::models::TeamRow| {
         t.status != "aktiv" && t.out_passe.is_none_or(|p| p as u32 <= passe)
     };
@@ -95,7 +95,7 @@ struct PassePage {
     total: String,
 }
 
-fn progress(tables: &[TableView]) -> (usize, usize) {
+pub(crate) fn progress(tables: &[TableView]) -> (usize, usize) {
     let expected = tables.iter().filter(|t| !t.pauschale).count();
     let entered = tables
         .iter()

@@ -5,6 +5,7 @@ pub mod audit;
 pub mod auth;
 pub mod draw;
 pub mod entry;
+pub mod live;
 pub mod prints;
 pub mod ranking;
 pub mod standblatt;
@@ -24,6 +25,7 @@ pub use auth::{MaybeUser, Secured, SecuredUpload, User};
 pub struct AppState {
     pub pool: Pool,
     pub public_url: Option<String>,
+    pub live: std::sync::Arc<live::LiveHub>,
 }
 
 /// Runs blocking database work off the async threads.
@@ -136,6 +138,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .configure(draw::routes)
         .configure(entry::routes)
         .configure(prints::routes)
+        .configure(live::routes)
         .configure(standblatt::routes)
         .configure(ranking::routes);
 }

@@ -2,5 +2,6 @@
 
 mod foundation;
 mod helpers;
+mod live;
 mod partnerschieber;
 mod prints;
