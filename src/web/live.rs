@@ -386,7 +386,7 @@ mod tests {
         let hub = LiveHub::default();
         hub.publish(&[(1, 5, true), (2, 1, false)]);
         let mut first = hub.subscribe(1).unwrap();
-        let mut second = hub.subscribe(2).unwrap();
+        let second = hub.subscribe(2).unwrap();
         hub.publish(&[(1, 6, true), (2, 1, false)]);
         assert!(first.has_changed().unwrap());
         assert!(!second.has_changed().unwrap());
