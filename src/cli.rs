@@ -36,8 +36,15 @@ enum Command {
         #[command(subcommand)]
         action: UserAction,
     },
-    /// Create a demo tournament with 24 teams and results.
-    Demo,
+    /// Create a demo tournament with results (default: 24 teams, 4 Passen à 12 Spiele).
+    Demo {
+        #[arg(long, default_value_t = 24)]
+        teams: u32,
+        #[arg(long, default_value_t = 4)]
+        passen: u32,
+        #[arg(long, default_value_t = 12)]
+        spiele: u32,
+    },
 }
 
 #[derive(Subcommand)]
@@ -120,7 +127,19 @@ pub fn run() -> ExitCode {
         Command::User { action } => {
             user_command(&cli.database_url, action).map(|m| println!("{m}"))
         }
-        Command::Demo => crate::demo::create(&cli.database_url).map(|m| println!("{m}")),
+        Command::Demo {
+            teams,
+            passen,
+            spiele,
+        } => crate::demo::create(
+            &cli.database_url,
+            crate::demo::Size {
+                teams,
+                passen,
+                spiele,
+            },
+        )
+        .map(|m| println!("{m}")),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

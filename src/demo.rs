@@ -3,6 +3,7 @@
 use crate::db::{self, results, teams, tournaments, users};
 use crate::domain::ids::{TeamId, TournamentId, UserId};
 use crate::domain::result::TableScore;
+use crate::domain::result_import::ImportedTable;
 use crate::domain::role::{Actor, Role};
 use crate::domain::team::{TeamInput, TeamStatus};
 use crate::domain::tournament::{Mode, TournamentSettings};
@@ -87,7 +88,22 @@ const PLACES: [(&str, &str); 6] = [
     ("JC St. Gallen", "St. Gallen"),
 ];
 
-pub fn create(database_url: &str) -> Result<String, String> {
+pub struct Size {
+    pub teams: u32,
+    pub passen: u32,
+    pub spiele: u32,
+}
+
+pub fn create(database_url: &str, size: Size) -> Result<String, String> {
+    if size.teams < 4
+        || size.teams > 5000
+        || size.passen < 2
+        || size.passen > 30
+        || size.spiele < 1
+        || size.spiele > 40
+    {
+        return Err("Demo: 4 bis 5000 Teams, 2 bis 30 Passen, 1 bis 40 Spiele.".into());
+    }
     let pool = db::connect(database_url, 1)?;
     let mut conn = pool.get().map_err(|e| e.to_string())?;
     let conn = &mut conn;
@@ -123,19 +139,26 @@ pub fn create(database_url: &str) -> Result<String, String> {
         date: chrono::Local::now().date_naive(),
         location: "Zürich, Volkshaus".into(),
         mode: Mode::Partnerschieber,
-        passen: 4,
-        spiele_per_passe: 12,
-        pauschale: 1000,
+        passen: size.passen,
+        spiele_per_passe: size.spiele,
+        pauschale: crate::domain::tournament::preset_pauschale(size.passen, size.spiele)
+            .unwrap_or(size.spiele * crate::domain::tournament::POINTS_PER_SPIEL / 2),
     };
     let id: TournamentId = tournaments::create(conn, &actor, &settings).map_err(err)?;
     let mut rng = ChaCha8Rng::seed_from_u64(2026);
-    for i in 0..24 {
+    for i in 0..size.teams as usize {
         let (club, place) = PLACES[i % PLACES.len()];
+        let round = i / 24;
+        let suffix = if round == 0 {
+            String::new()
+        } else {
+            format!(" {}", round + 1)
+        };
         let team = TeamInput {
             startnummer: Some(i as u32 + 1),
-            name: (i % 2 == 0).then(|| TEAMS[i / 2].to_string()),
-            player1: format!("{} {}", FIRST[i], LAST[i]),
-            player2: format!("{} {}", FIRST[(i + 7) % 24], LAST[(i + 11) % 24]),
+            name: (i % 2 == 0).then(|| format!("{}{suffix}", TEAMS[(i / 2) % TEAMS.len()])),
+            player1: format!("{} {}", FIRST[i % 24], LAST[(i + round) % 24]),
+            player2: format!("{} {}", FIRST[(i + 7) % 24], LAST[(i + 11 + round) % 24]),
             club: Some(club.to_string()),
             place: Some(place.to_string()),
         };
@@ -146,45 +169,60 @@ pub fn create(database_url: &str) -> Result<String, String> {
     }
     results::draw(conn, &actor, id, results::DrawMode::Fest, 2026).map_err(err)?;
 
+    let total = size.spiele * crate::domain::tournament::POINTS_PER_SPIEL;
     let disqualified = results::load(conn, id).map_err(err)?.teams[16].id;
-    for passe in 1..=3u32 {
-        if passe == 3 {
+    let dq_passe = size.passen - 1;
+    for passe in 1..size.passen {
+        if passe == dq_passe {
             results::set_team_status(
                 conn,
                 &actor,
                 id,
                 TeamId(disqualified),
                 TeamStatus::Disqualifiziert,
-                Some(3),
+                Some(dq_passe),
                 Some("Zeichengeben nach Verwarnung (Regeln Partnerschieber §6)".into()),
             )
             .map_err(err)?;
         }
         let data = results::load(conn, id).map_err(err)?;
-        let tables: Vec<u32> = data.tables(passe).iter().map(|t| t.number).collect();
-        for table in tables {
-            let points_a: u32 = rng.random_range(560..=1324);
-            let matches_a = u32::from(rng.random_bool(0.15));
-            let score = TableScore {
-                points_a,
-                points_b: 1884 - points_a,
-                matches_a,
-                matches_b: 0,
-            };
-            match results::save_result(conn, &actor, id, passe, table, score, None) {
-                Ok(_) => {}
-                // Tables of the disqualified team count the Pauschale instead.
-                Err(crate::error::AppError::BadRequest(_)) => continue,
-                Err(e) => return Err(e.to_string()),
-            }
-            // Most results are visaed; a few in the last Passe still wait for the Kontrolleur.
-            if passe < 3 || table % 4 != 0 {
-                results::visa(conn, &actor, id, passe, table, None).map_err(err)?;
+        // Tables of the disqualified team count the Pauschale instead.
+        let tables: Vec<ImportedTable> = data
+            .tables(passe)
+            .iter()
+            .filter(|t| {
+                passe < dq_passe || (t.team_a.id != disqualified && t.team_b.id != disqualified)
+            })
+            .map(|t| {
+                let points_a: u32 = rng.random_range(total * 3 / 10..=total * 7 / 10);
+                let matches_a = u32::from(rng.random_bool(0.15))
+                    .min(points_a / crate::domain::tournament::POINTS_PER_SPIEL);
+                ImportedTable {
+                    passe,
+                    table: t.number,
+                    score: TableScore {
+                        points_a,
+                        points_b: total - points_a,
+                        matches_a,
+                        matches_b: 0,
+                    },
+                }
+            })
+            .collect();
+        results::import_results(conn, &actor, id, &tables).map_err(err)?;
+        // Most results are visaed; a few in the last played Passe still wait for the Kontrolleur.
+        for t in &tables {
+            if passe < dq_passe || t.table % 4 != 0 {
+                results::visa(conn, &actor, id, passe, t.table, None).map_err(err)?;
             }
         }
     }
     let mut message = format!(
-        "Demo-Turnier #{id} angelegt: 24 Teams, 4 Passen à 12 Spiele, Resultate der Passen 1–3."
+        "Demo-Turnier #{id} angelegt: {} Teams, {} Passen à {} Spiele, Resultate der Passen 1–{}.",
+        size.teams,
+        size.passen,
+        size.spiele,
+        size.passen - 1
     );
     if created_account {
         message += &format!(

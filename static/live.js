@@ -20,6 +20,7 @@
   function paginate() {
     var rows = Array.prototype.slice.call(document.querySelectorAll("#board tr.row"));
     rows.forEach(function (r) { r.classList.remove("hidden"); });
+    document.querySelectorAll("#board tr.section-row").forEach(function (r) { r.classList.remove("hidden"); });
     var indicator = document.getElementById("page-indicator");
     if (!isBeamer() || rows.length === 0) { if (indicator) indicator.textContent = ""; return; }
     var board = document.getElementById("board");
@@ -30,6 +31,13 @@
     var pages = Math.ceil(rows.length / perPage);
     if (page >= pages) page = 0;
     rows.forEach(function (r, i) { if (Math.floor(i / perPage) !== page) r.classList.add("hidden"); });
+    // A section heading shows only with rows of its section on this page.
+    document.querySelectorAll("#board tbody").forEach(function (section) {
+      var heading = section.querySelector("tr.section-row");
+      if (!heading) return;
+      var visible = section.querySelectorAll("tr.row:not(.hidden)").length > 0;
+      heading.classList.toggle("hidden", !visible);
+    });
     if (indicator) indicator.textContent = pages > 1 ? "Seite " + (page + 1) + " / " + pages : "";
   }
 
