@@ -23,6 +23,17 @@ struct Cli {
     /// Address players reach the app at, printed as QR code on Standblätter.
     #[arg(long, env = "JASSTURNIER_PUBLIC_URL", global = true)]
     public_url: Option<String>,
+    /// Folder for automatic backups (default: `backups/` next to the database).
+    #[arg(long, env = "JASSTURNIER_BACKUP_DIR", global = true)]
+    backup_dir: Option<std::path::PathBuf>,
+    /// Minutes between automatic backups while a tournament is open (0: off).
+    #[arg(
+        long,
+        env = "JASSTURNIER_BACKUP_MINUTES",
+        default_value_t = 5,
+        global = true
+    )]
+    backup_minutes: u64,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -36,6 +47,8 @@ enum Command {
         #[command(subcommand)]
         action: UserAction,
     },
+    /// Write a consistent snapshot of the database to FILE (also while the server runs).
+    Backup { file: std::path::PathBuf },
     /// Create a demo tournament with results (default: 24 teams, 4 Passen à 12 Spiele).
     Demo {
         #[arg(long, default_value_t = 24)]
@@ -123,7 +136,10 @@ pub fn run() -> ExitCode {
             database_url: cli.database_url,
             workers: 4,
             public_url: cli.public_url,
+            backup_dir: cli.backup_dir,
+            backup_interval: std::time::Duration::from_secs(cli.backup_minutes * 60),
         }),
+        Command::Backup { file } => backup(&cli.database_url, &file).map(|m| println!("{m}")),
         Command::User { action } => {
             user_command(&cli.database_url, action).map(|m| println!("{m}"))
         }
@@ -165,4 +181,11 @@ fn serve(settings: Settings) -> Result<(), String> {
         );
         app.server.await.map_err(|e| e.to_string())
     })
+}
+
+fn backup(database_url: &str, file: &std::path::Path) -> Result<String, String> {
+    let pool = db::connect(database_url, 1)?;
+    let mut conn = pool.get().map_err(|e| e.to_string())?;
+    db::backup::snapshot(&mut conn, file)?;
+    Ok(format!("Sicherung geschrieben: {}", file.display()))
 }

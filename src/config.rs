@@ -10,6 +10,21 @@ pub struct Settings {
     /// The address players' phones reach the app at, for QR codes on printed sheets
     /// (e.g. `http://192.168.1.20:8080`); None: the address of the printing request.
     pub public_url: Option<String>,
+    /// Where automatic backups go; None: `backups/` next to the database file.
+    pub backup_dir: Option<std::path::PathBuf>,
+    /// How often to back up while a tournament is open and something changed; zero: never.
+    pub backup_interval: std::time::Duration,
+}
+
+impl Settings {
+    pub fn backup_dir(&self) -> std::path::PathBuf {
+        self.backup_dir.clone().unwrap_or_else(|| {
+            std::path::Path::new(crate::db::sqlite_path(&self.database_url))
+                .parent()
+                .map(|p| p.join("backups"))
+                .unwrap_or_else(|| "backups".into())
+        })
+    }
 }
 
 pub const DEFAULT_BIND: &str = "127.0.0.1:8080";

@@ -27,6 +27,13 @@ pub fn build(settings: &Settings) -> Result<Application, String> {
         live: std::sync::Arc::new(crate::web::live::LiveHub::default()),
     });
     crate::web::live::spawn_poller(state.clone());
+    if !settings.backup_interval.is_zero() {
+        spawn_backups(
+            pool.clone(),
+            settings.backup_dir(),
+            settings.backup_interval,
+        );
+    }
     let server = HttpServer::new(move || {
         App::new()
             .app_data(state.clone())
@@ -46,4 +53,32 @@ pub fn build(settings: &Settings) -> Result<Application, String> {
     .map_err(|e| e.to_string())?
     .run();
     Ok(Application { server, port, pool })
+}
+
+/// Automatic backups: every interval, if anything changed and a tournament is open.
+fn spawn_backups(pool: db::Pool, dir: std::path::PathBuf, every: std::time::Duration) {
+    tokio::spawn(async move {
+        let mut interval = tokio::time::interval(every);
+        interval.tick().await;
+        let mut last = None;
+        loop {
+            interval.tick().await;
+            let (pool, dir) = (pool.clone(), dir.clone());
+            let done = actix_web::web::block(move || {
+                let mut conn = pool.get().map_err(|e| e.to_string())?;
+                db::backup::automatic(&mut conn, &dir, last)
+            })
+            .await;
+            match done {
+                Ok(Ok((marker, written))) => {
+                    last = Some(marker);
+                    if let Some(path) = written {
+                        tracing::info!(file = %path.display(), "automatische Sicherung geschrieben");
+                    }
+                }
+                Ok(Err(e)) => tracing::error!(error = %e, "automatische Sicherung fehlgeschlagen"),
+                Err(e) => tracing::error!(error = %e, "automatische Sicherung fehlgeschlagen"),
+            }
+        }
+    });
 }

@@ -54,12 +54,15 @@
     if (row) { row.classList.add("mine"); if (!isBeamer()) row.scrollIntoView({ block: "center" }); }
   }
 
+  var wanted = 0;
   function refresh() {
-    fetch(location.pathname, { headers: { "Accept": "text/html" } })
+    fetch(location.pathname, { headers: { "Accept": "text/html" }, cache: "no-cache" })
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (html) {
         if (!html) return;
         var doc = new DOMParser().parseFromString(html, "text/html");
+        // The server may answer with the previous version while it renders the new one.
+        if (parseInt(doc.body.dataset.version, 10) < wanted) setTimeout(refresh, 500);
         var fresh = doc.getElementById("live-root");
         if (!fresh) return;
         var before = signatures(document);
@@ -90,7 +93,10 @@
 
   if (window.EventSource) {
     var source = new EventSource("/tournaments/" + id + "/live/events");
-    source.addEventListener("version", function (e) { if (e.data !== version) refresh(); });
+    source.addEventListener("version", function (e) {
+      wanted = parseInt(e.data, 10);
+      if (e.data !== version) refresh();
+    });
   } else {
     setInterval(refresh, 15000);
   }

@@ -1,11 +1,13 @@
 //! Persistence: schema, row structs, and query functions taking `&mut Conn`.
 
 pub mod audit;
+pub mod backup;
 pub mod models;
 pub mod results;
 pub mod schema;
 pub mod teams;
 pub mod tournaments;
+pub mod transfer;
 pub mod users;
 
 use diesel::connection::SimpleConnection;
@@ -104,6 +106,13 @@ pub fn dump(conn: &mut Conn) -> diesel::QueryResult<String> {
         audit_log::table
             .select(AuditRow::as_select())
             .order(audit_log::id)
+            .load(conn)?
+    );
+    out += &format!(
+        "{:?}\n",
+        pending_entries::table
+            .select(PendingEntry::as_select())
+            .order(pending_entries::id)
             .load(conn)?
     );
     Ok(out)

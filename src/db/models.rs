@@ -55,6 +55,8 @@ pub struct TournamentRow {
     pub draw_seed: Option<i64>,
     pub version: i32,
     pub created_at: NaiveDateTime,
+    pub double_entry: bool,
+    pub double_entry_same_user: bool,
 }
 
 #[derive(Debug, Insertable, AsChangeset, Serialize)]
@@ -67,6 +69,8 @@ pub struct TournamentValues {
     pub passen: i32,
     pub spiele_per_passe: i32,
     pub pauschale: i32,
+    pub double_entry: bool,
+    pub double_entry_same_user: bool,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Serialize, PartialEq)]
@@ -152,6 +156,22 @@ pub struct NewResult {
     pub matches_a: i32,
     pub matches_b: i32,
     pub version: i32,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize, PartialEq)]
+#[diesel(table_name = pending_entries)]
+pub struct PendingEntry {
+    #[diesel(skip_insertion)]
+    pub id: i32,
+    pub tournament_id: i32,
+    pub passe: i32,
+    pub table_no: i32,
+    pub user_id: i32,
+    pub points_a: i32,
+    pub points_b: i32,
+    pub matches_a: i32,
+    pub matches_b: i32,
+    pub created_at: NaiveDateTime,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Serialize)]

@@ -1,14 +1,14 @@
 //! Draws, table results, visas, disqualifications: everything that changes a Standblatt.
 
 use super::audit::{self, Entry};
-use super::models::{NewResult, ResultRow, SeatRow, TeamRow, TournamentRow};
-use super::schema::{results, seats, teams, tournaments, users};
+use super::models::{NewResult, PendingEntry, ResultRow, SeatRow, TeamRow, TournamentRow};
+use super::schema::{pending_entries, results, seats, teams, tournaments, users};
 use super::tournaments::{begin_write, bump_version, ensure_open, get as get_tournament};
 use super::{Conn, now};
 use crate::domain::ids::{ResultId, TeamId, TournamentId};
 use crate::domain::result::TableScore;
 use crate::domain::result_import::ImportedTable;
-use crate::domain::role::{Actor, Permission};
+use crate::domain::role::{Actor, Permission, Role};
 use crate::domain::schedule::{self, DrawHistory, PasseDraw, Table};
 use crate::domain::standblatt::{
     self, ResultFacts, SeatFacts, Standblatt, TeamFacts, TournamentFacts, Visa,
@@ -50,6 +50,8 @@ pub struct TournamentData {
     pub seats: Vec<SeatRow>,
     pub results: Vec<ResultRow>,
     pub usernames: HashMap<i32, String>,
+    /// Double entry: entries waiting for their confirmation (or in contradiction).
+    pub pending: Vec<PendingEntry>,
 }
 
 pub fn load(conn: &mut Conn, id: TournamentId) -> Result<TournamentData, AppError> {
@@ -70,12 +72,18 @@ pub fn load(conn: &mut Conn, id: TournamentId) -> Result<TournamentData, AppErro
         .load::<(i32, String)>(conn)?
         .into_iter()
         .collect();
+    let pending = pending_entries::table
+        .filter(pending_entries::tournament_id.eq(id.0))
+        .select(PendingEntry::as_select())
+        .order(pending_entries::id)
+        .load(conn)?;
     Ok(TournamentData {
         tournament,
         teams,
         seats,
         results,
         usernames,
+        pending,
     })
 }
 
@@ -191,6 +199,13 @@ impl TournamentData {
 
     pub fn is_drawn(&self) -> bool {
         self.tournament.draw_seed.is_some()
+    }
+
+    pub fn pending_at(&self, passe: u32, table: u32) -> Vec<&PendingEntry> {
+        self.pending
+            .iter()
+            .filter(|p| p.passe == passe as i32 && p.table_no == table as i32)
+            .collect()
     }
 
     pub fn spiele(&self) -> u32 {
@@ -422,6 +437,10 @@ pub enum SaveOutcome {
     Saved(ResultRow),
     /// Someone else saved this table first; here is what is stored.
     Conflict(ResultRow),
+    /// Double entry: the first entry is stored blind; the result counts after the second.
+    FirstEntry,
+    /// Double entry: the entries disagree; the Turnierleitung decides.
+    Mismatch(Vec<PendingEntry>),
 }
 
 /// Revokes the final visa of every team whose total a write changed.
@@ -460,6 +479,12 @@ pub fn save_result(
         // A conflict writes nothing, not even the version bump.
         ensure_open(conn, id)?;
         let data = load(conn, id)?;
+        if data.tournament.double_entry
+            && expected_version.is_none()
+            && data.result_at(passe, table).is_none()
+        {
+            return double_entry(conn, actor, &data, passe, table, score);
+        }
         let outcome = write_result(conn, actor, &data, passe, table, score, expected_version)?;
         if let SaveOutcome::Saved(_) = outcome {
             finish_result_writes(conn, id, &data)?;
@@ -491,6 +516,125 @@ pub fn import_results(
     })
 }
 
+/// Double entry (per tournament): the first entry waits blind; an equal second entry by
+/// another account (or the same one, if the tournament allows it) makes the result count;
+/// a different one is a contradiction that only the Turnierleitung resolves.
+fn double_entry(
+    conn: &mut Conn,
+    actor: &Actor,
+    data: &TournamentData,
+    passe: u32,
+    table: u32,
+    score: TableScore,
+) -> Result<SaveOutcome, AppError> {
+    let id = TournamentId(data.tournament.id);
+    seating(data, passe, table)?;
+    let pending: Vec<PendingEntry> = data.pending_at(passe, table).into_iter().cloned().collect();
+    let entry = PendingEntry {
+        id: 0,
+        tournament_id: id.0,
+        passe: passe as i32,
+        table_no: table as i32,
+        user_id: actor.id.0,
+        points_a: score.points_a as i32,
+        points_b: score.points_b as i32,
+        matches_a: score.matches_a as i32,
+        matches_b: score.matches_b as i32,
+        created_at: now(),
+    };
+    let same = |p: &PendingEntry| {
+        (p.points_a, p.points_b, p.matches_a, p.matches_b)
+            == (
+                entry.points_a,
+                entry.points_b,
+                entry.matches_a,
+                entry.matches_b,
+            )
+    };
+    let of_table = || {
+        pending_entries::table
+            .filter(pending_entries::tournament_id.eq(id.0))
+            .filter(pending_entries::passe.eq(passe as i32))
+            .filter(pending_entries::table_no.eq(table as i32))
+    };
+    let record = |conn: &mut Conn, action: &str, before: &[PendingEntry]| {
+        audit::record(
+            conn,
+            Some(actor),
+            Entry {
+                tournament: Some(id),
+                entity: "pending_entry",
+                entity_id: Some(table as i32),
+                action,
+            },
+            Some(&before),
+            Some(&entry),
+        )
+    };
+    match pending.as_slice() {
+        [] => {
+            diesel::insert_into(pending_entries::table)
+                .values(&entry)
+                .execute(conn)?;
+            record(conn, "enter_first", &pending)?;
+            bump_version(conn, id)?;
+            Ok(SaveOutcome::FirstEntry)
+        }
+        [first] if first.user_id == actor.id.0 && !data.tournament.double_entry_same_user => {
+            Err(AppError::BadRequest(
+                "Die zweite Erfassung muss von einem anderen Konto kommen (Doppelerfassung)."
+                    .into(),
+            ))
+        }
+        [first] if !same(first) => {
+            diesel::insert_into(pending_entries::table)
+                .values(&entry)
+                .execute(conn)?;
+            record(conn, "contradiction", &pending)?;
+            bump_version(conn, id)?;
+            Ok(SaveOutcome::Mismatch(
+                of_table()
+                    .select(PendingEntry::as_select())
+                    .order(pending_entries::id)
+                    .load(conn)?,
+            ))
+        }
+        [_, _, ..] if actor.role != Role::Leitung => Ok(SaveOutcome::Mismatch(pending.clone())),
+        // An agreeing second entry, or the Leitung's decision on a contradiction.
+        _ => {
+            let outcome = write_result(conn, actor, data, passe, table, score, None)?;
+            diesel::delete(of_table()).execute(conn)?;
+            record(
+                conn,
+                if pending.len() > 1 {
+                    "resolve"
+                } else {
+                    "confirm"
+                },
+                &pending,
+            )?;
+            finish_result_writes(conn, id, data)?;
+            Ok(outcome)
+        }
+    }
+}
+
+/// The two teams of a table, refusing tables where the Pauschale applies.
+fn seating(data: &TournamentData, passe: u32, table: u32) -> Result<Table<&TeamRow>, AppError> {
+    let Some(seating) = data.tables(passe).into_iter().find(|t| t.number == table) else {
+        return Err(AppError::BadRequest(format!(
+            "Tisch {table} gibt es in Passe {passe} nicht."
+        )));
+    };
+    let out = |t: &TeamRow| t.status != "aktiv" && t.out_passe.is_none_or(|p| p as u32 <= passe);
+    if out(seating.team_a) || out(seating.team_b) {
+        return Err(AppError::BadRequest(format!(
+            "An Tisch {table} gilt in Passe {passe} die Pauschale: ein Team ist ausgeschieden."
+        )));
+    }
+    Ok(seating)
+}
+
 /// After result writes: bump the tournament version and revoke final visas whose total moved.
 fn finish_result_writes(
     conn: &mut Conn,
@@ -498,6 +642,10 @@ fn finish_result_writes(
     before: &TournamentData,
 ) -> Result<(), AppError> {
     bump_version(conn, id)?;
+    // Only a final visa can be revoked; during play nobody has one yet.
+    if before.teams.iter().all(|t| t.final_visa_by.is_none()) {
+        return Ok(());
+    }
     let after = load(conn, id)?.standblaetter();
     revoke_changed_final_visas(conn, &before.standblaetter(), &after)?;
     Ok(())
@@ -515,18 +663,7 @@ fn write_result(
     expected_version: Option<i32>,
 ) -> Result<SaveOutcome, AppError> {
     let id = TournamentId(data.tournament.id);
-    let tables = data.tables(passe);
-    let Some(seating) = tables.iter().find(|t| t.number == table) else {
-        return Err(AppError::BadRequest(format!(
-            "Tisch {table} gibt es in Passe {passe} nicht."
-        )));
-    };
-    let out = |t: &TeamRow| t.status != "aktiv" && t.out_passe.is_none_or(|p| p as u32 <= passe);
-    if out(seating.team_a) || out(seating.team_b) {
-        return Err(AppError::BadRequest(format!(
-            "An Tisch {table} gilt in Passe {passe} die Pauschale: ein Team ist ausgeschieden."
-        )));
-    }
+    let seating = seating(data, passe, table)?;
     let existing = data.result_at(passe, table).cloned();
     let saved = match (existing, expected_version) {
         (None, Some(_)) => {

@@ -38,6 +38,31 @@ diesel::table! {
         draw_seed -> Nullable<BigInt>,
         version -> Integer,
         created_at -> Timestamp,
+        double_entry -> Bool,
+        double_entry_same_user -> Bool,
+    }
+}
+
+diesel::table! {
+    pending_entries (id) {
+        id -> Integer,
+        tournament_id -> Integer,
+        passe -> Integer,
+        table_no -> Integer,
+        user_id -> Integer,
+        points_a -> Integer,
+        points_b -> Integer,
+        matches_a -> Integer,
+        matches_b -> Integer,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    login_failures (id) {
+        id -> Integer,
+        username -> Text,
+        at -> Timestamp,
     }
 }
 
@@ -118,5 +143,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     teams,
     seats,
     results,
-    audit_log
+    audit_log,
+    pending_entries,
+    login_failures
 );

@@ -59,6 +59,8 @@ fn values(settings: &TournamentSettings) -> TournamentValues {
         passen: settings.passen as i32,
         spiele_per_passe: settings.spiele_per_passe as i32,
         pauschale: settings.pauschale as i32,
+        double_entry: settings.double_entry,
+        double_entry_same_user: settings.double_entry_same_user,
     }
 }
 

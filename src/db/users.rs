@@ -209,18 +209,45 @@ pub fn update(
     })
 }
 
-/// Checks the credentials and opens a session: (token, csrf token).
-pub fn login(
-    conn: &mut Conn,
-    username: &str,
-    password: &str,
-) -> QueryResult<Option<(String, String)>> {
-    let Some(user) = find_by_name(conn, username.trim())? else {
-        return Ok(None);
-    };
-    if !user.active || !verify_password(password, &user.password_hash) {
-        return Ok(None);
+/// Failed logins per account before it is locked for [`LOCKOUT_MINUTES`].
+pub const MAX_FAILURES: i64 = 5;
+pub const LOCKOUT_MINUTES: i64 = 15;
+
+pub enum LoginOutcome {
+    /// A new session: (token, csrf token).
+    Opened(String, String),
+    Refused,
+    /// Too many failed attempts for this name recently; the password was not even checked.
+    Throttled,
+}
+
+/// Checks the credentials and opens a session. Failed attempts are counted per user name;
+/// after [`MAX_FAILURES`] within [`LOCKOUT_MINUTES`] further attempts are refused unchecked.
+pub fn login(conn: &mut Conn, username: &str, password: &str) -> QueryResult<LoginOutcome> {
+    use super::schema::login_failures;
+    let username = username.trim();
+    let since = now() - chrono::Duration::minutes(LOCKOUT_MINUTES);
+    let recent: i64 = login_failures::table
+        .filter(login_failures::username.eq(username))
+        .filter(login_failures::at.gt(since))
+        .count()
+        .get_result(conn)?;
+    if recent >= MAX_FAILURES {
+        return Ok(LoginOutcome::Throttled);
     }
+    let user = find_by_name(conn, username)?;
+    let Some(user) = user.filter(|u| u.active && verify_password(password, &u.password_hash))
+    else {
+        diesel::insert_into(login_failures::table)
+            .values((
+                login_failures::username.eq(username),
+                login_failures::at.eq(now()),
+            ))
+            .execute(conn)?;
+        return Ok(LoginOutcome::Refused);
+    };
+    diesel::delete(login_failures::table.filter(login_failures::username.eq(username)))
+        .execute(conn)?;
     let token = random_token();
     let csrf = random_token();
     let created = now();
@@ -233,7 +260,7 @@ pub fn login(
             sessions::expires_at.eq(created + chrono::Duration::hours(SESSION_HOURS)),
         ))
         .execute(conn)?;
-    Ok(Some((token, csrf)))
+    Ok(LoginOutcome::Opened(token, csrf))
 }
 
 pub fn logout(conn: &mut Conn, token: &str) -> QueryResult<()> {

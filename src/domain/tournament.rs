@@ -82,6 +82,12 @@ pub struct TournamentForm {
     pub spiele_per_passe: String,
     #[serde(default)]
     pub pauschale: String,
+    /// Checkbox: every table result is entered twice, blind.
+    #[serde(default)]
+    pub double_entry: Option<String>,
+    /// Checkbox: one account may make both entries.
+    #[serde(default)]
+    pub double_entry_same_user: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,6 +100,8 @@ pub struct TournamentSettings {
     /// Zero in Jassmarathon, where a Spielrunde is timed, not counted in Spiele.
     pub spiele_per_passe: u32,
     pub pauschale: u32,
+    pub double_entry: bool,
+    pub double_entry_same_user: bool,
 }
 
 impl TournamentSettings {
@@ -195,6 +203,8 @@ impl TryFrom<&TournamentForm> for TournamentSettings {
                 passen,
                 spiele_per_passe,
                 pauschale,
+                double_entry: form.double_entry.is_some(),
+                double_entry_same_user: form.double_entry_same_user.is_some(),
             }),
             _ => Err(errors),
         }
@@ -214,6 +224,7 @@ mod tests {
             passen: passen.into(),
             spiele_per_passe: spiele.into(),
             pauschale: pauschale.into(),
+            ..Default::default()
         }
     }
 

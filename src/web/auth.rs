@@ -281,20 +281,33 @@ async fn login(
         Ok(users::login(conn, &username, &password)?)
     })
     .await?;
-    match opened {
-        Some((token, _csrf)) => Ok(HttpResponse::SeeOther()
-            .cookie(session_cookie(&token))
-            .insert_header((actix_web::http::header::LOCATION, "/"))
-            .finish()),
-        None => page_with(
-            &LoginPage {
-                ctx: Ctx::anonymous(),
-                username: form.username,
-                error: Some("Benutzername oder Passwort ist falsch.".into()),
-            },
+    let (status, message) = match opened {
+        users::LoginOutcome::Opened(token, _csrf) => {
+            return Ok(HttpResponse::SeeOther()
+                .cookie(session_cookie(&token))
+                .insert_header((actix_web::http::header::LOCATION, "/"))
+                .finish());
+        }
+        users::LoginOutcome::Refused => (
             StatusCode::UNAUTHORIZED,
+            "Benutzername oder Passwort ist falsch.".to_string(),
         ),
-    }
+        users::LoginOutcome::Throttled => (
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "Zu viele Fehlversuche für dieses Konto. Bitte in {} Minuten nochmals versuchen oder die Turnierleitung fragen.",
+                users::LOCKOUT_MINUTES
+            ),
+        ),
+    };
+    page_with(
+        &LoginPage {
+            ctx: Ctx::anonymous(),
+            username: form.username,
+            error: Some(message),
+        },
+        status,
+    )
 }
 
 async fn logout(
@@ -372,7 +385,7 @@ async fn setup(
     })
     .await?;
     let mut response = HttpResponse::SeeOther();
-    if let Some((token, _)) = opened {
+    if let users::LoginOutcome::Opened(token, _) = opened {
         response.cookie(session_cookie(&token));
     }
     Ok(response

@@ -27,6 +27,44 @@ pub struct TableView {
     pub result: Option<ResultView>,
     /// "Pauschale" when a team of the table has left the tournament.
     pub pauschale: bool,
+    /// Double entry: entries not yet confirmed. Their values are shown only once they
+    /// contradict each other, so that the second clerk types blind.
+    pub pending: Vec<PendingView>,
+}
+
+pub struct PendingView {
+    pub by: String,
+    pub points: String,
+}
+
+impl TableView {
+    pub fn contradiction(&self) -> bool {
+        self.pending.len() > 1
+    }
+    /// Progress word: offen, 1× erfasst, Widerspruch, erfasst (bestätigt with double entry).
+    pub fn state(&self, double_entry: &bool) -> &'static str {
+        match (&self.result, self.pending.len()) {
+            (Some(_), _) if *double_entry => "bestätigt",
+            (Some(_), _) => "erfasst",
+            (None, 0) => "offen",
+            (None, 1) => "1× erfasst",
+            (None, _) => "Widerspruch",
+        }
+    }
+}
+
+fn pending_views(data: &TournamentData, passe: u32, table: u32) -> Vec<PendingView> {
+    data.pending_at(passe, table)
+        .into_iter()
+        .map(|p| PendingView {
+            by: data.usernames.get(&p.user_id).cloned().unwrap_or_default(),
+            points: format!(
+                "{} : {}",
+                format::number(i64::from(p.points_a)),
+                format::number(i64::from(p.points_b))
+            ),
+        })
+        .collect()
 }
 
 pub struct ResultView {
@@ -69,6 +107,7 @@ pub(crate) fn table_views(data: &TournamentData, passe: u32) -> Vec<TableView> {
             team_b: team_label(t.team_b),
             result: data.result_at(passe, t.number).map(ResultView::new),
             pauschale: out(t.team_a) || out(t.team_b),
+            pending: pending_views(data, passe, t.number),
         })
         .collect()
 }
@@ -136,6 +175,8 @@ struct EntryPage {
     form: ResultForm,
     errors: FieldErrors,
     conflict: Option<(u32, ResultView)>,
+    /// Double entry: the table whose two entries disagree, with both entries.
+    contradiction: Option<TableView>,
     missing: Vec<TableView>,
     entered: Vec<TableView>,
     entered_count: usize,
@@ -152,6 +193,11 @@ fn entry_page(
     errors: FieldErrors,
     conflict: Option<(u32, ResultView)>,
 ) -> EntryPage {
+    let contradiction = form.table.trim().parse::<u32>().ok().and_then(|table| {
+        table_views(&data, passe)
+            .into_iter()
+            .find(|t| t.number == table && t.contradiction())
+    });
     let tables = table_views(&data, passe);
     let (entered_count, expected) = progress(&tables);
     let json: serde_json::Map<String, serde_json::Value> = tables
@@ -174,6 +220,7 @@ fn entry_page(
         form,
         errors,
         conflict,
+        contradiction,
         missing,
         entered,
         entered_count,
@@ -283,6 +330,24 @@ async fn save(
                 }
             );
             flash_redirect(state, &post.session, &back, message).await
+        }
+        SaveOutcome::FirstEntry => {
+            let message = format!(
+                "Passe {passe}, Tisch {table}: 1× erfasst – zählt nach der zweiten, blinden Erfassung durch ein anderes Konto."
+            );
+            flash_redirect(state, &post.session, &back, message).await
+        }
+        SaveOutcome::Mismatch(_) => {
+            let data = db(state, move |conn| results::load(conn, id)).await?;
+            let page = entry_page(
+                post.session.ctx(),
+                data,
+                passe,
+                post.form,
+                FieldErrors::new(),
+                None,
+            );
+            page_with(&page, StatusCode::CONFLICT)
         }
         SaveOutcome::Conflict(stored) => {
             let data = db(state, move |conn| results::load(conn, id)).await?;

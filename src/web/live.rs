@@ -48,6 +48,20 @@ pub struct CachedPage {
 pub struct LiveHub {
     tournaments: Mutex<HashMap<i32, Published>>,
     pages: Mutex<HashMap<i32, Arc<CachedPage>>>,
+    /// Tournaments whose page one request is re-rendering right now.
+    rendering: Mutex<std::collections::HashSet<i32>>,
+}
+
+/// Held by the one request that re-renders a tournament's page; released on drop.
+struct RenderTicket<'a> {
+    hub: &'a LiveHub,
+    id: i32,
+}
+
+impl Drop for RenderTicket<'_> {
+    fn drop(&mut self) {
+        lock(&self.hub.rendering).remove(&self.id);
+    }
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -102,6 +116,18 @@ impl LiveHub {
             .get(&id)
             .filter(|p| p.version == version)
             .cloned()
+    }
+
+    /// The latest page of any version, to serve while another request renders the new one.
+    fn latest(&self, id: i32) -> Option<Arc<CachedPage>> {
+        lock(&self.pages).get(&id).cloned()
+    }
+
+    /// Single flight: only one request renders a tournament's page at a time.
+    fn start_render(&self, id: i32) -> Option<RenderTicket<'_>> {
+        // The guard must be gone before a ticket can exist: dropping one takes the lock.
+        let started = lock(&self.rendering).insert(id);
+        started.then(|| RenderTicket { hub: self, id })
     }
 
     fn store(&self, id: i32, page: Arc<CachedPage>) {
@@ -305,6 +331,20 @@ async fn live(
     {
         return Ok(respond(&req, &page));
     }
+    // Under load, a change must not make every waiting viewer render the page at once:
+    // one request renders, the others get the previous version meanwhile (the browser's
+    // script fetches again when it got an older version than the event announced).
+    let ticket = if own.is_none() {
+        match state.live.start_render(id) {
+            Some(ticket) => Some(ticket),
+            None => match state.live.latest(id) {
+                Some(stale) => return Ok(respond(&req, &stale)),
+                None => None,
+            },
+        }
+    } else {
+        None
+    };
     let data = db(&state, move |conn| results::load(conn, TournamentId(id))).await?;
     if !data.tournament.public {
         return Err(AppError::not_found());
@@ -324,6 +364,7 @@ async fn live(
     }
     let page = Arc::new(page);
     state.live.store(id, page.clone());
+    drop(ticket);
     Ok(respond(&req, &page))
 }
 
@@ -418,6 +459,20 @@ mod tests {
             }),
         );
         assert_eq!(hub.cached(1, 3).unwrap().etag, "a");
+    }
+
+    #[test]
+    fn only_one_render_at_a_time() {
+        let hub = LiveHub::default();
+        let ticket = hub.start_render(1);
+        assert!(ticket.is_some());
+        assert!(hub.start_render(1).is_none());
+        assert!(
+            hub.start_render(2).is_some(),
+            "other tournaments are independent"
+        );
+        drop(ticket);
+        assert!(hub.start_render(1).is_some());
     }
 
     #[test]

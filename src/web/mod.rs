@@ -8,6 +8,7 @@ pub mod entry;
 pub mod live;
 pub mod prints;
 pub mod ranking;
+pub mod safety;
 pub mod standblatt;
 pub mod teams;
 pub mod tournaments;
@@ -133,6 +134,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .configure(auth::routes)
         .configure(accounts::routes)
         .configure(audit::routes)
+        .configure(safety::routes)
         .configure(tournaments::routes)
         .configure(teams::routes)
         .configure(draw::routes)

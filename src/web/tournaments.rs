@@ -184,6 +184,8 @@ fn form_of(row: &TournamentRow) -> TournamentForm {
             String::new()
         },
         pauschale: row.pauschale.to_string(),
+        double_entry: row.double_entry.then(|| "1".into()),
+        double_entry_same_user: row.double_entry_same_user.then(|| "1".into()),
     }
 }
 

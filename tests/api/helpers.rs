@@ -31,6 +31,8 @@ pub async fn spawn_app() -> TestApp {
         database_url: db_path.display().to_string(),
         workers: 2,
         public_url: None,
+        backup_dir: None,
+        backup_interval: std::time::Duration::ZERO,
     };
     let app = jassturnier::startup::build(&settings).expect("app starts");
     let address = format!("http://127.0.0.1:{}", app.port);

@@ -1,0 +1,141 @@
+//! Consistent snapshots of the whole database (`VACUUM INTO`: never a copy of a file being
+//! written) and the automatic backups while a tournament is open.
+
+use super::Conn;
+use super::schema::{audit_log, tournaments};
+use diesel::prelude::*;
+use std::path::{Path, PathBuf};
+
+/// How many automatic backups are kept.
+pub const KEEP: usize = 50;
+const PREFIX: &str = "jassturnier-";
+const SUFFIX: &str = ".sqlite3";
+
+/// Writes a consistent copy of the database to `path` (which must not exist yet).
+pub fn snapshot(conn: &mut Conn, path: &Path) -> Result<(), String> {
+    if path.exists() {
+        return Err(format!("{} existiert bereits.", path.display()));
+    }
+    let target = path
+        .to_str()
+        .ok_or("Der Pfad ist kein gültiger Text.")?
+        .replace('\'', "''");
+    diesel::sql_query(format!("VACUUM INTO '{target}'"))
+        .execute(conn)
+        .map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// A snapshot as bytes, for the download.
+pub fn snapshot_bytes(conn: &mut Conn) -> Result<Vec<u8>, String> {
+    let path = std::env::temp_dir().join(format!(
+        "jassturnier-download-{}.sqlite3",
+        super::users::random_token()
+    ));
+    snapshot(conn, &path)?;
+    let bytes = std::fs::read(&path).map_err(|e| e.to_string());
+    let _ = std::fs::remove_file(&path);
+    bytes
+}
+
+/// Changes whenever anything is written: (sum of tournament versions, newest audit entry).
+pub fn change_marker(conn: &mut Conn) -> QueryResult<(i64, i32)> {
+    let versions: Vec<i32> = tournaments::table.select(tournaments::version).load(conn)?;
+    let newest: Option<i32> = audit_log::table
+        .select(diesel::dsl::max(audit_log::id))
+        .first(conn)?;
+    Ok((
+        versions.iter().map(|v| i64::from(*v)).sum(),
+        newest.unwrap_or(0),
+    ))
+}
+
+pub fn any_open(conn: &mut Conn) -> QueryResult<bool> {
+    Ok(tournaments::table
+        .filter(tournaments::closed.eq(false))
+        .count()
+        .get_result::<i64>(conn)?
+        > 0)
+}
+
+pub fn file_name(at: chrono::NaiveDateTime) -> String {
+    format!("{PREFIX}{}{SUFFIX}", at.format("%Y%m%d-%H%M%S"))
+}
+
+/// The automatic backups in `dir`, oldest first.
+pub fn list(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| {
+                    p.file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(|n| n.starts_with(PREFIX) && n.ends_with(SUFFIX))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+/// Deletes the oldest automatic backups beyond `keep`.
+pub fn prune(dir: &Path, keep: usize) -> std::io::Result<usize> {
+    let files = list(dir);
+    let excess = files.len().saturating_sub(keep);
+    for file in &files[..excess] {
+        std::fs::remove_file(file)?;
+    }
+    Ok(excess)
+}
+
+/// One automatic backup if something changed since `last` and a tournament is open.
+/// Returns the new marker and the file written.
+pub fn automatic(
+    conn: &mut Conn,
+    dir: &Path,
+    last: Option<(i64, i32)>,
+) -> Result<((i64, i32), Option<PathBuf>), String> {
+    let marker = change_marker(conn).map_err(|e| e.to_string())?;
+    if last == Some(marker) || !any_open(conn).map_err(|e| e.to_string())? {
+        return Ok((marker, None));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut path = dir.join(file_name(super::now()));
+    let mut n = 1;
+    while path.exists() {
+        path = dir.join(format!(
+            "{PREFIX}{}-{n}{SUFFIX}",
+            super::now().format("%Y%m%d-%H%M%S")
+        ));
+        n += 1;
+    }
+    snapshot(conn, &path)?;
+    prune(dir, KEEP).map_err(|e| e.to_string())?;
+    Ok((marker, Some(path)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prune_keeps_the_newest() {
+        let dir = tempfile::tempdir().unwrap();
+        for i in 0..55 {
+            std::fs::write(
+                dir.path()
+                    .join(format!("{PREFIX}20261122-1000{i:02}{SUFFIX}")),
+                b"x",
+            )
+            .unwrap();
+        }
+        std::fs::write(dir.path().join("notiz.txt"), b"bleibt").unwrap();
+        assert_eq!(prune(dir.path(), KEEP).unwrap(), 5);
+        let left = list(dir.path());
+        assert_eq!(left.len(), 50);
+        assert!(left[0].ends_with(format!("{PREFIX}20261122-100005{SUFFIX}")));
+        assert!(dir.path().join("notiz.txt").exists());
+    }
+}

@@ -1,0 +1,75 @@
+//! Data safety: database snapshot download, tournament export/import as JSON.
+
+use super::auth::{SecuredUpload, flash_redirect};
+use super::{AppState, User, db};
+use crate::db::{backup, transfer};
+use crate::domain::ids::TournamentId;
+use crate::domain::role::Permission;
+use crate::error::AppError;
+use actix_web::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
+use actix_web::{HttpResponse, web};
+
+/// A consistent snapshot of the whole database, at any moment (also during the tournament).
+async fn download(state: web::Data<AppState>, user: User) -> Result<HttpResponse, AppError> {
+    user.0.require(Permission::ManageTournament)?;
+    let bytes = db(&state, |conn| {
+        backup::snapshot_bytes(conn).map_err(AppError::Internal)
+    })
+    .await?;
+    Ok(HttpResponse::Ok()
+        .insert_header((CONTENT_TYPE, "application/vnd.sqlite3"))
+        .insert_header((
+            CONTENT_DISPOSITION,
+            format!(
+                "attachment; filename=\"{}\"",
+                backup::file_name(crate::db::now())
+            ),
+        ))
+        .body(bytes))
+}
+
+async fn export(
+    state: web::Data<AppState>,
+    user: User,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, AppError> {
+    user.0.require(Permission::ManageTournament)?;
+    let id = TournamentId(path.into_inner());
+    let doc = db(&state, move |conn| transfer::export(conn, id)).await?;
+    Ok(HttpResponse::Ok()
+        .insert_header((
+            CONTENT_DISPOSITION,
+            format!("attachment; filename=\"turnier-{id}.json\""),
+        ))
+        .json(doc))
+}
+
+async fn import(
+    state: web::Data<AppState>,
+    upload: SecuredUpload,
+) -> Result<HttpResponse, AppError> {
+    let actor = upload
+        .session
+        .require(Permission::ManageTournament)?
+        .clone();
+    let bytes = upload.fields.get("file").cloned().unwrap_or_default();
+    let doc: transfer::Export = serde_json::from_slice(&bytes).map_err(|e| {
+        AppError::BadRequest(format!(
+            "Die Datei ist kein Turnier-Export von Jassturnier: {e}"
+        ))
+    })?;
+    let id = db(&state, move |conn| transfer::import(conn, &actor, &doc)).await?;
+    flash_redirect(
+        &state,
+        &upload.session,
+        &format!("/tournaments/{id}"),
+        "Turnier importiert.".into(),
+    )
+    .await
+}
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/backup", web::get().to(download))
+        .route("/tournaments/import", web::post().to(import))
+        .route("/tournaments/{id}/export.json", web::get().to(export));
+}
