@@ -6,7 +6,7 @@
 # Needs wrk (installed from Debian's packages if missing) and curl.
 # The load generator runs at the lowest CPU priority: in the hall the phones and screens are
 # other devices, so wrk's own CPU use on this single machine would otherwise be counted
-# against the server.
+# against the server. `LOAD_NICE=0 bash bench/live.sh` measures with wrk competing for the CPU.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PORT=${PORT:-18190}
@@ -45,12 +45,12 @@ entries() {
   done | sort -n | awk '{ a[NR] = $1 } END { printf "%.1f", a[int((NR + 1) / 2)] * 1000 }'
 }
 
-rate() { nice -n 19 wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" "$1" | awk '/Requests\/sec/ { print $2 }'; }
+rate() { nice -n "${LOAD_NICE:-19}" wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" "$1" | awk '/Requests\/sec/ { print $2 }'; }
 
 idle=$(entries 1 20)
 live_rate=$(rate "$live")
 static_rate=$(rate "$base/static/bench-live-copy.html")
-nice -n 19 wrk -t2 -c"$CONNECTIONS" -d"$((DURATION + 5))s" "$live" >/dev/null &
+nice -n "${LOAD_NICE:-19}" wrk -t2 -c"$CONNECTIONS" -d"$((DURATION + 5))s" "$live" >/dev/null &
 load=$!
 sleep 2
 loaded=$(entries 21 40)

@@ -55,7 +55,9 @@ async fn import(
     let bytes = upload.fields.get("file").cloned().unwrap_or_default();
     let doc: transfer::Export = serde_json::from_slice(&bytes).map_err(|e| {
         AppError::BadRequest(format!(
-            "Die Datei ist kein Turnier-Export von Jassturnier: {e}"
+            "Die Datei ist kein gültiger Turnier-Export von Jassturnier (Fehler in Zeile {}, Spalte {}).",
+            e.line(),
+            e.column()
         ))
     })?;
     let id = db(&state, move |conn| transfer::import(conn, &actor, &doc)).await?;

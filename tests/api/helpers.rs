@@ -13,7 +13,7 @@ pub struct TestApp {
     pub address: String,
     pub db_path: PathBuf,
     pub pool: Pool,
-    _dir: tempfile::TempDir,
+    pub dir: tempfile::TempDir,
 }
 
 /// One logged-in (or anonymous) browser: its own cookies and CSRF token.
@@ -24,9 +24,14 @@ pub struct Client {
 }
 
 pub async fn spawn_app() -> TestApp {
+    spawn_app_with(|_| {}).await
+}
+
+/// The app on a temporary database, with settings adjusted by `adjust`.
+pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
     let dir = tempfile::tempdir().expect("temp dir");
     let db_path = dir.path().join("test.sqlite3");
-    let settings = Settings {
+    let mut settings = Settings {
         bind: "127.0.0.1:0".into(),
         database_url: db_path.display().to_string(),
         workers: 2,
@@ -34,6 +39,7 @@ pub async fn spawn_app() -> TestApp {
         backup_dir: None,
         backup_interval: std::time::Duration::ZERO,
     };
+    adjust(&mut settings);
     let app = jassturnier::startup::build(&settings).expect("app starts");
     let address = format!("http://127.0.0.1:{}", app.port);
     tokio::spawn(app.server);
@@ -41,7 +47,7 @@ pub async fn spawn_app() -> TestApp {
         address,
         db_path,
         pool: app.pool,
-        _dir: dir,
+        dir,
     }
 }
 

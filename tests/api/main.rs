@@ -1,7 +1,9 @@
 //! Integration tests: the real app on port 0 with a temporary SQLite file per test.
 
+mod crash;
 mod foundation;
 mod helpers;
 mod live;
 mod partnerschieber;
 mod prints;
+mod safety;

@@ -1,0 +1,181 @@
+//! Crash proof: the real server binary is killed with SIGKILL in the middle of a burst of
+//! result entries; after a restart every acknowledged entry is there and nothing is half-written.
+
+use crate::helpers::*;
+use jassturnier::db::results;
+use jassturnier::domain::ids::TournamentId;
+use reqwest::StatusCode;
+use reqwest::redirect::Policy;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+fn start(db: &std::path::Path, port: u16) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_jassturnier"))
+        .env("DATABASE_URL", db)
+        .env("JASSTURNIER_BIND", format!("127.0.0.1:{port}"))
+        .env("JASSTURNIER_BACKUP_MINUTES", "0")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("server starts")
+}
+
+async fn wait_until_up(http: &reqwest::Client, base: &str) {
+    for _ in 0..100 {
+        if http
+            .get(format!("{base}/healthz"))
+            .send()
+            .await
+            .is_ok_and(|r| r.status().is_success())
+        {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("server did not come up");
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+#[tokio::test]
+async fn acknowledged_entries_survive_kill_9() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("crash.sqlite3");
+    let out = Command::new(env!("CARGO_BIN_EXE_jassturnier"))
+        .args(["demo", "--teams", "40", "--passen", "4", "--spiele", "12"])
+        .env("DATABASE_URL", &db)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let tables: Vec<u32> = {
+        let pool = jassturnier::db::connect(db.to_str().unwrap(), 1).unwrap();
+        let mut conn = pool.get().unwrap();
+        let data = results::load(&mut conn, TournamentId(1)).unwrap();
+        data.tables(4)
+            .iter()
+            .filter(|t| t.team_a.status == "aktiv" && t.team_b.status == "aktiv")
+            .map(|t| t.number)
+            .collect()
+    };
+    assert!(tables.len() >= 16);
+
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let mut server = start(&db, port);
+    let http = reqwest::Client::builder()
+        .cookie_store(true)
+        .redirect(Policy::none())
+        .build()
+        .unwrap();
+    wait_until_up(&http, &base).await;
+    let r = http
+        .post(format!("{base}/login"))
+        .form(&[("username", "demo"), ("password", "demo-passwort")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    let page = http
+        .get(format!("{base}/tournaments/1/passen/4/entry"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let csrf = attr(
+        &scraper::Html::parse_document(&page),
+        "input[name=_csrf]",
+        "value",
+    )
+    .unwrap();
+
+    let acknowledged = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let count = Arc::new(AtomicUsize::new(0));
+    let mut senders = Vec::new();
+    for lane in 0..4 {
+        let mine: Vec<u32> = tables.iter().copied().skip(lane).step_by(4).collect();
+        let (http, base, csrf, acknowledged, count) = (
+            http.clone(),
+            base.clone(),
+            csrf.clone(),
+            acknowledged.clone(),
+            count.clone(),
+        );
+        senders.push(tokio::spawn(async move {
+            for table in mine {
+                let points = 500 + table;
+                let sent = http
+                    .post(format!("{base}/tournaments/1/passen/4/entry"))
+                    .form(&[
+                        ("_csrf", csrf.as_str()),
+                        ("table", &table.to_string()),
+                        ("points_a", &points.to_string()),
+                    ])
+                    .send()
+                    .await;
+                match sent {
+                    Ok(r) if r.status() == StatusCode::SEE_OTHER => {
+                        acknowledged.lock().unwrap().push((table, points));
+                        count.fetch_add(1, Ordering::SeqCst);
+                    }
+                    _ => break,
+                }
+            }
+        }));
+    }
+    while count.load(Ordering::SeqCst) < 5 {
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    server.kill().expect("SIGKILL");
+    server.wait().unwrap();
+    for sender in senders {
+        sender.await.unwrap();
+    }
+    let acknowledged = acknowledged.lock().unwrap().clone();
+    assert!(
+        acknowledged.len() >= 5 && acknowledged.len() < tables.len(),
+        "killed mid-burst: {} of {}",
+        acknowledged.len(),
+        tables.len()
+    );
+
+    let mut server = start(&db, port);
+    wait_until_up(&http, &base).await;
+    let page = http
+        .get(format!("{base}/tournaments/1/passen/4"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        page.status(),
+        StatusCode::OK,
+        "the restarted server serves the data"
+    );
+    let pool = jassturnier::db::connect(db.to_str().unwrap(), 1).unwrap();
+    let mut conn = pool.get().unwrap();
+    let data = results::load(&mut conn, TournamentId(1)).unwrap();
+    for (table, points) in &acknowledged {
+        let stored = data
+            .result_at(4, *table)
+            .unwrap_or_else(|| panic!("acknowledged table {table} lost"));
+        assert_eq!(stored.points_a as u32, *points);
+    }
+    for r in &data.results {
+        assert_eq!(r.points_a + r.points_b, 1884, "no half-written result");
+        assert!(
+            r.visa_a_by.is_some() == r.visa_a_at.is_some()
+                && r.visa_b_by.is_some() == r.visa_b_at.is_some()
+        );
+    }
+    let _ = server.kill();
+    let _ = server.wait();
+}

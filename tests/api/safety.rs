@@ -1,0 +1,554 @@
+use crate::helpers::*;
+use jassturnier::db::results::{self, TournamentData};
+use jassturnier::domain::ids::TournamentId;
+use reqwest::StatusCode;
+use scraper::Html;
+use std::collections::HashMap;
+use std::time::Duration;
+
+fn load(pool: &jassturnier::db::Pool, id: i32) -> TournamentData {
+    let mut conn = pool.get().unwrap();
+    results::load(&mut conn, TournamentId(id)).unwrap()
+}
+
+/// The Swiss fixture teams, drawn; Passe 1, table 2 entered.
+async fn prepared(app: &TestApp, leitung: &Client) -> i32 {
+    let id = create_tournament(leitung, "3", "12").await;
+    import_teams(leitung, id, fixture("teams_semikolon_cp1252.csv")).await;
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/draw"),
+            &[("mode", "fest"), ("seed", "9")],
+        )
+        .await;
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/passen/1/entry"),
+            &[("table", "2"), ("points_a", "1000")],
+        )
+        .await;
+    assert_eq!(load(&app.pool, id).results.len(), 1);
+    id
+}
+
+#[tokio::test]
+async fn a_downloaded_or_cli_backup_restores_the_state_at_backup_time() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = prepared(&app, &leitung).await;
+    let (status, content_type, snapshot) = bytes(&leitung, "/backup").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(content_type, "application/vnd.sqlite3");
+    let buero = app.account(&leitung, BUERO, "buero").await;
+    assert_eq!(buero.get("/backup").await.status(), StatusCode::FORBIDDEN);
+    let cli_file = app.dir.path().join("cli-backup.sqlite3");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_jassturnier"))
+        .args(["backup", cli_file.to_str().unwrap()])
+        .env("DATABASE_URL", &app.db_path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Later changes are not in the backups.
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/passen/1/entry"),
+            &[("table", "1"), ("points_a", "700")],
+        )
+        .await;
+    let downloaded = app.dir.path().join("download.sqlite3");
+    std::fs::write(&downloaded, snapshot).unwrap();
+    for file in [downloaded, cli_file] {
+        let restored = spawn_app_with(|s| s.database_url = file.display().to_string()).await;
+        let c = restored.login(LEITUNG.0, LEITUNG.1).await;
+        let html = c.html(&format!("/tournaments/{id}/passen/1")).await;
+        assert_eq!(
+            text(&html, "#progress"),
+            "1 / 2 Tische erfasst",
+            "{}",
+            file.display()
+        );
+        let data = load(&restored.pool, id);
+        assert_eq!(data.results.len(), 1);
+        assert_eq!(data.teams.len(), 4);
+    }
+}
+
+#[tokio::test]
+async fn automatic_backups_are_written_while_a_tournament_is_open_and_something_changed() {
+    let backups = tempfile::tempdir().unwrap();
+    let dir = backups.path().to_path_buf();
+    let app = spawn_app_with(|s| {
+        s.backup_dir = Some(dir.clone());
+        s.backup_interval = Duration::from_millis(400);
+    })
+    .await;
+    let leitung = app.leitung().await;
+    let id = prepared(&app, &leitung).await;
+    let mut files = Vec::new();
+    for _ in 0..40 {
+        files = jassturnier::db::backup::list(backups.path());
+        if !files.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(!files.is_empty(), "a backup was written");
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let quiet = jassturnier::db::backup::list(backups.path()).len();
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert_eq!(
+        jassturnier::db::backup::list(backups.path()).len(),
+        quiet,
+        "nothing changed, no new backup"
+    );
+    let newest = jassturnier::db::backup::list(backups.path()).pop().unwrap();
+    let pool = jassturnier::db::connect(newest.to_str().unwrap(), 1).unwrap();
+    assert_eq!(load(&pool, id).results.len(), 1);
+}
+
+#[tokio::test]
+async fn a_tournament_round_trips_through_its_json_export() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let kontrolle = app.account(&leitung, KONTROLLEUR, "kontrolleur").await;
+    let id = prepared(&app, &leitung).await;
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/passen/1/entry"),
+            &[("table", "1"), ("points_a", "900")],
+        )
+        .await;
+    kontrolle
+        .post_ok(&format!("/tournaments/{id}/passen/1/tables/1/visa"), &[])
+        .await;
+    let team = load(&app.pool, id).teams[2].id;
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/teams/{team}/status"),
+            &[
+                ("action", "disqualify"),
+                ("passe", "2"),
+                ("reason", "Mahnung missachtet"),
+            ],
+        )
+        .await;
+    let (_, _, first) = bytes(&leitung, &format!("/tournaments/{id}/export.json")).await;
+    let r = leitung
+        .upload("/tournaments/import", first.clone(), Some(&leitung.csrf))
+        .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    let copy: i32 = location(&r).rsplit('/').next().unwrap().parse().unwrap();
+    assert_ne!(copy, id);
+    let (_, _, second) = bytes(&leitung, &format!("/tournaments/{copy}/export.json")).await;
+    let a: jassturnier::db::transfer::Export = serde_json::from_slice(&first).unwrap();
+    let mut b: jassturnier::db::transfer::Export = serde_json::from_slice(&second).unwrap();
+    let import_entry = b.audit.pop().unwrap();
+    assert_eq!(import_entry.action, "import");
+    assert_eq!(
+        a, b,
+        "identical tournament: teams, schedule, results, visas, disqualification, audit"
+    );
+    let (_, _, ranking_a) = bytes(&leitung, &format!("/tournaments/{id}/ranking.csv")).await;
+    let (_, _, ranking_b) = bytes(&leitung, &format!("/tournaments/{copy}/ranking.csv")).await;
+    assert_eq!(ranking_a, ranking_b);
+}
+
+#[tokio::test]
+async fn double_entry_counts_only_agreeing_blind_entries() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let erste = app
+        .account(&leitung, ("erste", "erste-passwort"), "buero")
+        .await;
+    let zweite = app
+        .account(&leitung, ("zweite", "zweite-passwort"), "buero")
+        .await;
+    let id = create_tournament(&leitung, "3", "12").await;
+    import_teams(&leitung, id, fixture("teams_semikolon_cp1252.csv")).await;
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/draw"),
+            &[("mode", "fest"), ("seed", "9")],
+        )
+        .await;
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/edit"),
+            &[
+                ("name", "Herbstturnier Zürich"),
+                ("date", "2026-11-22"),
+                ("mode", "partnerschieber"),
+                ("passen", "3"),
+                ("spiele_per_passe", "12"),
+                ("pauschale", "660"),
+                ("double_entry", "1"),
+            ],
+        )
+        .await;
+    let entry = format!("/tournaments/{id}/passen/1/entry");
+    let html = erste
+        .post_ok(&entry, &[("table", "1"), ("points_a", "1017")])
+        .await;
+    assert!(text(&html, ".flash").contains("1× erfasst"));
+    assert!(
+        load(&app.pool, id).results.is_empty(),
+        "one entry does not count"
+    );
+    // Blind: the second clerk does not see the first entry.
+    let page = zweite.html(&entry).await;
+    assert!(text(&page, "#missing").contains("1× erfasst"));
+    assert!(!page.html().contains("1'017") && !page.html().contains("1017"));
+    // The same account cannot confirm itself.
+    let r = erste
+        .post(&entry, &[("table", "1"), ("points_a", "1017")])
+        .await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.text().await.unwrap().contains("anderen Konto"));
+    let html = zweite
+        .post_ok(&entry, &[("table", "1"), ("points_a", "1017")])
+        .await;
+    assert!(text(&html, ".flash").contains("gespeichert"));
+    assert_eq!(load(&app.pool, id).results[0].points_a, 1017);
+    let passe = leitung.html(&format!("/tournaments/{id}/passen/1")).await;
+    assert!(text(&passe, "tr[data-table='1']").contains("bestätigt"));
+
+    // Disagreement: shown to both clerks and the Leitung, who decides.
+    erste
+        .post_ok(&entry, &[("table", "2"), ("points_a", "1000")])
+        .await;
+    let r = zweite
+        .post(&entry, &[("table", "2"), ("points_a", "900")])
+        .await;
+    assert_eq!(r.status(), StatusCode::CONFLICT);
+    let html = Html::parse_document(&r.text().await.unwrap());
+    let box_text = text(&html, "#contradiction");
+    assert!(
+        box_text.contains("erste: 1'000 : 884") && box_text.contains("zweite: 900 : 984"),
+        "{box_text}"
+    );
+    for client in [&erste, &leitung] {
+        let passe = client.html(&format!("/tournaments/{id}/passen/1")).await;
+        let row = text(&passe, "tr[data-table='2']");
+        assert!(
+            row.contains("Widerspruch") && row.contains("erste: 1'000 : 884"),
+            "{row}"
+        );
+    }
+    let before = app.dump();
+    let r = erste
+        .post(&entry, &[("table", "2"), ("points_a", "1000")])
+        .await;
+    assert_eq!(r.status(), StatusCode::CONFLICT, "clerks cannot resolve");
+    assert_eq!(app.dump(), before);
+    leitung
+        .post_ok(&entry, &[("table", "2"), ("points_a", "950")])
+        .await;
+    let data = load(&app.pool, id);
+    assert_eq!(data.result_at(1, 2).unwrap().points_a, 950);
+    assert!(data.pending.is_empty());
+    let audit = app.audit_actions();
+    for action in [
+        "pending_entry:enter_first",
+        "pending_entry:confirm",
+        "pending_entry:contradiction",
+        "pending_entry:resolve",
+    ] {
+        assert!(audit.contains(&action.to_string()), "{action}");
+    }
+}
+
+#[tokio::test]
+async fn repeated_failed_logins_are_throttled() {
+    let app = spawn_app().await;
+    app.leitung().await;
+    let mut c = app.client();
+    for _ in 0..5 {
+        let r = c
+            .post_anonymous(
+                "/login",
+                &[("username", LEITUNG.0), ("password", "falsch-falsch")],
+            )
+            .await;
+        assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+    }
+    let r = c
+        .post_anonymous(
+            "/login",
+            &[("username", LEITUNG.0), ("password", LEITUNG.1)],
+        )
+        .await;
+    assert_eq!(
+        r.status(),
+        StatusCode::TOO_MANY_REQUESTS,
+        "even the right password waits"
+    );
+    assert!(r.text().await.unwrap().contains("Zu viele Fehlversuche"));
+    let r = c
+        .post_anonymous("/login", &[("username", "andere"), ("password", "x")])
+        .await;
+    assert_eq!(
+        r.status(),
+        StatusCode::UNAUTHORIZED,
+        "other names are not affected"
+    );
+}
+
+#[tokio::test]
+async fn oversized_uploads_and_forms_are_refused() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = prepared(&app, &leitung).await;
+    let before = app.dump();
+    let mut big = b"nr;spieler1;spieler2\n".to_vec();
+    while big.len() < 3 * 1024 * 1024 {
+        big.extend_from_slice(b"1;Anna Muster;Urs Muster\n");
+    }
+    let r = leitung
+        .upload(
+            &format!("/tournaments/{id}/teams/import"),
+            big,
+            Some(&leitung.csrf),
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(r.text().await.unwrap().contains("zu gross"));
+    let long = "x".repeat(300 * 1024);
+    let r = leitung
+        .post(
+            &format!("/tournaments/{id}/teams"),
+            &[("player1", &long), ("player2", "B")],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(app.dump(), before);
+}
+
+/// Every file in `tests/fixtures/bad/` is refused with a German message and writes nothing
+/// (names with markup are the exception: stored, and rendered escaped).
+#[tokio::test]
+async fn the_bad_input_corpus_is_refused_without_writing() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = prepared(&app, &leitung).await;
+    // Team forms go to a tournament not drawn yet, where new teams are allowed.
+    let open = create_tournament(&leitung, "3", "12").await;
+    import_teams(&leitung, open, fixture("teams_semikolon_cp1252.csv")).await;
+    let data = load(&app.pool, id);
+    let (t1, t2) = (&data.tables(1)[0], &data.tables(1)[1]);
+    let fill = |text: String| {
+        text.replace("{A1}", &t1.team_a.startnummer.to_string())
+            .replace("{B1}", &t1.team_b.startnummer.to_string())
+            .replace("{A2}", &t2.team_a.startnummer.to_string())
+            .replace("{B2}", &t2.team_b.startnummer.to_string())
+    };
+    let dir = format!("{}/tests/fixtures/bad", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 40, "{} bad inputs", files.len());
+    let german = [
+        "bitte",
+        "ungültig",
+        "fehlt",
+        "Zahl",
+        "Zeile",
+        "doppelt",
+        "gibt es",
+        "leer",
+        "Summe",
+        "erfasst",
+        "höchstens",
+        "zwischen",
+        "Spalte",
+        "Format",
+        "Kodierung",
+        "Steuerzeichen",
+        "negativ",
+        "vergeben",
+        "Matches",
+        "Datum",
+        "Modus",
+        "Turnier-Export",
+        "Textdatei",
+    ];
+    let mut before = app.dump();
+    for file in files {
+        let name = file.file_name().unwrap().to_str().unwrap().to_string();
+        let raw = std::fs::read(&file).unwrap();
+        let response = if name.starts_with("teams_") {
+            leitung
+                .upload(
+                    &format!("/tournaments/{id}/teams/import"),
+                    raw,
+                    Some(&leitung.csrf),
+                )
+                .await
+        } else if name.starts_with("results_") {
+            let body = String::from_utf8(raw.clone())
+                .map(fill)
+                .map(String::into_bytes)
+                .unwrap_or(raw);
+            leitung
+                .upload(
+                    &format!("/tournaments/{id}/results/import"),
+                    body,
+                    Some(&leitung.csrf),
+                )
+                .await
+        } else if name.starts_with("import_") {
+            leitung
+                .upload("/tournaments/import", raw, Some(&leitung.csrf))
+                .await
+        } else {
+            let target = match name.split('_').next().unwrap() {
+                "entry" => format!("/tournaments/{id}/passen/1/entry"),
+                "tournament" => "/tournaments".to_string(),
+                "team" => format!("/tournaments/{open}/teams"),
+                other => panic!("unknown kind {other}"),
+            };
+            let form: Vec<(String, String)> = serde_urlencoded::from_bytes(&raw).unwrap();
+            let form: Vec<(&str, &str)> =
+                form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+            leitung.post(&target, &form).await
+        };
+        let status = response.status();
+        let body = response.text().await.unwrap();
+        if name == "team_50_script_name.form" {
+            assert_eq!(status, StatusCode::SEE_OTHER, "{name}");
+            let page = leitung.html(&format!("/tournaments/{open}/teams")).await;
+            // Shown as text, never as markup.
+            let rows = text(&page, "#teams tbody");
+            assert!(
+                rows.contains("<script>alert('x')</script>") && rows.contains("<b>Anna</b> / Urs"),
+                "{name}: {rows}"
+            );
+            assert!(
+                select_all(&page, "#teams script, #teams b").is_empty(),
+                "{name}: markup rendered"
+            );
+            before = app.dump();
+            continue;
+        }
+        assert!(status.is_client_error(), "{name}: {status}");
+        let html = Html::parse_document(&body);
+        let message = text(
+            &html,
+            ".error, .error-message, #import-errors li, #conflict",
+        );
+        assert!(!message.is_empty(), "{name}: a message is shown");
+        assert!(
+            german.iter().any(|w| message.contains(w)),
+            "{name}: «{message}»"
+        );
+        assert_eq!(app.dump(), before, "{name} wrote something");
+    }
+}
+
+/// 4 concurrent clients enter 500 table results, some tables twice on purpose: every table
+/// ends with exactly the value of the one save that was acknowledged; every other is a conflict.
+#[tokio::test]
+async fn concurrent_clients_lose_no_update() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let r = leitung
+        .post(
+            "/tournaments",
+            &[
+                ("name", "Last"),
+                ("date", "2026-11-22"),
+                ("mode", "partnerschieber"),
+                ("passen", "4"),
+                ("spiele_per_passe", "2"),
+                ("pauschale", "150"),
+            ],
+        )
+        .await;
+    let id: i32 = location(&r).rsplit('/').next().unwrap().parse().unwrap();
+    let mut csv = String::from("nr;spieler1;spieler2\n");
+    for n in 1..=250 {
+        csv += &format!("{n};A{n};B{n}\n");
+    }
+    import_teams(&leitung, id, csv.into_bytes()).await;
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/draw"),
+            &[("mode", "fest"), ("seed", "4")],
+        )
+        .await;
+    let mut clients = Vec::new();
+    for _ in 0..4 {
+        clients.push(app.login(LEITUNG.0, LEITUNG.1).await);
+    }
+    // (passe, table) → the clients that post it, each with its own value.
+    let mut work: Vec<Vec<(u32, u32, u32)>> = vec![Vec::new(); 4];
+    let mut table_count = 0;
+    for passe in 1..=4u32 {
+        for table in 1..=125u32 {
+            table_count += 1;
+            let owner = (table as usize) % 4;
+            work[owner].push((passe, table, (passe * 7 + table * 3) % 315));
+            if table % 10 == 0 {
+                work[(owner + 1) % 4].push((passe, table, (passe * 11 + table) % 315));
+            }
+        }
+    }
+    assert_eq!(table_count, 500);
+    let collisions = work.iter().map(Vec::len).sum::<usize>() - 500;
+    assert!(collisions >= 40);
+    let mut handles = Vec::new();
+    for (client, jobs) in clients.into_iter().zip(work) {
+        handles.push(tokio::spawn(async move {
+            let mut outcomes = Vec::new();
+            for (passe, table, points) in jobs {
+                let r = client
+                    .post(
+                        &format!("/tournaments/{id}/passen/{passe}/entry"),
+                        &[
+                            ("table", &table.to_string()),
+                            ("points_a", &points.to_string()),
+                        ],
+                    )
+                    .await;
+                outcomes.push((passe, table, points, r.status()));
+            }
+            outcomes
+        }));
+    }
+    let mut acknowledged: HashMap<(u32, u32), u32> = HashMap::new();
+    let mut conflicts = 0;
+    for handle in handles {
+        for (passe, table, points, status) in handle.await.unwrap() {
+            match status {
+                StatusCode::SEE_OTHER => assert!(
+                    acknowledged.insert((passe, table), points).is_none(),
+                    "two saves acknowledged for one table"
+                ),
+                StatusCode::CONFLICT => conflicts += 1,
+                other => panic!("unexpected {other}"),
+            }
+        }
+    }
+    assert_eq!(acknowledged.len(), 500);
+    assert_eq!(
+        conflicts, collisions,
+        "every deliberate collision is reported"
+    );
+    let data = load(&app.pool, id);
+    assert_eq!(data.results.len(), 500);
+    for r in &data.results {
+        assert_eq!(
+            acknowledged[&(r.passe as u32, r.table_no as u32)],
+            r.points_a as u32,
+            "lost update at {}/{}",
+            r.passe,
+            r.table_no
+        );
+        assert_eq!(r.points_a + r.points_b, 314);
+    }
+}
