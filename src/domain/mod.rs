@@ -3,6 +3,7 @@
 pub mod form;
 pub mod format;
 pub mod ids;
+pub mod marathon;
 pub mod ranking;
 pub mod result;
 pub mod result_import;

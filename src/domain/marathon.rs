@@ -1,0 +1,876 @@
+//! Jassmarathon scoring (seed 003): the Tafel of one table and Spielrunde, computed Spiel by
+//! Spiel into Partien and Striche; and the plausibility checks of the quick entry.
+//!
+//! Rules, each a tournament setting with the seed's values as defaults:
+//! - a Partie goes to 2000, the Bergpreis is at 1000;
+//! - card points, Weis and Stöck are multiplied: Obenabe/Undenufe ×3, Schelle/Schilte ×2,
+//!   Rose/Eichel ×1 (Stöck are a Weis; they exist only with a trump suit);
+//! - a Match counts 157 + 100 = 257 (a Kontermatch as well, no doubling) and writes a Strich;
+//! - Bergpreis 1 Strich, Sieg 2, Schneider +1 for the winner if the loser is below the
+//!   Bergpreis at the end of the Partie, Gong 1 for the team ahead in the unfinished Partie;
+//! - Ausmachregel Stöck – Weis – Stich: within a Spiel, Stöck count first, then Weis, then card
+//!   points. Only one team can have Stöck, only the team with the best Weis writes Weis. If both
+//!   teams cross a mark by card points alone, whoever reached it first is entered.
+
+use super::form::{FieldErrors, parse_number};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+pub const CARD_POINTS: u32 = 157;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Trump {
+    Eichel,
+    Rose,
+    Schelle,
+    Schilte,
+    Obenabe,
+    Undenufe,
+}
+
+impl Trump {
+    pub const ALL: [Trump; 6] = [
+        Trump::Eichel,
+        Trump::Rose,
+        Trump::Schelle,
+        Trump::Schilte,
+        Trump::Obenabe,
+        Trump::Undenufe,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Trump::Eichel => "eichel",
+            Trump::Rose => "rose",
+            Trump::Schelle => "schelle",
+            Trump::Schilte => "schilte",
+            Trump::Obenabe => "obenabe",
+            Trump::Undenufe => "undenufe",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Trump::Eichel => "Eichel",
+            Trump::Rose => "Rose",
+            Trump::Schelle => "Schelle",
+            Trump::Schilte => "Schilte",
+            Trump::Obenabe => "Obenabe",
+            Trump::Undenufe => "Undenufe",
+        }
+    }
+
+    fn index(self) -> usize {
+        Trump::ALL.iter().position(|t| *t == self).unwrap_or(0)
+    }
+
+    /// Stöck (König and Ober of trump) need a trump suit.
+    pub fn has_stoeck(self) -> bool {
+        !matches!(self, Trump::Obenabe | Trump::Undenufe)
+    }
+}
+
+impl fmt::Display for Trump {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+impl FromStr for Trump {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Trump::ALL
+            .into_iter()
+            .find(|t| t.as_str() == s.trim().to_lowercase())
+            .ok_or_else(|| "Bitte den Trumpf wählen.".to_string())
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Side {
+    A,
+    B,
+}
+
+impl Side {
+    pub fn other(self) -> Side {
+        match self {
+            Side::A => Side::B,
+            Side::B => Side::A,
+        }
+    }
+    pub fn parse(s: &str) -> Option<Side> {
+        match s.trim().to_lowercase().as_str() {
+            "a" => Some(Side::A),
+            "b" => Some(Side::B),
+            _ => None,
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Side::A => "a",
+            Side::B => "b",
+        }
+    }
+}
+
+/// Striche per category (already in Striche, i.e. multiplied by the category's value).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Striche {
+    pub berg: u32,
+    pub sieg: u32,
+    pub schneider: u32,
+    #[serde(rename = "match")]
+    pub matches: u32,
+    pub gong: u32,
+}
+
+impl Striche {
+    pub fn total(&self) -> u32 {
+        self.berg + self.sieg + self.schneider + self.matches + self.gong
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StricheValues {
+    pub matches: u32,
+    pub berg: u32,
+    pub sieg: u32,
+    pub schneider: u32,
+    pub gong: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rules {
+    pub round_minutes: u32,
+    pub target: u32,
+    pub berg: u32,
+    pub match_bonus: u32,
+    /// Per trump, in the order of [`Trump::ALL`].
+    pub multipliers: [u32; 6],
+    pub striche: StricheValues,
+}
+
+impl Rules {
+    /// The values of seed 003 (jassmarathon.ch, version 2017-1).
+    pub fn jassmarathon() -> Self {
+        Rules {
+            round_minutes: 90,
+            target: 2000,
+            berg: 1000,
+            match_bonus: 100,
+            multipliers: [1, 1, 2, 2, 3, 3],
+            striche: StricheValues {
+                matches: 1,
+                berg: 1,
+                sieg: 2,
+                schneider: 1,
+                gong: 1,
+            },
+        }
+    }
+
+    pub fn multiplier(&self, trump: Trump) -> u32 {
+        self.multipliers[trump.index()]
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cards {
+    /// Team A's card points (incl. 5 for the last trick); team B has 157 minus them.
+    Points(u32),
+    /// All nine tricks to one team (Match or Kontermatch): 157 + Matchprämie.
+    Match(Side),
+}
+
+/// One line of the Tafel: one Spiel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Spiel {
+    pub trump: Trump,
+    pub cards: Cards,
+    pub weis_a: u32,
+    pub weis_b: u32,
+    pub stoeck: Option<Side>,
+    /// Who reached a mark first when both teams cross it by card points in this Spiel.
+    pub first: Option<Side>,
+}
+
+/// Card points of both teams before multipliers: always 157, or 257 for a Match.
+pub fn card_points(cards: Cards, match_bonus: u32) -> (u32, u32) {
+    match cards {
+        Cards::Points(a) => (a, CARD_POINTS - a.min(CARD_POINTS)),
+        Cards::Match(Side::A) => (CARD_POINTS + match_bonus, 0),
+        Cards::Match(Side::B) => (0, CARD_POINTS + match_bonus),
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Event {
+    Match(Side),
+    Berg(Side),
+    Sieg(Side),
+    Schneider(Side),
+}
+
+impl Event {
+    pub fn label(&self) -> String {
+        let (what, side) = match self {
+            Event::Match(s) => ("Match", s),
+            Event::Berg(s) => ("Bergpreis", s),
+            Event::Sieg(s) => ("Sieg", s),
+            Event::Schneider(s) => ("Schneider", s),
+        };
+        format!("{what} {}", if *side == Side::A { "A" } else { "B" })
+    }
+}
+
+/// The Tafel after one line, as the Schreiber would see it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineOutcome {
+    pub partie: u32,
+    /// Points written for this Spiel (multiplied).
+    pub added: (u32, u32),
+    /// The Partie score after this Spiel (before a new Partie starts).
+    pub score: (u32, u32),
+    pub events: Vec<Event>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tafel {
+    pub lines: Vec<LineOutcome>,
+    pub a: Striche,
+    pub b: Striche,
+    /// The score of the Partie still running (what the gong decides on).
+    pub open: (u32, u32),
+    pub finished_partien: u32,
+    pub gong: Option<Side>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TafelError {
+    /// 1-based line of the Tafel.
+    pub line: usize,
+    pub message: String,
+}
+
+fn check(spiel: &Spiel, line: usize) -> Result<(), TafelError> {
+    let fail = |message: &str| {
+        Err(TafelError {
+            line,
+            message: message.to_string(),
+        })
+    };
+    if let Cards::Points(a) = spiel.cards
+        && a > CARD_POINTS
+    {
+        return fail("Kartenpunkte: höchstens 157 (für einen Match «Match» wählen).");
+    }
+    if spiel.stoeck.is_some() && !spiel.trump.has_stoeck() {
+        return fail("Stöck gibt es nur mit einer Trumpffarbe, nicht bei Obenabe oder Undenufe.");
+    }
+    if spiel.weis_a > 0 && spiel.weis_b > 0 {
+        return fail("Weis schreibt nur das Team mit dem besten Weis.");
+    }
+    if !spiel.weis_a.is_multiple_of(10)
+        || !spiel.weis_b.is_multiple_of(10)
+        || spiel.weis_a.max(spiel.weis_b) > 1000
+    {
+        return fail(
+            "Weis: ein Vielfaches von 10 bis 1000 (Dreiblatt 20, Vierblatt 50, Vier Gleiche 100 …).",
+        );
+    }
+    Ok(())
+}
+
+/// Computes the whole Tafel from its lines; `gong` when the Spielrunde has ended.
+pub fn compute(rules: &Rules, spiele: &[Spiel], gong: bool) -> Result<Tafel, TafelError> {
+    let mut a = Striche::default();
+    let mut b = Striche::default();
+    let mut lines = Vec::with_capacity(spiele.len());
+    let mut score = [0u32; 2];
+    let mut berg_taken = false;
+    let mut partie = 1;
+    let mut finished = 0;
+    for (index, spiel) in spiele.iter().enumerate() {
+        let line = index + 1;
+        check(spiel, line)?;
+        let m = rules.multiplier(spiel.trump);
+        let (cards_a, cards_b) = card_points(spiel.cards, rules.match_bonus);
+        let stoeck = spiel.stoeck.map(|s| (s, 20 * m));
+        let weis = if spiel.weis_a > 0 {
+            Some((Side::A, spiel.weis_a * m))
+        } else if spiel.weis_b > 0 {
+            Some((Side::B, spiel.weis_b * m))
+        } else {
+            None
+        };
+        // Stöck – Weis – Stich: the phases in which points arrive during the Spiel.
+        let phases: [[u32; 2]; 3] = [
+            stoeck
+                .map(|(s, p)| if s == Side::A { [p, 0] } else { [0, p] })
+                .unwrap_or([0, 0]),
+            weis.map(|(s, p)| if s == Side::A { [p, 0] } else { [0, p] })
+                .unwrap_or([0, 0]),
+            [cards_a * m, cards_b * m],
+        ];
+        let mut events = Vec::new();
+        let mut winner: Option<Side> = None;
+        let mut need_first = false;
+        for (phase, add) in phases.iter().enumerate() {
+            let before = score;
+            score[0] += add[0];
+            score[1] += add[1];
+            let crossed = |mark: u32| -> Vec<Side> {
+                [Side::A, Side::B]
+                    .into_iter()
+                    .filter(|s| {
+                        let i = if *s == Side::A { 0 } else { 1 };
+                        before[i] < mark && score[i] >= mark
+                    })
+                    .collect()
+            };
+            let mut decide = |sides: Vec<Side>| -> Option<Side> {
+                match sides.as_slice() {
+                    [] => None,
+                    [one] => Some(*one),
+                    _ => {
+                        // Both in one phase: only card points can do that (phase 2).
+                        debug_assert_eq!(phase, 2);
+                        if spiel.first.is_none() {
+                            need_first = true;
+                        }
+                        spiel.first
+                    }
+                }
+            };
+            if !berg_taken && winner.is_none() {
+                if let Some(side) = decide(crossed(rules.berg)) {
+                    berg_taken = true;
+                    events.push(Event::Berg(side));
+                }
+            }
+            if winner.is_none()
+                && let Some(side) = decide(crossed(rules.target))
+            {
+                winner = Some(side);
+            }
+        }
+        if need_first {
+            return Err(TafelError {
+                line,
+                message: "Beide Teams erreichen die Marke mit Kartenpunkten: bitte angeben, welches Team zuerst dort war.".into(),
+            });
+        }
+        if let Cards::Match(side) = spiel.cards {
+            events.push(Event::Match(side));
+        }
+        let added = (
+            phases.iter().map(|p| p[0]).sum(),
+            phases.iter().map(|p| p[1]).sum(),
+        );
+        let end_score = (score[0], score[1]);
+        if let Some(side) = winner {
+            events.push(Event::Sieg(side));
+            let loser = if side == Side::A { score[1] } else { score[0] };
+            if loser < rules.berg {
+                events.push(Event::Schneider(side));
+            }
+        }
+        for event in &events {
+            let (side, add, field): (Side, u32, fn(&mut Striche) -> &mut u32) = match event {
+                Event::Match(s) => (*s, rules.striche.matches, |x| &mut x.matches),
+                Event::Berg(s) => (*s, rules.striche.berg, |x| &mut x.berg),
+                Event::Sieg(s) => (*s, rules.striche.sieg, |x| &mut x.sieg),
+                Event::Schneider(s) => (*s, rules.striche.schneider, |x| &mut x.schneider),
+            };
+            let target = if side == Side::A { &mut a } else { &mut b };
+            *field(target) += add;
+        }
+        lines.push(LineOutcome {
+            partie,
+            added,
+            score: end_score,
+            events,
+        });
+        if winner.is_some() {
+            finished += 1;
+            partie += 1;
+            score = [0, 0];
+            berg_taken = false;
+        }
+    }
+    let gong_side = if gong {
+        match score[0].cmp(&score[1]) {
+            std::cmp::Ordering::Greater => Some(Side::A),
+            std::cmp::Ordering::Less => Some(Side::B),
+            std::cmp::Ordering::Equal => None,
+        }
+    } else {
+        None
+    };
+    match gong_side {
+        Some(Side::A) => a.gong += rules.striche.gong,
+        Some(Side::B) => b.gong += rules.striche.gong,
+        None => {}
+    }
+    Ok(Tafel {
+        lines,
+        a,
+        b,
+        open: (score[0], score[1]),
+        finished_partien: finished,
+        gong: gong_side,
+    })
+}
+
+/// The quick entry: Striche per team and category, as an office without Tafel collects them.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct QuickForm {
+    #[serde(default)]
+    pub table: String,
+    #[serde(default)]
+    pub berg_a: String,
+    #[serde(default)]
+    pub sieg_a: String,
+    #[serde(default)]
+    pub schneider_a: String,
+    #[serde(default)]
+    pub match_a: String,
+    #[serde(default)]
+    pub gong_a: String,
+    #[serde(default)]
+    pub berg_b: String,
+    #[serde(default)]
+    pub sieg_b: String,
+    #[serde(default)]
+    pub schneider_b: String,
+    #[serde(default)]
+    pub match_b: String,
+    #[serde(default)]
+    pub gong_b: String,
+    #[serde(default)]
+    pub version: String,
+}
+
+/// Parses and checks a quick entry: plausible Striche in every category.
+pub fn parse_quick(rules: &Rules, form: &QuickForm) -> Result<(Striche, Striche), FieldErrors> {
+    let mut errors = FieldErrors::new();
+    let mut number = |field: &'static str, label: &str, raw: &str| -> u32 {
+        if raw.trim().is_empty() {
+            0
+        } else {
+            parse_number(&mut errors, field, label, raw, 0, 99).unwrap_or(0)
+        }
+    };
+    let a = Striche {
+        berg: number("berg_a", "Berg A", &form.berg_a),
+        sieg: number("sieg_a", "Sieg A", &form.sieg_a),
+        schneider: number("schneider_a", "Schneider A", &form.schneider_a),
+        matches: number("match_a", "Match A", &form.match_a),
+        gong: number("gong_a", "Gong A", &form.gong_a),
+    };
+    let b = Striche {
+        berg: number("berg_b", "Berg B", &form.berg_b),
+        sieg: number("sieg_b", "Sieg B", &form.sieg_b),
+        schneider: number("schneider_b", "Schneider B", &form.schneider_b),
+        matches: number("match_b", "Match B", &form.match_b),
+        gong: number("gong_b", "Gong B", &form.gong_b),
+    };
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let v = rules.striche;
+    for (s, side) in [(&a, "a"), (&b, "b")] {
+        let field = |name: &str| -> &'static str {
+            match (name, side) {
+                ("sieg", "a") => "sieg_a",
+                ("sieg", _) => "sieg_b",
+                ("schneider", "a") => "schneider_a",
+                ("schneider", _) => "schneider_b",
+                ("berg", "a") => "berg_a",
+                ("berg", _) => "berg_b",
+                ("match", "a") => "match_a",
+                _ => "match_b",
+            }
+        };
+        if v.sieg > 0 && !s.sieg.is_multiple_of(v.sieg) {
+            errors.add(
+                field("sieg"),
+                format!(
+                    "Sieg-Striche kommen in Schritten von {} (pro gewonnene Partie).",
+                    v.sieg
+                ),
+            );
+        }
+        let wins = s.sieg.checked_div(v.sieg).unwrap_or(0);
+        if s.schneider > wins * v.schneider {
+            errors.add(
+                field("schneider"),
+                "Schneider gibt es nur für gewonnene Partien (höchstens einer pro Sieg).",
+            );
+        }
+        if v.berg > 0 && !s.berg.is_multiple_of(v.berg) {
+            errors.add(
+                field("berg"),
+                format!("Berg-Striche kommen in Schritten von {}.", v.berg),
+            );
+        }
+        if v.matches > 0 && !s.matches.is_multiple_of(v.matches) {
+            errors.add(
+                field("match"),
+                format!("Match-Striche kommen in Schritten von {}.", v.matches),
+            );
+        }
+    }
+    let partien =
+        a.sieg.checked_div(v.sieg).unwrap_or(0) + b.sieg.checked_div(v.sieg).unwrap_or(0) + 1;
+    let bergpreise =
+        a.berg.checked_div(v.berg).unwrap_or(0) + b.berg.checked_div(v.berg).unwrap_or(0);
+    if bergpreise > partien {
+        errors.add(
+            "berg_b",
+            format!("Höchstens ein Bergpreis pro Partie ({partien} Partien)."),
+        );
+    }
+    if a.gong + b.gong > v.gong {
+        errors.add("gong_b", "Den Gong-Strich schreibt höchstens ein Team.");
+    }
+    errors.into_result(|| (a, b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Side::{A, B};
+    use Trump::*;
+    use proptest::prelude::*;
+
+    fn spiel(trump: Trump, cards: Cards) -> Spiel {
+        Spiel {
+            trump,
+            cards,
+            weis_a: 0,
+            weis_b: 0,
+            stoeck: None,
+            first: None,
+        }
+    }
+    fn pts(trump: Trump, a: u32) -> Spiel {
+        spiel(trump, Cards::Points(a))
+    }
+
+    /// A hand-computed Spielrunde of three Partien (numbers as a Schreiber would write them).
+    fn spielrunde() -> Vec<Spiel> {
+        vec![
+            // Partie 1
+            spiel(Obenabe, Cards::Match(A)), //  1: A +771 (257 × 3)          A 771  B 0     Match A
+            pts(Undenufe, 73),               //  2: A +219, B +252            A 990  B 252
+            spiel(Schelle, Cards::Match(B)), //  3: Kontermatch B +514        A 990  B 766   Match B
+            pts(Rose, 0),                    //  4: B +157                    A 990  B 923
+            // 5: Stöck A +20 first → A 1010 reaches the Berg before B's cards (B also ends > 1000)
+            Spiel {
+                stoeck: Some(A),
+                ..pts(Eichel, 40)
+            }, // A +60 → 1050, B +117 → 1040   Berg A
+            pts(Obenabe, 150), //  6: A +450, B +21   A 1500  B 1061
+            pts(Schelle, 100), //  7: A +200, B +114  A 1700  B 1175
+            pts(Undenufe, 67), //  8: A +201, B +270  A 1901  B 1445
+            pts(Schelle, 20),  //  9: A +40, B +274   A 1941  B 1719
+            // 10: B's Weis 150 × 2 = 300 → B 2019 before any card; A would reach 2061 by cards.
+            Spiel {
+                weis_b: 150,
+                ..pts(Schilte, 60)
+            }, // B wins the Partie by Weis   Sieg B
+            // Partie 2
+            spiel(Obenabe, Cards::Match(A)), // 11: A 771                     Match A
+            spiel(Obenabe, Cards::Match(A)), // 12: A 1542                    Match A, Berg A
+            pts(Schelle, 150),               // 13: A 1842, B 14
+            pts(Schilte, 120),               // 14: A 2082, B 88 < 1000       Sieg A, Schneider A
+            // Partie 3, unfinished at the gong
+            pts(Rose, 50), // 15: A 50, B 107 → Gong B
+        ]
+    }
+
+    #[test]
+    fn a_whole_spielrunde_gives_the_hand_computed_striche() {
+        let tafel = compute(&Rules::jassmarathon(), &spielrunde(), true).unwrap();
+        let score = |i: usize| tafel.lines[i - 1].score;
+        assert_eq!(tafel.lines[0].added, (771, 0), "Match in Obenabe: 257 × 3");
+        assert_eq!(score(1), (771, 0));
+        assert_eq!(score(2), (990, 252));
+        assert_eq!(
+            tafel.lines[2].added,
+            (0, 514),
+            "Kontermatch: 257 × 2, no doubling"
+        );
+        assert_eq!(score(4), (990, 923));
+        assert_eq!(score(5), (1050, 1040));
+        assert_eq!(
+            tafel.lines[4].events,
+            vec![Event::Berg(A)],
+            "Stöck decide the Bergpreis"
+        );
+        assert_eq!(score(9), (1941, 1719));
+        assert_eq!(score(10), (2061, 2213));
+        assert_eq!(
+            tafel.lines[9].events,
+            vec![Event::Sieg(B)],
+            "Weis before Stich: B wins although A has 2061"
+        );
+        assert_eq!(tafel.lines[10].partie, 2);
+        assert_eq!(
+            tafel.lines[11].events,
+            vec![Event::Berg(A), Event::Match(A)]
+        );
+        assert_eq!(score(14), (2082, 88));
+        assert_eq!(
+            tafel.lines[13].events,
+            vec![Event::Sieg(A), Event::Schneider(A)]
+        );
+        assert_eq!(tafel.open, (50, 107));
+        assert_eq!(tafel.gong, Some(B));
+        assert_eq!(tafel.finished_partien, 2);
+        assert_eq!(
+            tafel.a,
+            Striche {
+                berg: 2,
+                sieg: 2,
+                schneider: 1,
+                matches: 3,
+                gong: 0
+            }
+        );
+        assert_eq!(
+            tafel.b,
+            Striche {
+                berg: 0,
+                sieg: 2,
+                schneider: 0,
+                matches: 1,
+                gong: 1
+            }
+        );
+        assert_eq!((tafel.a.total(), tafel.b.total()), (8, 4));
+    }
+
+    #[test]
+    fn without_gong_the_open_partie_writes_nothing() {
+        let tafel = compute(&Rules::jassmarathon(), &spielrunde(), false).unwrap();
+        assert_eq!(tafel.gong, None);
+        assert_eq!(tafel.b.total(), 3);
+        let even = compute(
+            &Rules::jassmarathon(),
+            &[
+                pts(Rose, 78),
+                Spiel {
+                    weis_a: 0,
+                    weis_b: 0,
+                    ..pts(Rose, 79)
+                },
+            ],
+            true,
+        )
+        .unwrap();
+        assert_eq!(even.open, (157, 157));
+        assert_eq!(even.gong, None, "a tie at the gong writes no Strich");
+    }
+
+    #[test]
+    fn simultaneous_crossing_asks_and_then_follows_the_answer() {
+        let rules = Rules::jassmarathon();
+        // A level score below the Berg: A 240+231+160+154 = 785, B 231+240+154+160 = 785.
+        let level = vec![
+            pts(Undenufe, 80),
+            pts(Undenufe, 77),
+            pts(Schelle, 80),
+            pts(Schelle, 77),
+        ];
+        assert_eq!(compute(&rules, &level, false).unwrap().open, (785, 785));
+        // Only one team crosses: no question.
+        let mut one = level.clone();
+        one.push(pts(Schelle, 120)); // A +240 → 1025, B +74 → 859
+        assert_eq!(
+            compute(&rules, &one, false).unwrap().lines[4].events,
+            vec![Event::Berg(A)]
+        );
+        let mut crossing = level;
+        crossing.push(pts(Obenabe, 78)); // A +234 → 1019, B +237 → 1022: both by card points
+        let err = compute(&rules, &crossing, false).unwrap_err();
+        assert_eq!(err.line, 5);
+        assert!(err.message.contains("zuerst"));
+        crossing[4].first = Some(B);
+        assert_eq!(
+            compute(&rules, &crossing, false).unwrap().lines[4].events,
+            vec![Event::Berg(B)]
+        );
+        crossing[4].first = Some(A);
+        assert_eq!(
+            compute(&rules, &crossing, false).unwrap().lines[4].events,
+            vec![Event::Berg(A)]
+        );
+    }
+
+    #[test]
+    fn invalid_lines_are_refused_with_their_line_number() {
+        let rules = Rules::jassmarathon();
+        let e = compute(
+            &rules,
+            &[
+                pts(Rose, 10),
+                Spiel {
+                    stoeck: Some(A),
+                    ..pts(Obenabe, 10)
+                },
+            ],
+            false,
+        )
+        .unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(e.message.contains("Stöck"));
+        assert!(
+            compute(
+                &rules,
+                &[Spiel {
+                    weis_a: 20,
+                    weis_b: 50,
+                    ..pts(Rose, 10)
+                }],
+                false
+            )
+            .is_err()
+        );
+        assert!(compute(&rules, &[pts(Rose, 158)], false).is_err());
+        assert!(
+            compute(
+                &rules,
+                &[Spiel {
+                    weis_a: 25,
+                    ..pts(Rose, 10)
+                }],
+                false
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn quick_entry_is_checked_for_plausibility() {
+        let rules = Rules::jassmarathon();
+        let form = |pairs: &[(&str, &str)]| {
+            let mut f = QuickForm::default();
+            for (k, v) in pairs {
+                let v = v.to_string();
+                match *k {
+                    "berg_a" => f.berg_a = v,
+                    "sieg_a" => f.sieg_a = v,
+                    "schneider_a" => f.schneider_a = v,
+                    "match_a" => f.match_a = v,
+                    "gong_a" => f.gong_a = v,
+                    "berg_b" => f.berg_b = v,
+                    "sieg_b" => f.sieg_b = v,
+                    "gong_b" => f.gong_b = v,
+                    _ => f.match_b = v,
+                }
+            }
+            f
+        };
+        let (a, b) = parse_quick(
+            &rules,
+            &form(&[
+                ("berg_a", "2"),
+                ("sieg_a", "2"),
+                ("schneider_a", "1"),
+                ("match_a", "3"),
+                ("sieg_b", "2"),
+                ("match_b", "1"),
+                ("gong_b", "1"),
+            ]),
+        )
+        .unwrap();
+        assert_eq!((a.total(), b.total()), (8, 4));
+        let e = parse_quick(&rules, &form(&[("sieg_a", "3")])).unwrap_err();
+        assert!(e.get("sieg_a").unwrap().contains("Schritten von 2"));
+        let e = parse_quick(&rules, &form(&[("schneider_a", "1")])).unwrap_err();
+        assert!(
+            e.get("schneider_a").is_some(),
+            "Schneider only for a Partie winner"
+        );
+        let e = parse_quick(&rules, &form(&[("berg_a", "1"), ("berg_b", "1")])).unwrap_err();
+        assert!(e.get("berg_b").unwrap().contains("Bergpreis pro Partie"));
+        let e = parse_quick(&rules, &form(&[("gong_a", "1"), ("gong_b", "1")])).unwrap_err();
+        assert!(e.get("gong_b").is_some());
+        assert!(parse_quick(&rules, &form(&[("match_a", "-1")])).is_err());
+        assert!(parse_quick(&rules, &form(&[("match_a", "x")])).is_err());
+    }
+
+    fn arb_spiel() -> impl Strategy<Value = Spiel> {
+        (
+            0usize..6,
+            prop_oneof![
+                (0u32..=157).prop_map(Cards::Points),
+                Just(Cards::Match(A)),
+                Just(Cards::Match(B))
+            ],
+            0u32..4,
+            any::<bool>(),
+            proptest::option::of(prop_oneof![Just(A), Just(B)]),
+            proptest::option::of(prop_oneof![Just(A), Just(B)]),
+        )
+            .prop_map(|(t, cards, weis, weis_side, stoeck, first)| {
+                let trump = Trump::ALL[t];
+                let weis = [0, 20, 50, 100][weis as usize];
+                Spiel {
+                    trump,
+                    cards,
+                    weis_a: if weis_side { weis } else { 0 },
+                    weis_b: if weis_side { 0 } else { weis },
+                    stoeck: stoeck.filter(|_| trump.has_stoeck()),
+                    first: Some(first.unwrap_or(A)),
+                }
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn card_points_total_157_or_257(cards in prop_oneof![(0u32..=157).prop_map(Cards::Points), Just(Cards::Match(A)), Just(Cards::Match(B))]) {
+            let (a, b) = card_points(cards, 100);
+            prop_assert!(a + b == 157 || a + b == 257);
+            prop_assert_eq!(a + b == 257, matches!(cards, Cards::Match(_)));
+        }
+
+        #[test]
+        fn a_correction_recomputes_like_from_scratch(lines in proptest::collection::vec(arb_spiel(), 1..40), k in 0usize..40, fix in arb_spiel()) {
+            let rules = Rules::jassmarathon();
+            let k = k % lines.len();
+            let mut corrected = lines.clone();
+            corrected[k] = fix;
+            let full = compute(&rules, &corrected, true).unwrap();
+            // Lines before the correction are untouched, and the result equals a fresh computation.
+            let before = compute(&rules, &lines[..k], false).unwrap();
+            prop_assert_eq!(&full.lines[..k], &before.lines[..]);
+            prop_assert_eq!(full, compute(&rules, &corrected.clone(), true).unwrap());
+        }
+
+        #[test]
+        fn striche_follow_the_events(lines in proptest::collection::vec(arb_spiel(), 1..60), gong in any::<bool>()) {
+            let rules = Rules::jassmarathon();
+            let t = compute(&rules, &lines, gong).unwrap();
+            let count = |f: &dyn Fn(&Event) -> bool| t.lines.iter().flat_map(|l| &l.events).filter(|e| f(e)).count() as u32;
+            prop_assert_eq!(t.a.sieg, 2 * count(&|e| *e == Event::Sieg(A)));
+            prop_assert_eq!(t.b.matches, count(&|e| *e == Event::Match(B)));
+            prop_assert_eq!(t.finished_partien, count(&|e| matches!(e, Event::Sieg(_))));
+            // At most one Bergpreis per Partie; Schneider only for the Partie winner.
+            let bergs = count(&|e| matches!(e, Event::Berg(_)));
+            prop_assert!(bergs <= t.finished_partien + 1);
+            for l in &t.lines {
+                for e in &l.events {
+                    if let Event::Schneider(s) = e {
+                        prop_assert!(l.events.contains(&Event::Sieg(*s)));
+                    }
+                }
+            }
+            prop_assert!(t.a.gong + t.b.gong <= 1);
+        }
+    }
+}
