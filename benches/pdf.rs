@@ -41,7 +41,7 @@ fn main() {
         })
         .collect();
     let start = Instant::now();
-    let pdf = standblaetter(header(), "Passe", &sheets);
+    let pdf = standblaetter(header(), "Passe", "Punkte", &sheets);
     let elapsed = start.elapsed();
     println!(
         "Standblätter, {TEAMS} teams × {PASSEN} Passen: {:.0} ms, {} pages, {:.1} MB ({:.1} KB/page)",

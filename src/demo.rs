@@ -145,6 +145,7 @@ pub fn create(database_url: &str, size: Size) -> Result<String, String> {
             .unwrap_or(size.spiele * crate::domain::tournament::POINTS_PER_SPIEL / 2),
         double_entry: false,
         double_entry_same_user: false,
+        marathon: None,
     };
     let id: TournamentId = tournaments::create(conn, &actor, &settings).map_err(err)?;
     let mut rng = ChaCha8Rng::seed_from_u64(2026);

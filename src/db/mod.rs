@@ -2,6 +2,7 @@
 
 pub mod audit;
 pub mod backup;
+pub mod marathon;
 pub mod models;
 pub mod results;
 pub mod schema;

@@ -141,6 +141,7 @@ pub struct ResultRow {
     pub visa_b_by: Option<i32>,
     pub visa_b_at: Option<NaiveDateTime>,
     pub version: i32,
+    pub details: Option<String>,
 }
 
 #[derive(Debug, Insertable)]
@@ -156,6 +157,57 @@ pub struct NewResult {
     pub matches_a: i32,
     pub matches_b: i32,
     pub version: i32,
+    pub details: Option<String>,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, AsChangeset, Serialize, PartialEq)]
+#[diesel(table_name = marathon_rules)]
+pub struct MarathonRulesRow {
+    pub tournament_id: i32,
+    pub round_minutes: i32,
+    pub target: i32,
+    pub berg: i32,
+    pub match_bonus: i32,
+    pub mult_eichel: i32,
+    pub mult_rose: i32,
+    pub mult_schelle: i32,
+    pub mult_schilte: i32,
+    pub mult_obenabe: i32,
+    pub mult_undenufe: i32,
+    pub striche_match: i32,
+    pub striche_berg: i32,
+    pub striche_sieg: i32,
+    pub striche_schneider: i32,
+    pub striche_gong: i32,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize, PartialEq)]
+#[diesel(table_name = round_clocks)]
+pub struct ClockRow {
+    pub tournament_id: i32,
+    pub passe: i32,
+    pub started_at: NaiveDateTime,
+    pub paused_at: Option<NaiveDateTime>,
+    pub paused_seconds: i32,
+    pub ended_at: Option<NaiveDateTime>,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize, PartialEq)]
+#[diesel(table_name = tafel_lines)]
+pub struct TafelLineRow {
+    #[diesel(skip_insertion)]
+    pub id: i32,
+    pub tournament_id: i32,
+    pub passe: i32,
+    pub table_no: i32,
+    pub line_no: i32,
+    pub trump: String,
+    pub cards_a: Option<i32>,
+    pub match_side: Option<String>,
+    pub weis_a: i32,
+    pub weis_b: i32,
+    pub stoeck: Option<String>,
+    pub first: Option<String>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize, PartialEq)]

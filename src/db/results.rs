@@ -475,6 +475,21 @@ pub fn save_result(
     score: TableScore,
     expected_version: Option<i32>,
 ) -> Result<SaveOutcome, AppError> {
+    save_result_with_details(conn, actor, id, passe, table, score, expected_version, None)
+}
+
+/// [`save_result`] with the Striche per category behind a Jassmarathon result (JSON).
+#[allow(clippy::too_many_arguments)]
+pub fn save_result_with_details(
+    conn: &mut Conn,
+    actor: &Actor,
+    id: TournamentId,
+    passe: u32,
+    table: u32,
+    score: TableScore,
+    expected_version: Option<i32>,
+    details: Option<String>,
+) -> Result<SaveOutcome, AppError> {
     conn.immediate_transaction(|conn| {
         // A conflict writes nothing, not even the version bump.
         ensure_open(conn, id)?;
@@ -485,7 +500,16 @@ pub fn save_result(
         {
             return double_entry(conn, actor, &data, passe, table, score);
         }
-        let outcome = write_result(conn, actor, &data, passe, table, score, expected_version)?;
+        let outcome = write_result(
+            conn,
+            actor,
+            &data,
+            passe,
+            table,
+            score,
+            expected_version,
+            details,
+        )?;
         if let SaveOutcome::Saved(_) = outcome {
             finish_result_writes(conn, id, &data)?;
         }
@@ -504,7 +528,7 @@ pub fn import_results(
         ensure_open(conn, id)?;
         let data = load(conn, id)?;
         for t in tables {
-            if let SaveOutcome::Conflict(_) = write_result(conn, actor, &data, t.passe, t.table, t.score, None)? {
+            if let SaveOutcome::Conflict(_) = write_result(conn, actor, &data, t.passe, t.table, t.score, None, None)? {
                 return Err(AppError::BadRequest(format!(
                     "Passe {}, Tisch {}: es ist schon ein Resultat erfasst. Nichts wurde importiert.",
                     t.passe, t.table
@@ -602,7 +626,7 @@ fn double_entry(
         [_, _, ..] if actor.role != Role::Leitung => Ok(SaveOutcome::Mismatch(pending.clone())),
         // An agreeing second entry, or the Leitung's decision on a contradiction.
         _ => {
-            let outcome = write_result(conn, actor, data, passe, table, score, None)?;
+            let outcome = write_result(conn, actor, data, passe, table, score, None, None)?;
             diesel::delete(of_table()).execute(conn)?;
             record(
                 conn,
@@ -636,7 +660,7 @@ fn seating(data: &TournamentData, passe: u32, table: u32) -> Result<Table<&TeamR
 }
 
 /// After result writes: bump the tournament version and revoke final visas whose total moved.
-fn finish_result_writes(
+pub(crate) fn finish_result_writes(
     conn: &mut Conn,
     id: TournamentId,
     before: &TournamentData,
@@ -653,7 +677,8 @@ fn finish_result_writes(
 
 /// One table's result, checked against the schedule, the Pauschale and the stored version.
 /// Runs inside the caller's transaction; `data` is the state before any write of it.
-fn write_result(
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn write_result(
     conn: &mut Conn,
     actor: &Actor,
     data: &TournamentData,
@@ -661,6 +686,7 @@ fn write_result(
     table: u32,
     score: TableScore,
     expected_version: Option<i32>,
+    details: Option<String>,
 ) -> Result<SaveOutcome, AppError> {
     let id = TournamentId(data.tournament.id);
     let seating = seating(data, passe, table)?;
@@ -731,6 +757,7 @@ fn write_result(
                     matches_a: score.matches_a as i32,
                     matches_b: score.matches_b as i32,
                     version: 1,
+                    details: details.clone(),
                 })
                 .returning(ResultRow::as_returning())
                 .get_result(conn)?;

@@ -113,6 +113,64 @@ diesel::table! {
         visa_b_by -> Nullable<Integer>,
         visa_b_at -> Nullable<Timestamp>,
         version -> Integer,
+        details -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    marathon_rules (tournament_id) {
+        tournament_id -> Integer,
+        round_minutes -> Integer,
+        target -> Integer,
+        berg -> Integer,
+        match_bonus -> Integer,
+        mult_eichel -> Integer,
+        mult_rose -> Integer,
+        mult_schelle -> Integer,
+        mult_schilte -> Integer,
+        mult_obenabe -> Integer,
+        mult_undenufe -> Integer,
+        striche_match -> Integer,
+        striche_berg -> Integer,
+        striche_sieg -> Integer,
+        striche_schneider -> Integer,
+        striche_gong -> Integer,
+    }
+}
+
+diesel::table! {
+    round_clocks (tournament_id, passe) {
+        tournament_id -> Integer,
+        passe -> Integer,
+        started_at -> Timestamp,
+        paused_at -> Nullable<Timestamp>,
+        paused_seconds -> Integer,
+        ended_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    tafel_lines (id) {
+        id -> Integer,
+        tournament_id -> Integer,
+        passe -> Integer,
+        table_no -> Integer,
+        line_no -> Integer,
+        trump -> Text,
+        cards_a -> Nullable<Integer>,
+        match_side -> Nullable<Text>,
+        weis_a -> Integer,
+        weis_b -> Integer,
+        stoeck -> Nullable<Text>,
+        first -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    tafel_gongs (tournament_id, passe, table_no) {
+        tournament_id -> Integer,
+        passe -> Integer,
+        table_no -> Integer,
     }
 }
 
@@ -145,5 +203,9 @@ diesel::allow_tables_to_appear_in_same_query!(
     results,
     audit_log,
     pending_entries,
-    login_failures
+    login_failures,
+    marathon_rules,
+    round_clocks,
+    tafel_lines,
+    tafel_gongs
 );

@@ -74,6 +74,9 @@ pub fn create(
             .values((values(settings), tournaments::created_at.eq(now())))
             .returning(TournamentRow::as_returning())
             .get_result(conn)?;
+        if let Some(rules) = &settings.marathon {
+            super::marathon::save_rules(conn, TournamentId(row.id), rules)?;
+        }
         audit::record(
             conn,
             Some(actor),
@@ -108,6 +111,9 @@ pub fn update(
             ));
         }
         diesel::update(tournaments::table.find(id.0)).set(values(settings)).execute(conn)?;
+        if let Some(rules) = &settings.marathon {
+            super::marathon::save_rules(conn, id, rules)?;
+        }
         let after = get(conn, id)?;
         audit::record(
             conn,

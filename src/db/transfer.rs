@@ -85,6 +85,8 @@ pub struct ResultJson {
     pub visa_a: Option<VisaJson>,
     pub visa_b: Option<VisaJson>,
     pub version: i32,
+    #[serde(default)]
+    pub details: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -182,6 +184,7 @@ pub fn export(conn: &mut Conn, id: TournamentId) -> Result<Export, AppError> {
                 visa_a: visa(r.visa_a_by, r.visa_a_at),
                 visa_b: visa(r.visa_b_by, r.visa_b_at),
                 version: r.version,
+                details: r.details.clone(),
             })
             .collect(),
         audit: audit
@@ -301,7 +304,8 @@ pub fn import(conn: &mut Conn, actor: &Actor, doc: &Export) -> Result<Tournament
             diesel::insert_into(seats::table).values(chunk).execute(conn)?;
         }
         for r in &doc.results {
-            if r.points_a < 0 || r.points_b < 0 || r.points_a + r.points_b != 157 * t.spiele_per_passe {
+            let points_rule = t.mode != "jassmarathon";
+            if r.points_a < 0 || r.points_b < 0 || (points_rule && r.points_a + r.points_b != 157 * t.spiele_per_passe) {
                 return Err(AppError::BadRequest(format!("Passe {}, Tisch {}: die Summe ist nicht 157 × Spiele.", r.passe, r.table)));
             }
             let inserted: i32 = diesel::insert_into(results::table)
@@ -316,6 +320,7 @@ pub fn import(conn: &mut Conn, actor: &Actor, doc: &Export) -> Result<Tournament
                     matches_a: r.matches_a,
                     matches_b: r.matches_b,
                     version: r.version,
+                    details: r.details.clone(),
                 })
                 .returning(results::id)
                 .get_result(conn)?;

@@ -874,3 +874,89 @@ mod tests {
         }
     }
 }
+
+/// One Tafel line as typed: trump, team A's card points (or a Match), Weis, Stöck.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct SpielForm {
+    #[serde(default)]
+    pub trump: String,
+    #[serde(default)]
+    pub cards_a: String,
+    /// `a` or `b` for a Match (or Kontermatch) of that team.
+    #[serde(default)]
+    pub match_side: String,
+    #[serde(default)]
+    pub weis_a: String,
+    #[serde(default)]
+    pub weis_b: String,
+    #[serde(default)]
+    pub stoeck: String,
+    #[serde(default)]
+    pub first: String,
+}
+
+impl SpielForm {
+    pub fn of(s: &Spiel) -> Self {
+        let opt = |x: u32| if x == 0 { String::new() } else { x.to_string() };
+        SpielForm {
+            trump: s.trump.as_str().into(),
+            cards_a: match s.cards {
+                Cards::Points(a) => a.to_string(),
+                Cards::Match(_) => String::new(),
+            },
+            match_side: match s.cards {
+                Cards::Match(side) => side.as_str().into(),
+                Cards::Points(_) => String::new(),
+            },
+            weis_a: opt(s.weis_a),
+            weis_b: opt(s.weis_b),
+            stoeck: s.stoeck.map(|x| x.as_str().to_string()).unwrap_or_default(),
+            first: s.first.map(|x| x.as_str().to_string()).unwrap_or_default(),
+        }
+    }
+}
+
+impl TryFrom<&SpielForm> for Spiel {
+    type Error = FieldErrors;
+
+    fn try_from(form: &SpielForm) -> Result<Self, Self::Error> {
+        let mut errors = FieldErrors::new();
+        let trump = form
+            .trump
+            .parse::<Trump>()
+            .map_err(|m| errors.add("trump", m))
+            .ok();
+        let cards = match Side::parse(&form.match_side) {
+            Some(side) => Some(Cards::Match(side)),
+            None => parse_number(
+                &mut errors,
+                "cards_a",
+                "Kartenpunkte Team A",
+                &form.cards_a,
+                0,
+                CARD_POINTS,
+            )
+            .map(Cards::Points),
+        };
+        let mut weis = |field: &'static str, label: &str, raw: &str| {
+            if raw.trim().is_empty() {
+                0
+            } else {
+                parse_number(&mut errors, field, label, raw, 0, 1000).unwrap_or(0)
+            }
+        };
+        let weis_a = weis("weis_a", "Weis A", &form.weis_a);
+        let weis_b = weis("weis_b", "Weis B", &form.weis_b);
+        match (trump, cards) {
+            (Some(trump), Some(cards)) if errors.is_empty() => Ok(Spiel {
+                trump,
+                cards,
+                weis_a,
+                weis_b,
+                stoeck: Side::parse(&form.stoeck),
+                first: Side::parse(&form.first),
+            }),
+            _ => Err(errors),
+        }
+    }
+}

@@ -1,5 +1,6 @@
 //! The rules of the game: pure functions and types, no web or database code.
 
+pub mod clock;
 pub mod form;
 pub mod format;
 pub mod ids;

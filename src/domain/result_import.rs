@@ -18,6 +18,9 @@ pub struct ResultLine {
 /// A table being assembled: the lines of team A and team B, and their Startnummern.
 type TableLines = (Option<ResultLine>, Option<ResultLine>, u32, u32);
 
+/// Striche of one team in one Spielrunde, at most (a plausibility bound).
+pub const MAX_STRICHE: u32 = 99;
+
 pub type SeatLookup<'a> = dyn Fn(u32, u32) -> Option<(u32, u32, u32)> + 'a;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -150,7 +153,20 @@ pub fn assemble(
                     matches_a: 0,
                     matches_b: 0,
                 };
-                match check_score(score, spiele) {
+                // Spiele 0 is a Jassmarathon: the numbers are Striche, no 157 × Spiele rule.
+                let checked = if spiele == 0 {
+                    if score.points_a.max(score.points_b) > MAX_STRICHE {
+                        Err(super::form::FieldErrors::single(
+                            "points",
+                            format!("Höchstens {MAX_STRICHE} Striche pro Spielrunde."),
+                        ))
+                    } else {
+                        Ok(score)
+                    }
+                } else {
+                    check_score(score, spiele)
+                };
+                match checked {
                     Ok(score) => imported.push(ImportedTable {
                         passe,
                         table,
@@ -226,6 +242,20 @@ mod tests {
         assert!(errors[1].message.contains("Gegners"));
         assert!(errors[2].message.contains("keinen Tisch"));
         assert!(errors[3].message.contains("doppelt"));
+    }
+
+    #[test]
+    fn striche_have_no_sum_rule() {
+        let lines = parse_result_csv(
+            b"passe;startnummer;punkte\n1;1;7\n1;2;3\n1;3;100\n1;4;0\n",
+            4,
+        )
+        .unwrap();
+        let errors = assemble(&lines, &seat, 0).unwrap_err();
+        assert_eq!(errors.len(), 1);
+        assert!(errors[0].message.contains("Striche"));
+        let lines = parse_result_csv(b"passe;startnummer;punkte\n1;1;7\n1;2;3\n", 4).unwrap();
+        assert_eq!(assemble(&lines, &seat, 0).unwrap()[0].score.points_a, 7);
     }
 
     #[test]

@@ -88,6 +88,157 @@ pub struct TournamentForm {
     /// Checkbox: one account may make both entries.
     #[serde(default)]
     pub double_entry_same_user: Option<String>,
+    /// Jassmarathon rules; empty fields take the seed's values.
+    #[serde(flatten)]
+    pub marathon: MarathonForm,
+}
+
+/// The Jassmarathon settings of the tournament form (seed 003 presets when empty).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct MarathonForm {
+    #[serde(default)]
+    pub round_minutes: String,
+    #[serde(default)]
+    pub target: String,
+    #[serde(default)]
+    pub berg: String,
+    #[serde(default)]
+    pub match_bonus: String,
+    #[serde(default)]
+    pub mult_eichel: String,
+    #[serde(default)]
+    pub mult_rose: String,
+    #[serde(default)]
+    pub mult_schelle: String,
+    #[serde(default)]
+    pub mult_schilte: String,
+    #[serde(default)]
+    pub mult_obenabe: String,
+    #[serde(default)]
+    pub mult_undenufe: String,
+    #[serde(default)]
+    pub striche_match: String,
+    #[serde(default)]
+    pub striche_berg: String,
+    #[serde(default)]
+    pub striche_sieg: String,
+    #[serde(default)]
+    pub striche_schneider: String,
+    #[serde(default)]
+    pub striche_gong: String,
+}
+
+impl MarathonForm {
+    pub fn of(r: &super::marathon::Rules) -> Self {
+        let s = |x: u32| x.to_string();
+        MarathonForm {
+            round_minutes: s(r.round_minutes),
+            target: s(r.target),
+            berg: s(r.berg),
+            match_bonus: s(r.match_bonus),
+            mult_eichel: s(r.multipliers[0]),
+            mult_rose: s(r.multipliers[1]),
+            mult_schelle: s(r.multipliers[2]),
+            mult_schilte: s(r.multipliers[3]),
+            mult_obenabe: s(r.multipliers[4]),
+            mult_undenufe: s(r.multipliers[5]),
+            striche_match: s(r.striche.matches),
+            striche_berg: s(r.striche.berg),
+            striche_sieg: s(r.striche.sieg),
+            striche_schneider: s(r.striche.schneider),
+            striche_gong: s(r.striche.gong),
+        }
+    }
+
+    fn parse(&self, errors: &mut FieldErrors) -> super::marathon::Rules {
+        let preset = super::marathon::Rules::jassmarathon();
+        let mut n =
+            |field: &'static str, label: &str, raw: &str, default: u32, min: u32, max: u32| {
+                if raw.trim().is_empty() {
+                    default
+                } else {
+                    parse_number(errors, field, label, raw, min, max).unwrap_or(default)
+                }
+            };
+        let m = preset.multipliers;
+        let rules = super::marathon::Rules {
+            round_minutes: n(
+                "round_minutes",
+                "Dauer einer Spielrunde",
+                &self.round_minutes,
+                preset.round_minutes,
+                5,
+                600,
+            ),
+            target: n(
+                "target",
+                "Partie bis",
+                &self.target,
+                preset.target,
+                100,
+                10_000,
+            ),
+            berg: n("berg", "Bergpreis bei", &self.berg, preset.berg, 50, 10_000),
+            match_bonus: n(
+                "match_bonus",
+                "Matchprämie",
+                &self.match_bonus,
+                preset.match_bonus,
+                0,
+                1000,
+            ),
+            multipliers: [
+                n("mult_eichel", "Eichel", &self.mult_eichel, m[0], 1, 10),
+                n("mult_rose", "Rose", &self.mult_rose, m[1], 1, 10),
+                n("mult_schelle", "Schelle", &self.mult_schelle, m[2], 1, 10),
+                n("mult_schilte", "Schilte", &self.mult_schilte, m[3], 1, 10),
+                n("mult_obenabe", "Obenabe", &self.mult_obenabe, m[4], 1, 10),
+                n(
+                    "mult_undenufe",
+                    "Undenufe",
+                    &self.mult_undenufe,
+                    m[5],
+                    1,
+                    10,
+                ),
+            ],
+            striche: super::marathon::StricheValues {
+                matches: n(
+                    "striche_match",
+                    "Striche Match",
+                    &self.striche_match,
+                    1,
+                    0,
+                    10,
+                ),
+                berg: n(
+                    "striche_berg",
+                    "Striche Bergpreis",
+                    &self.striche_berg,
+                    1,
+                    0,
+                    10,
+                ),
+                sieg: n("striche_sieg", "Striche Sieg", &self.striche_sieg, 2, 0, 10),
+                schneider: n(
+                    "striche_schneider",
+                    "Striche Schneider",
+                    &self.striche_schneider,
+                    1,
+                    0,
+                    10,
+                ),
+                gong: n("striche_gong", "Striche Gong", &self.striche_gong, 1, 0, 10),
+            },
+        };
+        if rules.berg >= rules.target {
+            errors.add(
+                "berg",
+                "Der Bergpreis muss unter dem Ziel der Partie liegen.",
+            );
+        }
+        rules
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,6 +253,8 @@ pub struct TournamentSettings {
     pub pauschale: u32,
     pub double_entry: bool,
     pub double_entry_same_user: bool,
+    /// Jassmarathon only.
+    pub marathon: Option<super::marathon::Rules>,
 }
 
 impl TournamentSettings {
@@ -187,6 +340,7 @@ impl TryFrom<&TournamentForm> for TournamentSettings {
                 1000,
             ),
         };
+        let marathon = (mode == Some(Mode::Jassmarathon)).then(|| form.marathon.parse(&mut errors));
         match (name, date, mode, passen, spiele_per_passe, pauschale) {
             (
                 Some(name),
@@ -205,6 +359,7 @@ impl TryFrom<&TournamentForm> for TournamentSettings {
                 pauschale,
                 double_entry: form.double_entry.is_some(),
                 double_entry_same_user: form.double_entry_same_user.is_some(),
+                marathon,
             }),
             _ => Err(errors),
         }

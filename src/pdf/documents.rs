@@ -48,7 +48,7 @@ pub fn qr_modules(text: &str) -> Option<(usize, Vec<bool>)> {
 }
 
 /// One A4 page per team: for the players to carry from table to table.
-pub fn standblaetter(header: Header, round_label: &str, sheets: &[Sheet]) -> Vec<u8> {
+pub fn standblaetter(header: Header, round_label: &str, unit: &str, sheets: &[Sheet]) -> Vec<u8> {
     let mut doc = Document::new(header);
     for sheet in sheets {
         let page = doc.new_page();
@@ -106,7 +106,7 @@ pub fn standblaetter(header: Header, round_label: &str, sheets: &[Sheet]) -> Vec
             (round_label, 22.0, Align::Center),
             ("Tisch", 18.0, Align::Center),
             ("Gegner", 75.0, Align::Left),
-            ("Punkte", 30.0, Align::Right),
+            (unit, 30.0, Align::Right),
             ("Visum", 35.0, Align::Center),
         ];
         let row = 13.0;

@@ -238,10 +238,19 @@ async fn entry_form(
     user: User,
     path: web::Path<(i32, u32)>,
 ) -> Result<HttpResponse, AppError> {
-    user.0.require(Permission::EnterResults)?;
     let (id, passe) = path.into_inner();
     let data = db(&state, move |conn| results::load(conn, TournamentId(id))).await?;
     check_passe(&data, passe)?;
+    // The Turnierleitung runs the clock from this page in a Jassmarathon.
+    if data.tournament.mode == "jassmarathon" {
+        if !user.0.actor().may(Permission::EnterResults)
+            && !user.0.actor().may(Permission::ManageTournament)
+        {
+            return Err(AppError::forbidden());
+        }
+        return super::marathon::round(&state, user.0.ctx(), id, passe).await;
+    }
+    user.0.require(Permission::EnterResults)?;
     page(&entry_page(
         user.0.ctx(),
         data,

@@ -232,6 +232,8 @@ struct LivePage<'a> {
     phone_url: String,
     /// Without JavaScript a phone can still find its team: `?nr=12`.
     own: Option<&'a super::ranking::RowView>,
+    /// Jassmarathon: the clock of the current Spielrunde.
+    clock: Option<super::marathon::ClockView>,
 }
 
 impl LivePage<'_> {
@@ -241,7 +243,12 @@ impl LivePage<'_> {
     }
 }
 
-fn render(data: &TournamentData, base: &str, own_nr: Option<i32>) -> Result<String, AppError> {
+fn render(
+    data: &TournamentData,
+    base: &str,
+    own_nr: Option<i32>,
+    clock: Option<super::marathon::ClockView>,
+) -> Result<String, AppError> {
     let sections = ranking_view(data, data.tournament.closed);
     let top: Vec<&super::ranking::RowView> = sections
         .first()
@@ -266,6 +273,7 @@ fn render(data: &TournamentData, base: &str, own_nr: Option<i32>) -> Result<Stri
         qr: qr_svg(&phone_url),
         phone_url,
         own,
+        clock,
     }
     .render()?)
 }
@@ -345,13 +353,25 @@ async fn live(
     } else {
         None
     };
-    let data = db(&state, move |conn| results::load(conn, TournamentId(id))).await?;
+    let (data, clock) = db(&state, move |conn| {
+        let data = results::load(conn, TournamentId(id))?;
+        let clock = if data.tournament.mode == "jassmarathon" {
+            let passe = current_progress(&data).map(|p| p.passe).unwrap_or(1);
+            let rules = crate::db::marathon::rules(conn, TournamentId(id))?;
+            let facts = crate::db::marathon::clock(conn, TournamentId(id), passe)?;
+            Some(super::marathon::clock_view(&rules, facts.as_ref()))
+        } else {
+            None
+        };
+        Ok((data, clock))
+    })
+    .await?;
     if !data.tournament.public {
         return Err(AppError::not_found());
     }
     let base = base_url(&state, &req);
     let rendered_version = data.tournament.version;
-    let html = web::block(move || render(&data, &base, own)).await??;
+    let html = web::block(move || render(&data, &base, own, clock)).await??;
     let page = CachedPage {
         version: rendered_version,
         etag: format!("\"t{id}-v{rendered_version}\""),

@@ -6,6 +6,7 @@ pub mod auth;
 pub mod draw;
 pub mod entry;
 pub mod live;
+pub mod marathon;
 pub mod prints;
 pub mod ranking;
 pub mod safety;
@@ -76,6 +77,8 @@ pub struct NavTournament {
     pub id: TournamentId,
     pub name: String,
     pub passen: Vec<u32>,
+    /// "Passe" or "Spielrunde".
+    pub round: &'static str,
 }
 
 impl Ctx {
@@ -120,6 +123,11 @@ impl Ctx {
             id: TournamentId(tournament.id),
             name: tournament.name.clone(),
             passen: (1..=tournament.passen as u32).collect(),
+            round: if tournament.mode == "jassmarathon" {
+                "Spielrunde"
+            } else {
+                "Passe"
+            },
         });
         self
     }
@@ -141,6 +149,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .configure(entry::routes)
         .configure(prints::routes)
         .configure(live::routes)
+        .configure(marathon::routes)
         .configure(standblatt::routes)
         .configure(ranking::routes);
 }

@@ -25,6 +25,15 @@ fn round_label(data: &TournamentData) -> &'static str {
         .round_label()
 }
 
+/// What the numbers of a Passe are: points, or Striche in a Jassmarathon.
+fn unit_label(mode: &str) -> &'static str {
+    if mode == "jassmarathon" {
+        "Striche"
+    } else {
+        "Punkte"
+    }
+}
+
 fn header(data: &TournamentData, subtitle: String) -> Header {
     let t = &data.tournament;
     let place = if t.location.is_empty() {
@@ -162,7 +171,11 @@ async fn standblaetter(
     let sheets = sheets(&data, &base_url(&state, &req), blank, None);
     let header = header(&data, "Standblätter".into());
     let label = round_label(&data);
-    let bytes = web::block(move || documents::standblaetter(header, label, &sheets)).await?;
+    let data_mode = data.tournament.mode.clone();
+    let bytes = web::block(move || {
+        documents::standblaetter(header, label, unit_label(&data_mode), &sheets)
+    })
+    .await?;
     Ok(pdf(bytes, "standblaetter.pdf"))
 }
 
@@ -182,6 +195,7 @@ async fn standblatt(
         documents::standblaetter(
             header(&data, "Standblatt".into()),
             round_label(&data),
+            unit_label(&data.tournament.mode),
             &sheets,
         ),
         "standblatt.pdf",

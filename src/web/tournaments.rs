@@ -93,6 +93,9 @@ async fn new_form(user: User) -> Result<HttpResponse, AppError> {
         mode: Mode::Partnerschieber.as_str().into(),
         passen: "4".into(),
         spiele_per_passe: "12".into(),
+        marathon: crate::domain::tournament::MarathonForm::of(
+            &crate::domain::marathon::Rules::jassmarathon(),
+        ),
         ..Default::default()
     };
     page(&FormPage {
@@ -171,7 +174,7 @@ async fn show(
     })
 }
 
-fn form_of(row: &TournamentRow) -> TournamentForm {
+fn form_of(row: &TournamentRow, rules: &crate::domain::marathon::Rules) -> TournamentForm {
     TournamentForm {
         name: row.name.clone(),
         date: row.date.format("%Y-%m-%d").to_string(),
@@ -186,6 +189,7 @@ fn form_of(row: &TournamentRow) -> TournamentForm {
         pauschale: row.pauschale.to_string(),
         double_entry: row.double_entry.then(|| "1".into()),
         double_entry_same_user: row.double_entry_same_user.then(|| "1".into()),
+        marathon: crate::domain::tournament::MarathonForm::of(rules),
     }
 }
 
@@ -196,11 +200,17 @@ async fn edit_form(
 ) -> Result<HttpResponse, AppError> {
     user.0.require(Permission::ManageTournament)?;
     let id = TournamentId(path.into_inner());
-    let row = db(&state, move |conn| tournaments::get(conn, id)).await?;
+    let (row, rules) = db(&state, move |conn| {
+        Ok((
+            tournaments::get(conn, id)?,
+            crate::db::marathon::rules(conn, id)?,
+        ))
+    })
+    .await?;
     page(&FormPage {
         ctx: user.0.ctx().with_tournament(&row),
         id: Some(row.id),
-        form: form_of(&row),
+        form: form_of(&row, &rules),
         errors: FieldErrors::new(),
     })
 }

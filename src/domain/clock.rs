@@ -1,0 +1,118 @@
+//! The clock of a Jassmarathon Spielrunde: started, paused, resumed, ended by the
+//! Turnierleitung; the gong sounds when the time is up or the round is ended.
+
+use chrono::{Duration, NaiveDateTime};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClockFacts {
+    pub started_at: NaiveDateTime,
+    pub paused_at: Option<NaiveDateTime>,
+    pub paused_seconds: i64,
+    pub ended_at: Option<NaiveDateTime>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClockState {
+    NotStarted,
+    Running {
+        remaining_seconds: i64,
+        ends_at: NaiveDateTime,
+    },
+    Paused {
+        remaining_seconds: i64,
+    },
+    Gong,
+}
+
+pub fn state(duration_minutes: u32, clock: Option<&ClockFacts>, now: NaiveDateTime) -> ClockState {
+    let Some(c) = clock else {
+        return ClockState::NotStarted;
+    };
+    if c.ended_at.is_some() {
+        return ClockState::Gong;
+    }
+    let total = i64::from(duration_minutes) * 60;
+    let until = c.paused_at.unwrap_or(now);
+    let played = (until - c.started_at).num_seconds() - c.paused_seconds;
+    let remaining = total - played;
+    if remaining <= 0 {
+        return ClockState::Gong;
+    }
+    match c.paused_at {
+        Some(_) => ClockState::Paused {
+            remaining_seconds: remaining,
+        },
+        None => ClockState::Running {
+            remaining_seconds: remaining,
+            ends_at: c.started_at + Duration::seconds(total + c.paused_seconds),
+        },
+    }
+}
+
+/// `1:29:59` or `29:59`.
+pub fn format_remaining(seconds: i64) -> String {
+    let s = seconds.max(0);
+    if s >= 3600 {
+        format!("{}:{:02}:{:02}", s / 3600, (s % 3600) / 60, s % 60)
+    } else {
+        format!("{}:{:02}", s / 60, s % 60)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::NaiveDate;
+
+    fn at(h: u32, m: u32, s: u32) -> NaiveDateTime {
+        NaiveDate::from_ymd_opt(2026, 11, 22)
+            .unwrap()
+            .and_hms_opt(h, m, s)
+            .unwrap()
+    }
+
+    #[test]
+    fn runs_pauses_and_gongs() {
+        let mut c = ClockFacts {
+            started_at: at(14, 0, 0),
+            paused_at: None,
+            paused_seconds: 0,
+            ended_at: None,
+        };
+        assert_eq!(state(90, None, at(14, 0, 0)), ClockState::NotStarted);
+        assert_eq!(
+            state(90, Some(&c), at(14, 30, 0)),
+            ClockState::Running {
+                remaining_seconds: 3600,
+                ends_at: at(15, 30, 0)
+            }
+        );
+        c.paused_at = Some(at(14, 40, 0));
+        assert_eq!(
+            state(90, Some(&c), at(14, 50, 0)),
+            ClockState::Paused {
+                remaining_seconds: 3000
+            }
+        );
+        // Resumed at 14:50 after 10 minutes of pause: the gong moves to 15:40.
+        c.paused_at = None;
+        c.paused_seconds = 600;
+        assert_eq!(
+            state(90, Some(&c), at(15, 0, 0)),
+            ClockState::Running {
+                remaining_seconds: 2400,
+                ends_at: at(15, 40, 0)
+            }
+        );
+        assert_eq!(state(90, Some(&c), at(15, 40, 0)), ClockState::Gong);
+        c.ended_at = Some(at(15, 1, 0));
+        assert_eq!(state(90, Some(&c), at(15, 2, 0)), ClockState::Gong);
+    }
+
+    #[test]
+    fn remaining_time_reads_like_a_clock() {
+        assert_eq!(format_remaining(5400), "1:30:00");
+        assert_eq!(format_remaining(3599), "59:59");
+        assert_eq!(format_remaining(-3), "0:00");
+    }
+}
