@@ -344,11 +344,12 @@ pub fn compute(rules: &Rules, spiele: &[Spiel], gong: bool) -> Result<Tafel, Taf
                     }
                 }
             };
-            if !berg_taken && winner.is_none() {
-                if let Some(side) = decide(crossed(rules.berg)) {
-                    berg_taken = true;
-                    events.push(Event::Berg(side));
-                }
+            if !berg_taken
+                && winner.is_none()
+                && let Some(side) = decide(crossed(rules.berg))
+            {
+                berg_taken = true;
+                events.push(Event::Berg(side));
             }
             if winner.is_none()
                 && let Some(side) = decide(crossed(rules.target))

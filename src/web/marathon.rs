@@ -106,6 +106,7 @@ async fn load_round(
     Ok((data, rules, clock))
 }
 
+#[allow(clippy::too_many_arguments)]
 fn round_page(
     ctx: Ctx,
     data: TournamentData,
@@ -159,9 +160,8 @@ async fn quick(
 ) -> Result<HttpResponse, AppError> {
     let correction = !post.form.version.trim().is_empty();
     let actor = post.session.actor().clone();
-    if !actor.may(Permission::EnterResults)
-        && !(correction && actor.may(Permission::CorrectVisaedResults))
-    {
+    let may_correct = correction && actor.may(Permission::CorrectVisaedResults);
+    if !(actor.may(Permission::EnterResults) || may_correct) {
         return Err(AppError::forbidden());
     }
     let (id, passe) = path.into_inner();

@@ -4,6 +4,7 @@ mod crash;
 mod foundation;
 mod helpers;
 mod live;
+mod marathon;
 mod partnerschieber;
 mod prints;
 mod safety;
