@@ -643,6 +643,15 @@ fn double_entry(
     }
 }
 
+/// Whether the team has left the tournament by `passe` (its opponents get the Pauschale).
+pub fn is_out(team: &TeamRow, passe: u32) -> bool {
+    standblatt::is_out(
+        team.status.parse().unwrap_or(TeamStatus::Aktiv),
+        team.out_passe.map(|p| p as u32),
+        passe,
+    )
+}
+
 /// The two teams of a table, refusing tables where the Pauschale applies.
 fn seating(data: &TournamentData, passe: u32, table: u32) -> Result<Table<&TeamRow>, AppError> {
     let Some(seating) = data.tables(passe).into_iter().find(|t| t.number == table) else {
@@ -650,8 +659,7 @@ fn seating(data: &TournamentData, passe: u32, table: u32) -> Result<Table<&TeamR
             "Tisch {table} gibt es in Passe {passe} nicht."
         )));
     };
-    let out = |t: &TeamRow| t.status != "aktiv" && t.out_passe.is_none_or(|p| p as u32 <= passe);
-    if out(seating.team_a) || out(seating.team_b) {
+    if is_out(seating.team_a, passe) || is_out(seating.team_b, passe) {
         return Err(AppError::BadRequest(format!(
             "An Tisch {table} gilt in Passe {passe} die Pauschale: ein Team ist ausgeschieden."
         )));

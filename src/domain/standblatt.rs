@@ -214,7 +214,12 @@ pub struct TournamentFacts<'a> {
 }
 
 fn is_out_in(team: &TeamFacts, passe: u32) -> bool {
-    team.status != TeamStatus::Aktiv && team.out_passe.is_none_or(|out| out <= passe)
+    is_out(team.status, team.out_passe, passe)
+}
+
+/// Whether a disqualified or withdrawn team is out in `passe` (from the Passe it left in on).
+pub fn is_out(status: TeamStatus, out_passe: Option<u32>, passe: u32) -> bool {
+    status != TeamStatus::Aktiv && out_passe.is_none_or(|out| out <= passe)
 }
 
 /// Every team's Standblatt, in the order of `facts.teams`.

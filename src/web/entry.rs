@@ -96,9 +96,7 @@ impl ResultView {
 }
 
 pub(crate) fn table_views(data: &TournamentData, passe: u32) -> Vec<TableView> {
-    let out = |t: &crate::db::models::TeamRow| {
-        t.status != "aktiv" && t.out_passe.is_none_or(|p| p as u32 <= passe)
-    };
+    let out = |t: &crate::db::models::TeamRow| results::is_out(t, passe);
     data.tables(passe)
         .iter()
         .map(|t| TableView {

@@ -8,7 +8,7 @@
 
 use super::entry::{progress, table_views};
 use super::ranking::{SectionView, ranking_view};
-use super::{AppState, db};
+use super::{AppState, base_url, db};
 use crate::db::results::{self, TournamentData};
 use crate::domain::format;
 use crate::domain::ids::TournamentId;
@@ -281,16 +281,6 @@ fn render(
 #[derive(Deserialize)]
 struct LiveQuery {
     nr: Option<String>,
-}
-
-fn base_url(state: &AppState, req: &HttpRequest) -> String {
-    match &state.public_url {
-        Some(url) => url.trim_end_matches('/').to_string(),
-        None => {
-            let info = req.connection_info();
-            format!("{}://{}", info.scheme(), info.host())
-        }
-    }
 }
 
 fn respond(req: &HttpRequest, page: &CachedPage) -> HttpResponse {

@@ -59,6 +59,17 @@ pub fn page_with<T: askama::Template>(
         .body(body))
 }
 
+/// The address players reach the app at: the configured public URL, else this request's.
+pub fn base_url(state: &AppState, req: &actix_web::HttpRequest) -> String {
+    match &state.public_url {
+        Some(url) => url.trim_end_matches('/').to_string(),
+        None => {
+            let info = req.connection_info();
+            format!("{}://{}", info.scheme(), info.host())
+        }
+    }
+}
+
 pub fn see_other(location: &str) -> HttpResponse {
     HttpResponse::SeeOther()
         .insert_header((header::LOCATION, location))

@@ -3,7 +3,7 @@
 
 use super::draw::team_label;
 use super::ranking::{RankingQuery, SectionView, ensure_visible, ranking_view};
-use super::{AppState, MaybeUser, User, db};
+use super::{AppState, MaybeUser, User, base_url, db};
 use crate::db::results::{self, TournamentData};
 use crate::domain::format;
 use crate::domain::ids::{TeamId, TournamentId};
@@ -66,16 +66,6 @@ fn pdf(bytes: Vec<u8>, name: &str) -> HttpResponse {
 
 async fn load(state: &web::Data<AppState>, id: i32) -> Result<TournamentData, AppError> {
     db(state, move |conn| results::load(conn, TournamentId(id))).await
-}
-
-fn base_url(state: &AppState, req: &HttpRequest) -> String {
-    match &state.public_url {
-        Some(url) => url.trim_end_matches('/').to_string(),
-        None => {
-            let info = req.connection_info();
-            format!("{}://{}", info.scheme(), info.host())
-        }
-    }
 }
 
 #[derive(Deserialize)]
