@@ -495,6 +495,7 @@ pub fn save_result_with_details(
         ensure_open(conn, id)?;
         let data = load(conn, id)?;
         if data.tournament.double_entry
+            && data.tournament.mode != "jassmarathon"
             && expected_version.is_none()
             && data.result_at(passe, table).is_none()
         {

@@ -237,6 +237,9 @@ async fn jasszettel(
 ) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
     let data = load(&state, id).await?;
+    if data.tournament.mode == "jassmarathon" {
+        return Err(AppError::NotFound("Im Jassmarathon wird auf der Tafel geschrieben; Jasszettel gibt es nur im Partnerschieber.".into()));
+    }
     let tables = table_entries(&data, passe)?;
     let spiele = data.spiele();
     let total = format::number(i64::from(spiele * 157));
