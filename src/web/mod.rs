@@ -146,10 +146,7 @@ impl Ctx {
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.route("/healthz", web::get().to(|| async { "ok" }))
-        .service(actix_files::Files::new(
-            "/static",
-            concat!(env!("CARGO_MANIFEST_DIR"), "/static"),
-        ))
+        .route("/static/{name}", web::get().to(asset))
         .configure(auth::routes)
         .configure(accounts::routes)
         .configure(audit::routes)
@@ -163,6 +160,51 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .configure(marathon::routes)
         .configure(standblatt::routes)
         .configure(ranking::routes);
+}
+
+/// Stylesheets and scripts are part of the binary, so it runs from any directory.
+const ASSETS: [(&str, &str, &str); 4] = [
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_str!("../../static/style.css"),
+    ),
+    (
+        "live.css",
+        "text/css; charset=utf-8",
+        include_str!("../../static/live.css"),
+    ),
+    (
+        "live.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../static/live.js"),
+    ),
+    (
+        "entry.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../static/entry.js"),
+    ),
+];
+
+async fn asset(
+    req: actix_web::HttpRequest,
+    name: web::Path<String>,
+) -> Result<HttpResponse, AppError> {
+    if let Some((_, content_type, body)) = ASSETS.iter().find(|(n, _, _)| *n == name.as_str()) {
+        return Ok(HttpResponse::Ok()
+            .insert_header((header::CONTENT_TYPE, *content_type))
+            .insert_header((header::CACHE_CONTROL, "public, max-age=300"))
+            .body(*body));
+    }
+    // Other files (e.g. the benchmark's static copy) come from the source tree's static/.
+    if name.starts_with('.') || name.contains(['/', '\\']) {
+        return Err(AppError::not_found());
+    }
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("static")
+        .join(name.as_str());
+    let file = actix_files::NamedFile::open(path).map_err(|_| AppError::not_found())?;
+    Ok(file.into_response(&req))
 }
 
 pub async fn not_found() -> Result<HttpResponse, AppError> {

@@ -3,6 +3,35 @@ use reqwest::StatusCode;
 use scraper::Html;
 
 #[tokio::test]
+async fn stylesheets_and_scripts_are_served_from_the_binary() {
+    let app = spawn_app().await;
+    let c = app.client();
+    for (path, kind) in [
+        ("/static/style.css", "text/css"),
+        ("/static/live.js", "text/javascript"),
+        ("/static/entry.js", "text/javascript"),
+    ] {
+        let r = c.get(path).await;
+        assert_eq!(r.status(), StatusCode::OK, "{path}");
+        assert!(
+            r.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with(kind)
+        );
+        assert!(!r.text().await.unwrap().is_empty());
+    }
+    assert_eq!(
+        c.get("/static/..%2FCargo.toml").await.status(),
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        c.get("/static/fehlt.css").await.status(),
+        StatusCode::NOT_FOUND
+    );
+}
+
+#[tokio::test]
 async fn healthz_answers_ok() {
     let app = spawn_app().await;
     let r = app.client().get("/healthz").await;
