@@ -293,8 +293,18 @@ async fn startliste(
     ))
 }
 
-fn official(data: &TournamentData, query: &RankingQuery) -> bool {
-    data.tournament.closed || query.official.is_some()
+/// A public Rangliste export: the tournament if visible, and whether the Rangliste is
+/// official (closed, or the official preview was asked for).
+async fn public_ranking(
+    state: &web::Data<AppState>,
+    user: &MaybeUser,
+    id: i32,
+    query: &RankingQuery,
+) -> Result<(TournamentData, bool), AppError> {
+    let data = load(state, id).await?;
+    ensure_visible(&data, user)?;
+    let official = data.tournament.closed || query.official.is_some();
+    Ok((data, official))
 }
 
 async fn ranking_pdf(
@@ -303,9 +313,7 @@ async fn ranking_pdf(
     path: web::Path<i32>,
     query: web::Query<RankingQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let data = load(&state, path.into_inner()).await?;
-    ensure_visible(&data, &user)?;
-    let official = official(&data, &query);
+    let (data, official) = public_ranking(&state, &user, path.into_inner(), &query).await?;
     let sections: Vec<RankSection> = ranking_view(&data, official)
         .iter()
         .map(|s| RankSection {
@@ -394,9 +402,7 @@ async fn ranking_csv(
     path: web::Path<i32>,
     query: web::Query<RankingQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let data = load(&state, path.into_inner()).await?;
-    ensure_visible(&data, &user)?;
-    let official = official(&data, &query);
+    let (data, official) = public_ranking(&state, &user, path.into_inner(), &query).await?;
     let sections = ranking_view(&data, official);
     let rounds = data.tournament.passen as u32;
     let mut header: Vec<String> = ["rang", "startnummer", "team", "spieler1", "spieler2"]
@@ -459,9 +465,7 @@ async fn ranking_json(
     path: web::Path<i32>,
     query: web::Query<RankingQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let data = load(&state, path.into_inner()).await?;
-    ensure_visible(&data, &user)?;
-    let official = official(&data, &query);
+    let (data, official) = public_ranking(&state, &user, path.into_inner(), &query).await?;
     let sections = ranking_view(&data, official);
     let t = &data.tournament;
     let body = RankingJson {
