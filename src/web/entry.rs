@@ -110,13 +110,19 @@ pub(crate) fn table_views(data: &TournamentData, passe: u32) -> Vec<TableView> {
         .collect()
 }
 
-fn check_passe(data: &TournamentData, passe: u32) -> Result<(), AppError> {
+/// The tournament's data, if it has this Passe.
+async fn load_passe(
+    state: &web::Data<AppState>,
+    id: TournamentId,
+    passe: u32,
+) -> Result<TournamentData, AppError> {
+    let data = db(state, move |conn| results::load(conn, id)).await?;
     if passe == 0 || passe > data.tournament.passen as u32 {
         return Err(AppError::NotFound(format!(
             "Passe {passe} gibt es in diesem Turnier nicht."
         )));
     }
-    Ok(())
+    Ok(data)
 }
 
 #[derive(Template)]
@@ -147,8 +153,7 @@ async fn passe_page(
     path: web::Path<(i32, u32)>,
 ) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
-    let data = db(&state, move |conn| results::load(conn, TournamentId(id))).await?;
-    check_passe(&data, passe)?;
+    let data = load_passe(&state, TournamentId(id), passe).await?;
     let tables = table_views(&data, passe);
     let (entered, expected) = progress(&tables);
     page(&PassePage {
@@ -237,8 +242,7 @@ async fn entry_form(
     path: web::Path<(i32, u32)>,
 ) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
-    let data = db(&state, move |conn| results::load(conn, TournamentId(id))).await?;
-    check_passe(&data, passe)?;
+    let data = load_passe(&state, TournamentId(id), passe).await?;
     // The Turnierleitung runs the clock from this page in a Jassmarathon.
     if data.tournament.mode == "jassmarathon" {
         if !user.0.actor().may(Permission::EnterResults)
@@ -298,8 +302,7 @@ async fn save(
     } else {
         post.session.require(Permission::EnterResults)?.clone()
     };
-    let data = db(state, move |conn| results::load(conn, id)).await?;
-    check_passe(&data, passe)?;
+    let data = load_passe(state, id, passe).await?;
     let (table, score) = match parse(&post.form, &data, passe) {
         Parsed::Ok { table, score } => (table, score),
         Parsed::Invalid(errors) => {
@@ -460,8 +463,7 @@ async fn correct(
     post: Secured<ResultForm>,
 ) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
-    let data = db(&state, move |conn| results::load(conn, TournamentId(id))).await?;
-    check_passe(&data, passe)?;
+    let data = load_passe(&state, TournamentId(id), passe).await?;
     if let Parsed::Invalid(errors) = parse(&post.form, &data, passe) {
         let table = post.form.table.trim().parse::<u32>().unwrap_or(0);
         let correction =

@@ -265,17 +265,28 @@ pub fn fixture(name: &str) -> Vec<u8> {
 
 /// Creates a Partnerschieber tournament and returns its id.
 pub async fn create_tournament(leitung: &Client, passen: &str, spiele: &str) -> i32 {
+    create_tournament_with(leitung, "Herbstturnier Zürich", passen, spiele, "").await
+}
+
+/// A Partnerschieber tournament with its name and Pauschale (empty: the seed's preset).
+pub async fn create_tournament_with(
+    leitung: &Client,
+    name: &str,
+    passen: &str,
+    spiele: &str,
+    pauschale: &str,
+) -> i32 {
     let r = leitung
         .post(
             "/tournaments",
             &[
-                ("name", "Herbstturnier Zürich"),
+                ("name", name),
                 ("date", "2026-11-22"),
                 ("location", "Zürich"),
                 ("mode", "partnerschieber"),
                 ("passen", passen),
                 ("spiele_per_passe", spiele),
-                ("pauschale", ""),
+                ("pauschale", pauschale),
             ],
         )
         .await;

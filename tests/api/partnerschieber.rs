@@ -19,21 +19,8 @@ async fn drawn_tournament(teams: usize, passen: &str, spiele: &str, pauschale: &
     let leitung = app.leitung().await;
     let buero = app.account(&leitung, BUERO, "buero").await;
     let kontrolle = app.account(&leitung, KONTROLLEUR, "kontrolleur").await;
-    let r = leitung
-        .post(
-            "/tournaments",
-            &[
-                ("name", "Jassturnier Wädenswil"),
-                ("date", "2026-11-22"),
-                ("location", "Wädenswil"),
-                ("mode", "partnerschieber"),
-                ("passen", passen),
-                ("spiele_per_passe", spiele),
-                ("pauschale", pauschale),
-            ],
-        )
-        .await;
-    let id: i32 = location(&r).rsplit('/').next().unwrap().parse().unwrap();
+    let id =
+        create_tournament_with(&leitung, "Jassturnier Wädenswil", passen, spiele, pauschale).await;
     let mut csv = String::from("nr;team;spieler1;spieler2\n");
     for n in 1..=teams {
         csv += &format!("{n};Team {n};Spieler {n}a;Spieler {n}b\n");

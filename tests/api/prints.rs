@@ -190,20 +190,7 @@ async fn tischliste_startliste_and_jasszettel() {
 }
 
 async fn many_teams(app: &TestApp, leitung: &Client, teams: usize) -> i32 {
-    let r = leitung
-        .post(
-            "/tournaments",
-            &[
-                ("name", "Grosses Turnier Zürich"),
-                ("date", "2026-11-22"),
-                ("mode", "partnerschieber"),
-                ("passen", "2"),
-                ("spiele_per_passe", "4"),
-                ("pauschale", "400"),
-            ],
-        )
-        .await;
-    let id: i32 = location(&r).rsplit('/').next().unwrap().parse().unwrap();
+    let id = create_tournament_with(leitung, "Grosses Turnier Zürich", "2", "4", "400").await;
     let mut csv = String::from("nr;team;spieler1;spieler2\n");
     for n in 1..=teams {
         csv += &format!("{n};Équipe Nr. {n};Käthi {n};Jürg {n}\n");
@@ -369,20 +356,7 @@ async fn exported_results_reimport_into_an_identical_ranking() {
     let (_, _, results_csv) = bytes(&leitung, &format!("/tournaments/{first}/results.csv")).await;
     assert!(results_csv.starts_with(b"\xEF\xBB\xBFpasse;startnummer;punkte\r\n"));
     // A fresh tournament with the same teams and draw seed has the same schedule.
-    let r = leitung
-        .post(
-            "/tournaments",
-            &[
-                ("name", "Kopie"),
-                ("date", "2026-11-22"),
-                ("mode", "partnerschieber"),
-                ("passen", "2"),
-                ("spiele_per_passe", "4"),
-                ("pauschale", "400"),
-            ],
-        )
-        .await;
-    let second: i32 = location(&r).rsplit('/').next().unwrap().parse().unwrap();
+    let second = create_tournament_with(&leitung, "Kopie", "2", "4", "400").await;
     let mut csv = String::from("nr;team;spieler1;spieler2\n");
     for n in 1..=10 {
         csv += &format!("{n};Équipe Nr. {n};Käthi {n};Jürg {n}\n");

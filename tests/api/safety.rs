@@ -456,20 +456,7 @@ async fn the_bad_input_corpus_is_refused_without_writing() {
 async fn concurrent_clients_lose_no_update() {
     let app = spawn_app().await;
     let leitung = app.leitung().await;
-    let r = leitung
-        .post(
-            "/tournaments",
-            &[
-                ("name", "Last"),
-                ("date", "2026-11-22"),
-                ("mode", "partnerschieber"),
-                ("passen", "4"),
-                ("spiele_per_passe", "2"),
-                ("pauschale", "150"),
-            ],
-        )
-        .await;
-    let id: i32 = location(&r).rsplit('/').next().unwrap().parse().unwrap();
+    let id = create_tournament_with(&leitung, "Last", "4", "2", "150").await;
     let mut csv = String::from("nr;spieler1;spieler2\n");
     for n in 1..=250 {
         csv += &format!("{n};A{n};B{n}\n");
