@@ -34,6 +34,19 @@ struct Cli {
         global = true
     )]
     backup_minutes: u64,
+    /// HTTP worker threads.
+    #[arg(long, env = "JASSTURNIER_WORKERS", default_value_t = 4, global = true)]
+    workers: usize,
+    /// Nice value of the HTTP worker threads (0–19). Database work keeps normal priority,
+    /// so result entry stays fast while hundreds of phones load the live Rangliste.
+    #[arg(
+        long,
+        env = "JASSTURNIER_WORKER_NICE",
+        default_value_t = crate::web::threads::WORKER_NICE,
+        value_parser = clap::value_parser!(i32).range(0..=19),
+        global = true
+    )]
+    worker_nice: i32,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -134,7 +147,8 @@ pub fn run() -> ExitCode {
         Command::Serve => serve(Settings {
             bind: cli.bind,
             database_url: cli.database_url,
-            workers: 4,
+            workers: cli.workers.max(1),
+            worker_nice: cli.worker_nice,
             public_url: cli.public_url,
             backup_dir: cli.backup_dir,
             backup_interval: std::time::Duration::from_secs(cli.backup_minutes * 60),

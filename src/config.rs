@@ -7,6 +7,8 @@ pub struct Settings {
     /// SQLite file (optionally prefixed `sqlite://`).
     pub database_url: String,
     pub workers: usize,
+    /// Nice value of the HTTP worker threads; see [`crate::web::threads`].
+    pub worker_nice: i32,
     /// The address players' phones reach the app at, for QR codes on printed sheets
     /// (e.g. `http://192.168.1.20:8080`); None: the address of the printing request.
     pub public_url: Option<String>,

@@ -9,6 +9,8 @@ use std::net::TcpListener;
 
 /// Largest form body accepted (CSV uploads have their own limit).
 const MAX_FORM_BYTES: usize = 256 * 1024;
+/// Pooled SQLite connections, and as many threads at normal priority to use them.
+const DB_CONNECTIONS: u32 = 8;
 
 pub struct Application {
     pub server: Server,
@@ -17,7 +19,7 @@ pub struct Application {
 }
 
 pub fn build(settings: &Settings) -> Result<Application, String> {
-    let pool = db::connect(&settings.database_url, 8)?;
+    let pool = db::connect(&settings.database_url, DB_CONNECTIONS)?;
     let listener =
         TcpListener::bind(&settings.bind).map_err(|e| format!("{}: {e}", settings.bind))?;
     let port = listener.local_addr().map_err(|e| e.to_string())?.port();
@@ -25,6 +27,8 @@ pub fn build(settings: &Settings) -> Result<Application, String> {
         pool: pool.clone(),
         public_url: settings.public_url.clone(),
         live: std::sync::Arc::new(crate::web::live::LiveHub::default()),
+        db_threads: web::threads::DbThreads::start(DB_CONNECTIONS as usize)
+            .map_err(|e| format!("database threads: {e}"))?,
     });
     crate::web::live::spawn_poller(state.clone());
     if !settings.backup_interval.is_zero() {
@@ -34,7 +38,10 @@ pub fn build(settings: &Settings) -> Result<Application, String> {
             settings.backup_interval,
         );
     }
+    let worker_nice = settings.worker_nice;
     let server = HttpServer::new(move || {
+        // The factory runs on each worker thread as it starts.
+        web::threads::lower_current_thread_priority(worker_nice);
         App::new()
             .app_data(state.clone())
             .app_data(actix_web::web::PayloadConfig::new(MAX_FORM_BYTES))

@@ -3,7 +3,10 @@
 
 use super::audit::{self, Entry};
 use super::models::{ClockRow, MarathonRulesRow, TafelLineRow};
-use super::results::{SaveOutcome, TournamentData, finish_result_writes, load, write_result};
+use super::results::{
+    SaveOutcome, TournamentData, finish_result_writes, load_passe, sheets_before_write,
+    write_result,
+};
 use super::schema::{marathon_rules, results, round_clocks, tafel_gongs, tafel_lines};
 use super::tournaments::{begin_write, ensure_open};
 use super::{Conn, now};
@@ -301,7 +304,8 @@ pub fn change_tafel(
 ) -> Result<Tafel, AppError> {
     conn.immediate_transaction(|conn| {
         ensure_open(conn, id)?;
-        let data: TournamentData = load(conn, id)?;
+        let data: TournamentData = load_passe(conn, id, passe)?;
+        let before = sheets_before_write(conn, &data)?;
         if !data.tables(passe).iter().any(|t| t.number == table) {
             return Err(AppError::NotFound(format!("Tisch {table} gibt es in Spielrunde {passe} nicht.")));
         }
@@ -360,7 +364,7 @@ pub fn change_tafel(
             None::<&()>,
             Some(&serde_json::json!({ "passe": passe, "table": table, "lines": lines.len(), "gong": gong, "striche": [score.points_a, score.points_b] })),
         )?;
-        finish_result_writes(conn, id, &data)?;
+        finish_result_writes(conn, id, before.as_deref())?;
         Ok(computed)
     })
 }

@@ -5,6 +5,7 @@ use super::models::{NewResult, PendingEntry, ResultRow, SeatRow, TeamRow, Tourna
 use super::schema::{pending_entries, results, seats, teams, tournaments, users};
 use super::tournaments::{begin_write, bump_version, ensure_open, get as get_tournament};
 use super::{Conn, now};
+use crate::domain::form::FieldErrors;
 use crate::domain::ids::{ResultId, TeamId, TournamentId};
 use crate::domain::result::TableScore;
 use crate::domain::result_import::ImportedTable;
@@ -52,38 +53,107 @@ pub struct TournamentData {
     pub usernames: HashMap<i32, String>,
     /// Double entry: entries waiting for their confirmation (or in contradiction).
     pub pending: Vec<PendingEntry>,
+    /// Which rows were read: [`load`] reads all, the others a part.
+    scope: Scope,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    Tournament,
+    Passe(u32),
+    Table(u32, u32),
 }
 
 pub fn load(conn: &mut Conn, id: TournamentId) -> Result<TournamentData, AppError> {
+    load_scoped(conn, id, Scope::Tournament)
+}
+
+/// The tournament with the seats, results and pending entries of one Passe only: all that
+/// showing the tables of that Passe needs, a fraction of [`load`] on a big tournament.
+/// Never enough for Standblätter or a ranking. Not found when there is no such Passe.
+pub fn load_passe(
+    conn: &mut Conn,
+    id: TournamentId,
+    passe: u32,
+) -> Result<TournamentData, AppError> {
+    load_scoped(conn, id, Scope::Passe(passe))
+}
+
+/// Only one table of a Passe: its two teams, its seats, its result and pending entries.
+/// What saving a result there needs, independent of the tournament's size.
+fn load_table(
+    conn: &mut Conn,
+    id: TournamentId,
+    passe: u32,
+    table: u32,
+) -> Result<TournamentData, AppError> {
+    load_scoped(conn, id, Scope::Table(passe, table))
+}
+
+fn load_scoped(
+    conn: &mut Conn,
+    id: TournamentId,
+    scope: Scope,
+) -> Result<TournamentData, AppError> {
     let tournament = get_tournament(conn, id)?;
-    let teams = super::teams::list(conn, id)?;
-    let seats = seats::table
+    let mut seats = seats::table
         .filter(seats::tournament_id.eq(id.0))
         .select(SeatRow::as_select())
         .order((seats::passe, seats::table_no, seats::team_id))
-        .load(conn)?;
-    let results = results::table
+        .into_boxed();
+    let mut results = results::table
         .filter(results::tournament_id.eq(id.0))
         .select(ResultRow::as_select())
         .order((results::passe, results::table_no))
-        .load(conn)?;
+        .into_boxed();
+    let mut pending = pending_entries::table
+        .filter(pending_entries::tournament_id.eq(id.0))
+        .select(PendingEntry::as_select())
+        .order(pending_entries::id)
+        .into_boxed();
+    match scope {
+        Scope::Tournament => {}
+        Scope::Passe(passe) | Scope::Table(passe, _) => {
+            if passe == 0 || passe > tournament.passen as u32 {
+                return Err(AppError::NotFound(format!(
+                    "Passe {passe} gibt es in diesem Turnier nicht."
+                )));
+            }
+            let passe = passe as i32;
+            seats = seats.filter(seats::passe.eq(passe));
+            results = results.filter(results::passe.eq(passe));
+            pending = pending.filter(pending_entries::passe.eq(passe));
+        }
+    }
+    if let Scope::Table(_, table) = scope {
+        let table = table as i32;
+        seats = seats.filter(seats::table_no.eq(table));
+        results = results.filter(results::table_no.eq(table));
+        pending = pending.filter(pending_entries::table_no.eq(table));
+    }
+    let seats: Vec<SeatRow> = seats.load(conn)?;
+    let teams = match scope {
+        Scope::Table(..) => teams::table
+            .filter(teams::tournament_id.eq(id.0))
+            .filter(teams::id.eq_any(seats.iter().map(|s| s.team_id).collect::<Vec<_>>()))
+            .select(TeamRow::as_select())
+            .order(teams::startnummer)
+            .load(conn)?,
+        _ => super::teams::list(conn, id)?,
+    };
     let usernames = users::table
         .select((users::id, users::username))
         .load::<(i32, String)>(conn)?
         .into_iter()
         .collect();
-    let pending = pending_entries::table
-        .filter(pending_entries::tournament_id.eq(id.0))
-        .select(PendingEntry::as_select())
-        .order(pending_entries::id)
-        .load(conn)?;
     Ok(TournamentData {
         tournament,
         teams,
         seats,
-        results,
+        results: results.load(conn)?,
         usernames,
-        pending,
+        pending: pending.load(conn)?,
+        scope,
     })
 }
 
@@ -103,6 +173,10 @@ impl TournamentData {
     }
 
     pub fn standblaetter(&self) -> Vec<Standblatt> {
+        debug_assert!(
+            self.scope == Scope::Tournament,
+            "Standblätter need the whole tournament, not a part of it"
+        );
         let teams: Vec<TeamFacts> = self
             .teams
             .iter()
@@ -491,17 +565,9 @@ pub fn save_result_with_details(
     details: Option<String>,
 ) -> Result<SaveOutcome, AppError> {
     conn.immediate_transaction(|conn| {
-        // A conflict writes nothing, not even the version bump.
         ensure_open(conn, id)?;
-        let data = load(conn, id)?;
-        if data.tournament.double_entry
-            && data.tournament.mode != "jassmarathon"
-            && expected_version.is_none()
-            && data.result_at(passe, table).is_none()
-        {
-            return double_entry(conn, actor, &data, passe, table, score);
-        }
-        let outcome = write_result(
+        let data = load_table(conn, id, passe, table)?;
+        save_loaded(
             conn,
             actor,
             &data,
@@ -510,12 +576,104 @@ pub fn save_result_with_details(
             score,
             expected_version,
             details,
-        )?;
-        if let SaveOutcome::Saved(_) = outcome {
-            finish_result_writes(conn, id, &data)?;
-        }
-        Ok(outcome)
+        )
     })
+}
+
+/// What became of a result typed in the Büro.
+pub enum Typed {
+    /// The input does not fit this Passe; nothing was written.
+    Invalid(FieldErrors),
+    Done(SaveOutcome),
+}
+
+/// What a typed result is checked against before anything about its table is read.
+pub struct PasseShape {
+    pub tables: u32,
+    pub spiele: u32,
+}
+
+/// Parses and saves a typed result in one transaction, against the Passe as stored at that
+/// moment. Reads only the table concerned, so its cost does not grow with the tournament.
+pub fn save_typed_result(
+    conn: &mut Conn,
+    actor: &Actor,
+    id: TournamentId,
+    passe: u32,
+    expected_version: Option<i32>,
+    parse: impl FnOnce(PasseShape) -> Result<(u32, TableScore), FieldErrors>,
+) -> Result<Typed, AppError> {
+    conn.immediate_transaction(|conn| {
+        let tournament = ensure_open(conn, id)?;
+        if passe == 0 || passe > tournament.passen as u32 {
+            return Err(AppError::NotFound(format!(
+                "Passe {passe} gibt es in diesem Turnier nicht."
+            )));
+        }
+        let seated: i64 = seats::table
+            .filter(seats::tournament_id.eq(id.0))
+            .filter(seats::passe.eq(passe as i32))
+            .filter(seats::table_no.is_not_null())
+            .count()
+            .get_result(conn)?;
+        let shape = PasseShape {
+            tables: (seated / 2) as u32,
+            spiele: tournament.spiele_per_passe as u32,
+        };
+        Ok(match parse(shape) {
+            Err(errors) => Typed::Invalid(errors),
+            Ok((table, score)) => {
+                let data = load_table(conn, id, passe, table)?;
+                Typed::Done(save_loaded(
+                    conn,
+                    actor,
+                    &data,
+                    passe,
+                    table,
+                    score,
+                    expected_version,
+                    None,
+                )?)
+            }
+        })
+    })
+}
+
+/// Saves one table of `data` (loaded in the caller's transaction). A conflict writes
+/// nothing, not even the version bump.
+#[allow(clippy::too_many_arguments)]
+fn save_loaded(
+    conn: &mut Conn,
+    actor: &Actor,
+    data: &TournamentData,
+    passe: u32,
+    table: u32,
+    score: TableScore,
+    expected_version: Option<i32>,
+    details: Option<String>,
+) -> Result<SaveOutcome, AppError> {
+    if data.tournament.double_entry
+        && data.tournament.mode != "jassmarathon"
+        && expected_version.is_none()
+        && data.result_at(passe, table).is_none()
+    {
+        return double_entry(conn, actor, data, passe, table, score);
+    }
+    let before = sheets_before_write(conn, data)?;
+    let outcome = write_result(
+        conn,
+        actor,
+        data,
+        passe,
+        table,
+        score,
+        expected_version,
+        details,
+    )?;
+    if let SaveOutcome::Saved(_) = outcome {
+        finish_result_writes(conn, TournamentId(data.tournament.id), before.as_deref())?;
+    }
+    Ok(outcome)
 }
 
 /// Writes an imported set of table results; any table already entered refuses the whole file.
@@ -528,6 +686,7 @@ pub fn import_results(
     conn.immediate_transaction(|conn| {
         ensure_open(conn, id)?;
         let data = load(conn, id)?;
+        let before = sheets_before_write(conn, &data)?;
         for t in tables {
             if let SaveOutcome::Conflict(_) = write_result(conn, actor, &data, t.passe, t.table, t.score, None, None)? {
                 return Err(AppError::BadRequest(format!(
@@ -536,7 +695,7 @@ pub fn import_results(
                 )));
             }
         }
-        finish_result_writes(conn, id, &data)?;
+        finish_result_writes(conn, id, before.as_deref())?;
         Ok(tables.len())
     })
 }
@@ -627,6 +786,7 @@ fn double_entry(
         [_, _, ..] if actor.role != Role::Leitung => Ok(SaveOutcome::Mismatch(pending.clone())),
         // An agreeing second entry, or the Leitung's decision on a contradiction.
         _ => {
+            let before = sheets_before_write(conn, data)?;
             let outcome = write_result(conn, actor, data, passe, table, score, None, None)?;
             diesel::delete(of_table()).execute(conn)?;
             record(
@@ -638,7 +798,7 @@ fn double_entry(
                 },
                 &pending,
             )?;
-            finish_result_writes(conn, id, data)?;
+            finish_result_writes(conn, id, before.as_deref())?;
             Ok(outcome)
         }
     }
@@ -668,19 +828,42 @@ fn seating(data: &TournamentData, passe: u32, table: u32) -> Result<Table<&TeamR
     Ok(seating)
 }
 
+/// The Standblätter before a result write, when the write could revoke a final visa.
+/// During play nobody has one yet, and the full load is skipped.
+pub(crate) fn sheets_before_write(
+    conn: &mut Conn,
+    data: &TournamentData,
+) -> Result<Option<Vec<Standblatt>>, AppError> {
+    let id = TournamentId(data.tournament.id);
+    if data.scope == Scope::Tournament {
+        if data.teams.iter().all(|t| t.final_visa_by.is_none()) {
+            return Ok(None);
+        }
+        return Ok(Some(data.standblaetter()));
+    }
+    let any_final_visa = diesel::select(diesel::dsl::exists(
+        teams::table
+            .filter(teams::tournament_id.eq(id.0))
+            .filter(teams::final_visa_by.is_not_null()),
+    ))
+    .get_result::<bool>(conn)?;
+    if !any_final_visa {
+        return Ok(None);
+    }
+    Ok(Some(load(conn, id)?.standblaetter()))
+}
+
 /// After result writes: bump the tournament version and revoke final visas whose total moved.
 pub(crate) fn finish_result_writes(
     conn: &mut Conn,
     id: TournamentId,
-    before: &TournamentData,
+    before: Option<&[Standblatt]>,
 ) -> Result<(), AppError> {
     bump_version(conn, id)?;
-    // Only a final visa can be revoked; during play nobody has one yet.
-    if before.teams.iter().all(|t| t.final_visa_by.is_none()) {
-        return Ok(());
+    if let Some(before) = before {
+        let after = load(conn, id)?.standblaetter();
+        revoke_changed_final_visas(conn, before, &after)?;
     }
-    let after = load(conn, id)?.standblaetter();
-    revoke_changed_final_visas(conn, &before.standblaetter(), &after)?;
     Ok(())
 }
 

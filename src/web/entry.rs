@@ -3,13 +3,13 @@
 
 use super::auth::{SecuredUpload, flash_redirect};
 use super::draw::team_label;
-use super::{AppState, Ctx, Secured, User, db, page, page_with};
+use super::{AppState, Ctx, Secured, User, db, live, page, page_with, see_other};
 use crate::db::models::{ResultRow, TournamentRow};
-use crate::db::results::{self, SaveOutcome, TournamentData};
+use crate::db::results::{self, PasseShape, SaveOutcome, TournamentData, Typed};
 use crate::domain::form::FieldErrors;
 use crate::domain::format;
 use crate::domain::ids::TournamentId;
-use crate::domain::result::{ResultForm, parse_score, parse_table};
+use crate::domain::result::{ResultForm, TableScore, parse_score, parse_table};
 use crate::domain::result_import::{assemble, parse_result_csv};
 use crate::domain::role::Permission;
 use crate::domain::text_import::ImportError;
@@ -110,19 +110,13 @@ pub(crate) fn table_views(data: &TournamentData, passe: u32) -> Vec<TableView> {
         .collect()
 }
 
-/// The tournament's data, if it has this Passe.
+/// The tournament with this Passe's tables and results (only this Passe's), if it has it.
 async fn load_passe(
     state: &web::Data<AppState>,
     id: TournamentId,
     passe: u32,
 ) -> Result<TournamentData, AppError> {
-    let data = db(state, move |conn| results::load(conn, id)).await?;
-    if passe == 0 || passe > data.tournament.passen as u32 {
-        return Err(AppError::NotFound(format!(
-            "Passe {passe} gibt es in diesem Turnier nicht."
-        )));
-    }
-    Ok(data)
+    db(state, move |conn| results::load_passe(conn, id, passe)).await
 }
 
 #[derive(Template)]
@@ -263,28 +257,40 @@ async fn entry_form(
     ))
 }
 
-enum Parsed {
-    Ok {
-        table: u32,
-        score: crate::domain::result::TableScore,
-    },
-    Invalid(FieldErrors),
+fn parse(form: &ResultForm, shape: PasseShape) -> Result<(u32, TableScore), FieldErrors> {
+    let table = parse_table(&form.table, shape.tables)?;
+    Ok((table, parse_score(form, shape.spiele)?))
 }
 
-fn parse(form: &ResultForm, data: &TournamentData, passe: u32) -> Parsed {
-    let tables = data.tables(passe).len() as u32;
-    let table = match parse_table(&form.table, tables) {
-        Ok(t) => t,
-        Err(e) => return Parsed::Invalid(e),
-    };
-    match parse_score(form, data.spiele()) {
-        Ok(score) => Parsed::Ok { table, score },
-        Err(e) => Parsed::Invalid(e),
+/// The flash message after a save that redirects; None when the page is shown again.
+fn saved_message(
+    outcome: &SaveOutcome,
+    passe: u32,
+    table: u32,
+    correction: bool,
+) -> Option<String> {
+    match outcome {
+        SaveOutcome::Saved(row) => Some(format!(
+            "Passe {passe}, Tisch {table} gespeichert: {} : {}{}",
+            format::number(i64::from(row.points_a)),
+            format::number(i64::from(row.points_b)),
+            if correction {
+                " (korrigiert, Visum aufgehoben)"
+            } else {
+                ""
+            }
+        )),
+        SaveOutcome::FirstEntry => Some(format!(
+            "Passe {passe}, Tisch {table}: 1× erfasst – zählt nach der zweiten, blinden Erfassung durch ein anderes Konto."
+        )),
+        SaveOutcome::Mismatch(_) | SaveOutcome::Conflict(_) => None,
     }
 }
 
 /// Saves a result (new when `version` is empty, else a correction of that version) and
 /// answers with the entry page again: 303 on success, 409 on a conflict, 422 on bad input.
+/// Parsing, saving and the flash message take one trip to the database: under load every
+/// trip waits for a thread.
 async fn save(
     state: &web::Data<AppState>,
     post: Secured<ResultForm>,
@@ -302,16 +308,6 @@ async fn save(
     } else {
         post.session.require(Permission::EnterResults)?.clone()
     };
-    let data = load_passe(state, id, passe).await?;
-    let (table, score) = match parse(&post.form, &data, passe) {
-        Parsed::Ok { table, score } => (table, score),
-        Parsed::Invalid(errors) => {
-            return page_with(
-                &entry_page(post.session.ctx(), data, passe, post.form, errors, None),
-                StatusCode::UNPROCESSABLE_ENTITY,
-            );
-        }
-    };
     let version = if correction {
         Some(
             post.form
@@ -323,58 +319,47 @@ async fn save(
     } else {
         None
     };
-    let outcome = db(state, move |conn| {
-        results::save_result(conn, &actor, id, passe, table, score, version)
+    let form = post.form.clone();
+    let token = post.session.token.clone();
+    let (typed, versions) = db(state, move |conn| {
+        let mut table = 0;
+        let typed = results::save_typed_result(conn, &actor, id, passe, version, |shape| {
+            let parsed = parse(&form, shape)?;
+            table = parsed.0;
+            Ok(parsed)
+        })?;
+        if let Typed::Done(outcome) = &typed
+            && let Some(message) = saved_message(outcome, passe, table, correction)
+        {
+            crate::db::users::set_flash(conn, &token, &message)?;
+        }
+        Ok((typed, live::versions(conn)?))
     })
     .await?;
-    match outcome {
-        SaveOutcome::Saved(row) => {
-            let message = format!(
-                "Passe {passe}, Tisch {table} gespeichert: {} : {}{}",
-                format::number(i64::from(row.points_a)),
-                format::number(i64::from(row.points_b)),
-                if correction {
-                    " (korrigiert, Visum aufgehoben)"
-                } else {
-                    ""
-                }
-            );
-            flash_redirect(state, &post.session, &back, message).await
+    state.live.publish(&versions);
+    let (errors, conflict, status) = match typed {
+        Typed::Done(SaveOutcome::Saved(_) | SaveOutcome::FirstEntry) => {
+            let mut response = see_other(&back);
+            response.extensions_mut().insert(live::VersionsPublished);
+            return Ok(response);
         }
-        SaveOutcome::FirstEntry => {
-            let message = format!(
-                "Passe {passe}, Tisch {table}: 1× erfasst – zählt nach der zweiten, blinden Erfassung durch ein anderes Konto."
-            );
-            flash_redirect(state, &post.session, &back, message).await
+        Typed::Invalid(errors) => (errors, None, StatusCode::UNPROCESSABLE_ENTITY),
+        // Double entry: the contradicting entry is shown with the one before it.
+        Typed::Done(SaveOutcome::Mismatch(_)) => (FieldErrors::new(), None, StatusCode::CONFLICT),
+        Typed::Done(SaveOutcome::Conflict(stored)) => {
+            let conflict = (stored.table_no as u32, ResultView::new(&stored));
+            (FieldErrors::new(), Some(conflict), StatusCode::CONFLICT)
         }
-        SaveOutcome::Mismatch(_) => {
-            let data = db(state, move |conn| results::load(conn, id)).await?;
-            let page = entry_page(
-                post.session.ctx(),
-                data,
-                passe,
-                post.form,
-                FieldErrors::new(),
-                None,
-            );
-            page_with(&page, StatusCode::CONFLICT)
-        }
-        SaveOutcome::Conflict(stored) => {
-            let data = db(state, move |conn| results::load(conn, id)).await?;
-            let conflict = Some((table, ResultView::new(&stored)));
-            page_with(
-                &entry_page(
-                    post.session.ctx(),
-                    data,
-                    passe,
-                    post.form,
-                    FieldErrors::new(),
-                    conflict,
-                ),
-                StatusCode::CONFLICT,
-            )
-        }
+    };
+    // The form again, with the Passe as it is now.
+    let data = load_passe(state, id, passe).await?;
+    if correction && status == StatusCode::UNPROCESSABLE_ENTITY {
+        let table = post.form.table.trim().parse::<u32>().unwrap_or(0);
+        let page = correction_page(post.session.ctx(), data, passe, table, post.form, errors)?;
+        return page_with(&page, status);
     }
+    let page = entry_page(post.session.ctx(), data, passe, post.form, errors, conflict);
+    page_with(&page, status)
 }
 
 async fn enter(
@@ -463,13 +448,6 @@ async fn correct(
     post: Secured<ResultForm>,
 ) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
-    let data = load_passe(&state, TournamentId(id), passe).await?;
-    if let Parsed::Invalid(errors) = parse(&post.form, &data, passe) {
-        let table = post.form.table.trim().parse::<u32>().unwrap_or(0);
-        let correction =
-            correction_page(post.session.ctx(), data, passe, table, post.form, errors)?;
-        return page_with(&correction, StatusCode::UNPROCESSABLE_ENTITY);
-    }
     save(
         &state,
         post,

@@ -13,7 +13,7 @@ use crate::db::results::{self, TournamentData};
 use crate::domain::format;
 use crate::domain::ids::TournamentId;
 use crate::error::AppError;
-use actix_web::body::MessageBody;
+use actix_web::body::{BodySize, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::Method;
 use actix_web::http::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_NONE_MATCH};
@@ -24,9 +24,11 @@ use askama::Template;
 use diesel::prelude::*;
 use serde::Deserialize;
 use std::collections::HashMap;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context, Poll};
 use std::time::Duration;
-use tokio::sync::watch;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 
 /// How often writes from outside the server are picked up.
 const POLL_INTERVAL: Duration = Duration::from_secs(1);
@@ -44,12 +46,58 @@ pub struct CachedPage {
     body: Bytes,
 }
 
-#[derive(Default)]
 pub struct LiveHub {
     tournaments: Mutex<HashMap<i32, Published>>,
     pages: Mutex<HashMap<i32, Arc<CachedPage>>>,
     /// Tournaments whose page one request is re-rendering right now.
     rendering: Mutex<std::collections::HashSet<i32>>,
+    /// Permits to send a page body; see [`PAGES_IN_FLIGHT`].
+    senders: Arc<Semaphore>,
+}
+
+impl Default for LiveHub {
+    fn default() -> Self {
+        LiveHub {
+            tournaments: Mutex::default(),
+            pages: Mutex::default(),
+            rendering: Mutex::default(),
+            senders: Arc::new(Semaphore::new(PAGES_IN_FLIGHT)),
+        }
+    }
+}
+
+/// How many live page bodies are sent at the same time. The rest of the viewers wait
+/// (costing nothing) instead of crowding the workers' event loops, where a request of the
+/// Büro would otherwise queue behind hundreds of half-sent pages.
+const PAGES_IN_FLIGHT: usize = 2;
+/// Bodies go out in slices, so a permit is held until the page is nearly sent.
+const SLICE_BYTES: usize = 64 * 1024;
+
+/// A cached page on its way to one viewer, holding one of the send permits.
+struct PermittedBody {
+    size: u64,
+    rest: Bytes,
+    _permit: OwnedSemaphorePermit,
+}
+
+impl MessageBody for PermittedBody {
+    type Error = std::convert::Infallible;
+
+    fn size(&self) -> BodySize {
+        BodySize::Sized(self.size)
+    }
+
+    fn poll_next(
+        self: Pin<&mut Self>,
+        _: &mut Context<'_>,
+    ) -> Poll<Option<Result<Bytes, Self::Error>>> {
+        let body = self.get_mut();
+        if body.rest.is_empty() {
+            return Poll::Ready(None);
+        }
+        let slice = body.rest.len().min(SLICE_BYTES);
+        Poll::Ready(Some(Ok(body.rest.split_to(slice))))
+    }
 }
 
 /// Held by the one request that re-renders a tournament's page; released on drop.
@@ -138,17 +186,24 @@ impl LiveHub {
     }
 }
 
-pub async fn refresh(state: &web::Data<AppState>) -> Result<(), AppError> {
+/// Every tournament's (id, version, public), for [`LiveHub::publish`].
+pub fn versions(conn: &mut crate::db::Conn) -> Result<Vec<(i32, i32, bool)>, AppError> {
     use crate::db::schema::tournaments;
-    let rows = db(state, |conn| {
-        Ok(tournaments::table
-            .select((tournaments::id, tournaments::version, tournaments::public))
-            .load::<(i32, i32, bool)>(conn)?)
-    })
-    .await?;
+    Ok(tournaments::table
+        .select((tournaments::id, tournaments::version, tournaments::public))
+        .load::<(i32, i32, bool)>(conn)?)
+}
+
+pub async fn refresh(state: &web::Data<AppState>) -> Result<(), AppError> {
+    let rows = db(state, versions).await?;
     state.live.publish(&rows);
     Ok(())
 }
+
+/// Marks a response whose handler already published the versions after its write (read in
+/// the same trip to the database), so the middleware need not read them again.
+#[derive(Clone, Copy)]
+pub struct VersionsPublished;
 
 /// Middleware: after every request that may have written, publish the new versions at once,
 /// so the next live request and every SSE subscriber see the change.
@@ -159,7 +214,12 @@ pub async fn refresh_after_writes(
     let wrote = !matches!(*req.method(), Method::GET | Method::HEAD);
     let state = req.app_data::<web::Data<AppState>>().cloned();
     let response = next.call(req).await?;
-    if let (true, Some(state)) = (wrote, state)
+    let published = response
+        .response()
+        .extensions()
+        .get::<VersionsPublished>()
+        .is_some();
+    if let (true, false, Some(state)) = (wrote, published, state)
         && let Err(e) = refresh(&state).await
     {
         tracing::warn!(error = %e, "live refresh failed");
@@ -278,12 +338,31 @@ fn render(
     .render()?)
 }
 
+type LiveData = (TournamentData, Option<super::marathon::ClockView>);
+
+fn load_live(conn: &mut crate::db::Conn, id: i32) -> Result<LiveData, AppError> {
+    let data = results::load(conn, TournamentId(id))?;
+    let clock = if data.tournament.mode == "jassmarathon" {
+        let passe = current_progress(&data).map(|p| p.passe).unwrap_or(1);
+        let rules = crate::db::marathon::rules(conn, TournamentId(id))?;
+        let facts = crate::db::marathon::clock(conn, TournamentId(id), passe)?;
+        Some(super::marathon::clock_view(&rules, facts.as_ref()))
+    } else {
+        None
+    };
+    Ok((data, clock))
+}
+
 #[derive(Deserialize)]
 struct LiveQuery {
     nr: Option<String>,
 }
 
-fn respond(req: &HttpRequest, page: &CachedPage) -> HttpResponse {
+async fn respond(
+    hub: &LiveHub,
+    req: &HttpRequest,
+    page: &CachedPage,
+) -> Result<HttpResponse, AppError> {
     let fresh = req
         .headers()
         .get(IF_NONE_MATCH)
@@ -298,12 +377,21 @@ fn respond(req: &HttpRequest, page: &CachedPage) -> HttpResponse {
         .insert_header((ETAG, page.etag.clone()))
         .insert_header((CACHE_CONTROL, "no-cache"));
     if fresh {
-        response.finish()
-    } else {
-        response
-            .insert_header((CONTENT_TYPE, "text/html; charset=utf-8"))
-            .body(page.body.clone())
+        return Ok(response.finish());
     }
+    let permit = hub
+        .senders
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|e| AppError::Internal(e.to_string()))?;
+    Ok(response
+        .insert_header((CONTENT_TYPE, "text/html; charset=utf-8"))
+        .body(PermittedBody {
+            size: page.body.len() as u64,
+            rest: page.body.clone(),
+            _permit: permit,
+        }))
 }
 
 async fn live(
@@ -327,7 +415,7 @@ async fn live(
     if own.is_none()
         && let Some(page) = state.live.cached(id, version)
     {
-        return Ok(respond(&req, &page));
+        return respond(&state.live, &req, &page).await;
     }
     // Under load, a change must not make every waiting viewer render the page at once:
     // one request renders, the others get the previous version meanwhile (the browser's
@@ -336,32 +424,32 @@ async fn live(
         match state.live.start_render(id) {
             Some(ticket) => Some(ticket),
             None => match state.live.latest(id) {
-                Some(stale) => return Ok(respond(&req, &stale)),
+                Some(stale) => return respond(&state.live, &req, &stale).await,
                 None => None,
             },
         }
     } else {
         None
     };
-    let (data, clock) = db(&state, move |conn| {
-        let data = results::load(conn, TournamentId(id))?;
-        let clock = if data.tournament.mode == "jassmarathon" {
-            let passe = current_progress(&data).map(|p| p.passe).unwrap_or(1);
-            let rules = crate::db::marathon::rules(conn, TournamentId(id))?;
-            let facts = crate::db::marathon::clock(conn, TournamentId(id), passe)?;
-            Some(super::marathon::clock_view(&rules, facts.as_ref()))
-        } else {
-            None
-        };
-        Ok((data, clock))
-    })
-    .await?;
-    if !data.tournament.public {
-        return Err(AppError::not_found());
-    }
     let base = base_url(&state, &req);
-    let rendered_version = data.tournament.version;
-    let html = web::block(move || render(&data, &base, own, clock)).await??;
+    let pool = state.pool.clone();
+    // Not `db()`: a blocking thread of this worker inherits its lowered priority, so
+    // re-rendering for the hall yields to the Büro's writes.
+    let rendered = web::block(move || -> Result<Option<(i32, String)>, AppError> {
+        let mut conn = pool.get()?;
+        let (data, clock) = load_live(&mut conn, id)?;
+        if !data.tournament.public {
+            return Ok(None);
+        }
+        Ok(Some((
+            data.tournament.version,
+            render(&data, &base, own, clock)?,
+        )))
+    })
+    .await??;
+    let Some((rendered_version, html)) = rendered else {
+        return Err(AppError::not_found());
+    };
     let page = CachedPage {
         version: rendered_version,
         etag: format!("\"t{id}-v{rendered_version}\""),
@@ -375,7 +463,7 @@ async fn live(
     let page = Arc::new(page);
     state.live.store(id, page.clone());
     drop(ticket);
-    Ok(respond(&req, &page))
+    respond(&state.live, &req, &page).await
 }
 
 fn event(version: i32) -> Bytes {
@@ -483,6 +571,35 @@ mod tests {
         );
         drop(ticket);
         assert!(hub.start_render(1).is_some());
+    }
+
+    #[tokio::test]
+    async fn a_page_goes_out_in_slices_and_holds_its_permit_until_sent() {
+        let senders = Arc::new(Semaphore::new(1));
+        let page: Vec<u8> = (0..150_000u32).map(|i| (i % 251) as u8).collect();
+        let mut body = PermittedBody {
+            size: page.len() as u64,
+            rest: Bytes::from(page.clone()),
+            _permit: senders.clone().acquire_owned().await.unwrap(),
+        };
+        assert_eq!(body.size(), BodySize::Sized(150_000));
+        assert_eq!(senders.available_permits(), 0, "a second viewer waits");
+        let mut sent = Vec::new();
+        let mut slices = Vec::new();
+        while let Some(slice) =
+            futures_util::future::poll_fn(|cx| Pin::new(&mut body).poll_next(cx)).await
+        {
+            let slice = slice.unwrap();
+            slices.push(slice.len());
+            sent.extend_from_slice(&slice);
+        }
+        assert_eq!(
+            slices,
+            [SLICE_BYTES, SLICE_BYTES, 150_000 - 2 * SLICE_BYTES]
+        );
+        assert_eq!(sent, page);
+        drop(body);
+        assert_eq!(senders.available_permits(), 1);
     }
 
     #[test]

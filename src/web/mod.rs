@@ -12,6 +12,7 @@ pub mod ranking;
 pub mod safety;
 pub mod standblatt;
 pub mod teams;
+pub mod threads;
 pub mod tournaments;
 
 use crate::db::{Conn, Pool};
@@ -28,20 +29,23 @@ pub struct AppState {
     pub pool: Pool,
     pub public_url: Option<String>,
     pub live: std::sync::Arc<live::LiveHub>,
+    pub db_threads: threads::DbThreads,
 }
 
-/// Runs blocking database work off the async threads.
+/// Runs blocking database work off the async threads, at normal priority.
 pub async fn db<F, T>(state: &web::Data<AppState>, f: F) -> Result<T, AppError>
 where
     F: FnOnce(&mut Conn) -> Result<T, AppError> + Send + 'static,
     T: Send + 'static,
 {
     let pool = state.pool.clone();
-    web::block(move || {
-        let mut conn = pool.get()?;
-        f(&mut conn)
-    })
-    .await?
+    state
+        .db_threads
+        .run(move || {
+            let mut conn = pool.get()?;
+            f(&mut conn)
+        })
+        .await?
 }
 
 pub fn page<T: askama::Template>(template: &T) -> Result<HttpResponse, AppError> {

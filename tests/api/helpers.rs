@@ -35,6 +35,7 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
         bind: "127.0.0.1:0".into(),
         database_url: db_path.display().to_string(),
         workers: 2,
+        worker_nice: jassturnier::web::threads::WORKER_NICE,
         public_url: None,
         backup_dir: None,
         backup_interval: std::time::Duration::ZERO,
