@@ -34,8 +34,9 @@ struct Cli {
         global = true
     )]
     backup_minutes: u64,
-    /// HTTP worker threads.
-    #[arg(long, env = "JASSTURNIER_WORKERS", default_value_t = 4, global = true)]
+    /// HTTP worker threads. More than cores: only one at a time sends a live page to a fast
+    /// reader, so the connection of the Büro rarely shares an event loop with one.
+    #[arg(long, env = "JASSTURNIER_WORKERS", default_value_t = 16, global = true)]
     workers: usize,
     /// Nice value of the HTTP worker threads (0–19). Database work keeps normal priority,
     /// so result entry stays fast while hundreds of phones load the live Rangliste.

@@ -9,6 +9,8 @@ use std::net::TcpListener;
 
 /// Largest form body accepted (CSV uploads have their own limit).
 const MAX_FORM_BYTES: usize = 256 * 1024;
+/// How long an idle browser connection stays open.
+const KEEP_ALIVE: std::time::Duration = std::time::Duration::from_secs(75);
 /// Pooled SQLite connections, and as many threads at normal priority to use them.
 const DB_CONNECTIONS: u32 = 8;
 
@@ -56,6 +58,9 @@ pub fn build(settings: &Settings) -> Result<Application, String> {
             .default_service(actix_web::web::to(web::not_found))
     })
     .workers(settings.workers)
+    // Browsers keep idle connections for minutes; actix's 5 s default would make the Büro
+    // open a new connection for nearly every result typed.
+    .keep_alive(KEEP_ALIVE)
     .listen(listener)
     .map_err(|e| e.to_string())?
     .run();

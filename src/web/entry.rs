@@ -3,7 +3,7 @@
 
 use super::auth::{SecuredUpload, flash_redirect};
 use super::draw::team_label;
-use super::{AppState, Ctx, Secured, User, db, live, page, page_with, see_other};
+use super::{AppState, Ctx, Secured, User, db, html_page, live, page, page_with, see_other};
 use crate::db::models::{ResultRow, TournamentRow};
 use crate::db::results::{self, PasseShape, SaveOutcome, TournamentData, Typed};
 use crate::domain::form::FieldErrors;
@@ -236,25 +236,41 @@ async fn entry_form(
     path: web::Path<(i32, u32)>,
 ) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
-    let data = load_passe(&state, TournamentId(id), passe).await?;
-    // The Turnierleitung runs the clock from this page in a Jassmarathon.
-    if data.tournament.mode == "jassmarathon" {
-        if !user.0.actor().may(Permission::EnterResults)
-            && !user.0.actor().may(Permission::ManageTournament)
-        {
-            return Err(AppError::forbidden());
+    let may_enter = user.0.actor().may(Permission::EnterResults);
+    let ctx = user.0.ctx();
+    // Built and rendered on a database thread: the page the Büro reloads after every result
+    // gets normal priority, not the workers' lowered one.
+    let html = db(&state, move |conn| {
+        let data = results::load_passe(conn, TournamentId(id), passe)?;
+        if data.tournament.mode == "jassmarathon" || !may_enter {
+            return Ok(None);
         }
-        return super::marathon::round(&state, user.0.ctx(), id, passe).await;
+        let page = entry_page(
+            ctx,
+            data,
+            passe,
+            ResultForm::default(),
+            FieldErrors::new(),
+            None,
+        );
+        Ok(Some(page.render()?))
+    })
+    .await?;
+    if let Some(html) = html {
+        return Ok(html_page(html, StatusCode::OK));
     }
-    user.0.require(Permission::EnterResults)?;
-    page(&entry_page(
-        user.0.ctx(),
-        data,
-        passe,
-        ResultForm::default(),
-        FieldErrors::new(),
-        None,
-    ))
+    // The Turnierleitung runs the clock from this page in a Jassmarathon.
+    let mode = db(&state, move |conn| {
+        Ok(crate::db::tournaments::get(conn, TournamentId(id))?.mode)
+    })
+    .await?;
+    if mode != "jassmarathon" {
+        return Err(AppError::forbidden());
+    }
+    if !may_enter && !user.0.actor().may(Permission::ManageTournament) {
+        return Err(AppError::forbidden());
+    }
+    super::marathon::round(&state, user.0.ctx(), id, passe).await
 }
 
 fn parse(form: &ResultForm, shape: PasseShape) -> Result<(u32, TableScore), FieldErrors> {

@@ -16,7 +16,9 @@ use crate::error::AppError;
 use actix_web::body::{BodySize, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::Method;
-use actix_web::http::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_NONE_MATCH};
+use actix_web::http::header::{
+    ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_ENCODING, CONTENT_TYPE, ETAG, IF_NONE_MATCH, VARY,
+};
 use actix_web::middleware::Next;
 use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -24,10 +26,11 @@ use askama::Template;
 use diesel::prelude::*;
 use serde::Deserialize;
 use std::collections::HashMap;
+use std::io::Write;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 
 /// How often writes from outside the server are picked up.
@@ -44,6 +47,58 @@ pub struct CachedPage {
     version: i32,
     etag: String,
     body: Bytes,
+    /// The same page gzip-compressed, for browsers (a tenth of the bytes over the hall's
+    /// Wi-Fi); compressed once per version.
+    gzip: Option<Bytes>,
+}
+
+impl CachedPage {
+    fn new(id: i32, version: i32, html: String) -> Self {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        let gzip = encoder
+            .write_all(html.as_bytes())
+            .and_then(|()| encoder.finish())
+            .map(Bytes::from);
+        if let Err(e) = &gzip {
+            tracing::warn!(error = %e, "live page not compressed");
+        }
+        CachedPage {
+            version,
+            etag: format!("\"t{id}-v{version}\""),
+            body: Bytes::from(html),
+            gzip: gzip.ok(),
+        }
+    }
+
+    /// The representation for this request: (ETag, body, gzip-encoded).
+    fn variant(&self, req: &HttpRequest) -> (String, &Bytes, bool) {
+        match &self.gzip {
+            Some(gzip) if accepts_gzip(req) => (
+                format!("\"{}-gz\"", self.etag.trim_matches('"')),
+                gzip,
+                true,
+            ),
+            _ => (self.etag.clone(), &self.body, false),
+        }
+    }
+}
+
+/// Whether Accept-Encoding lists gzip (or `*`) without `q=0`.
+fn accepts_gzip(req: &HttpRequest) -> bool {
+    req.headers()
+        .get_all(ACCEPT_ENCODING)
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|coding| {
+            let mut parts = coding.split(';').map(str::trim);
+            let name = parts.next().unwrap_or_default();
+            let refused = parts.any(|p| {
+                p.strip_prefix("q=")
+                    .and_then(|q| q.parse::<f32>().ok())
+                    .is_some_and(|q| q == 0.0)
+            });
+            (name.eq_ignore_ascii_case("gzip") || name == "*") && !refused
+        })
 }
 
 pub struct LiveHub {
@@ -66,18 +121,24 @@ impl Default for LiveHub {
     }
 }
 
-/// How many live page bodies are sent at the same time. The rest of the viewers wait
-/// (costing nothing) instead of crowding the workers' event loops, where a request of the
-/// Büro would otherwise queue behind hundreds of half-sent pages.
-const PAGES_IN_FLIGHT: usize = 2;
+/// How many live page bodies are sent at the same time to viewers that read fast. The rest
+/// wait (costing nothing) instead of crowding the workers' event loops and the CPU, where a
+/// request of the Büro would otherwise queue behind hundreds of half-sent pages.
+const PAGES_IN_FLIGHT: usize = 1;
 /// Bodies go out in slices, so a permit is held until the page is nearly sent.
 const SLICE_BYTES: usize = 64 * 1024;
+/// A viewer that takes longer than this for a slice is limited by its network (a phone on
+/// the hall's Wi-Fi), not by our CPU: it gives its permit back, so that slow phones never
+/// hold up the others.
+const SLOW_READER: Duration = Duration::from_millis(5);
 
-/// A cached page on its way to one viewer, holding one of the send permits.
+/// A cached page on its way to one viewer, holding one of the send permits while the
+/// viewer reads fast.
 struct PermittedBody {
     size: u64,
     rest: Bytes,
-    _permit: OwnedSemaphorePermit,
+    permit: Option<OwnedSemaphorePermit>,
+    last_slice: Option<Instant>,
 }
 
 impl MessageBody for PermittedBody {
@@ -92,9 +153,14 @@ impl MessageBody for PermittedBody {
         _: &mut Context<'_>,
     ) -> Poll<Option<Result<Bytes, Self::Error>>> {
         let body = self.get_mut();
+        if body.last_slice.is_some_and(|at| at.elapsed() > SLOW_READER) {
+            body.permit = None;
+        }
         if body.rest.is_empty() {
+            body.permit = None;
             return Poll::Ready(None);
         }
+        body.last_slice = Some(Instant::now());
         let slice = body.rest.len().min(SLICE_BYTES);
         Poll::Ready(Some(Ok(body.rest.split_to(slice))))
     }
@@ -338,6 +404,12 @@ fn render(
     .render()?)
 }
 
+enum Rendered {
+    /// With a team highlighted (`?nr=`): for one viewer, not cached.
+    Personal(String),
+    Shared(CachedPage),
+}
+
 type LiveData = (TournamentData, Option<super::marathon::ClockView>);
 
 fn load_live(conn: &mut crate::db::Conn, id: i32) -> Result<LiveData, AppError> {
@@ -363,19 +435,21 @@ async fn respond(
     req: &HttpRequest,
     page: &CachedPage,
 ) -> Result<HttpResponse, AppError> {
+    let (etag, body, gzip) = page.variant(req);
     let fresh = req
         .headers()
         .get(IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.split(',').any(|tag| tag.trim() == page.etag));
+        .is_some_and(|v| v.split(',').any(|tag| tag.trim() == etag));
     let mut response = if fresh {
         HttpResponse::NotModified()
     } else {
         HttpResponse::Ok()
     };
     response
-        .insert_header((ETAG, page.etag.clone()))
-        .insert_header((CACHE_CONTROL, "no-cache"));
+        .insert_header((ETAG, etag))
+        .insert_header((CACHE_CONTROL, "no-cache"))
+        .insert_header((VARY, "Accept-Encoding"));
     if fresh {
         return Ok(response.finish());
     }
@@ -385,12 +459,16 @@ async fn respond(
         .acquire_owned()
         .await
         .map_err(|e| AppError::Internal(e.to_string()))?;
+    if gzip {
+        response.insert_header((CONTENT_ENCODING, "gzip"));
+    }
     Ok(response
         .insert_header((CONTENT_TYPE, "text/html; charset=utf-8"))
         .body(PermittedBody {
-            size: page.body.len() as u64,
-            rest: page.body.clone(),
-            _permit: permit,
+            size: body.len() as u64,
+            rest: body.clone(),
+            permit: Some(permit),
+            last_slice: None,
         }))
 }
 
@@ -435,32 +513,28 @@ async fn live(
     let pool = state.pool.clone();
     // Not `db()`: a blocking thread of this worker inherits its lowered priority, so
     // re-rendering for the hall yields to the Büro's writes.
-    let rendered = web::block(move || -> Result<Option<(i32, String)>, AppError> {
+    let rendered = web::block(move || -> Result<Option<Rendered>, AppError> {
         let mut conn = pool.get()?;
         let (data, clock) = load_live(&mut conn, id)?;
         if !data.tournament.public {
             return Ok(None);
         }
-        Ok(Some((
-            data.tournament.version,
-            render(&data, &base, own, clock)?,
-        )))
+        let html = render(&data, &base, own, clock)?;
+        Ok(Some(match own {
+            Some(_) => Rendered::Personal(html),
+            None => Rendered::Shared(CachedPage::new(id, data.tournament.version, html)),
+        }))
     })
     .await??;
-    let Some((rendered_version, html)) = rendered else {
-        return Err(AppError::not_found());
+    let page = match rendered {
+        None => return Err(AppError::not_found()),
+        Some(Rendered::Personal(html)) => {
+            return Ok(HttpResponse::Ok()
+                .insert_header((CONTENT_TYPE, "text/html; charset=utf-8"))
+                .body(html));
+        }
+        Some(Rendered::Shared(page)) => Arc::new(page),
     };
-    let page = CachedPage {
-        version: rendered_version,
-        etag: format!("\"t{id}-v{rendered_version}\""),
-        body: Bytes::from(html),
-    };
-    if own.is_some() {
-        return Ok(HttpResponse::Ok()
-            .insert_header((CONTENT_TYPE, "text/html; charset=utf-8"))
-            .body(page.body));
-    }
-    let page = Arc::new(page);
     state.live.store(id, page.clone());
     drop(ticket);
     respond(&state.live, &req, &page).await
@@ -543,6 +617,7 @@ mod tests {
                 version: 3,
                 etag: "a".into(),
                 body: Bytes::new(),
+                gzip: None,
             }),
         );
         assert!(hub.cached(1, 3).is_some());
@@ -554,6 +629,7 @@ mod tests {
                 version: 2,
                 etag: "b".into(),
                 body: Bytes::new(),
+                gzip: None,
             }),
         );
         assert_eq!(hub.cached(1, 3).unwrap().etag, "a");
@@ -580,7 +656,8 @@ mod tests {
         let mut body = PermittedBody {
             size: page.len() as u64,
             rest: Bytes::from(page.clone()),
-            _permit: senders.clone().acquire_owned().await.unwrap(),
+            permit: Some(senders.clone().acquire_owned().await.unwrap()),
+            last_slice: None,
         };
         assert_eq!(body.size(), BodySize::Sized(150_000));
         assert_eq!(senders.available_permits(), 0, "a second viewer waits");
@@ -600,6 +677,59 @@ mod tests {
         assert_eq!(sent, page);
         drop(body);
         assert_eq!(senders.available_permits(), 1);
+    }
+
+    #[tokio::test]
+    async fn a_slow_reader_gives_its_permit_back() {
+        let senders = Arc::new(Semaphore::new(1));
+        let mut body = PermittedBody {
+            size: 200_000,
+            rest: Bytes::from(vec![b'x'; 200_000]),
+            permit: Some(senders.clone().acquire_owned().await.unwrap()),
+            last_slice: None,
+        };
+        let mut next = || {
+            futures_util::FutureExt::now_or_never(futures_util::future::poll_fn(|cx| {
+                Pin::new(&mut body).poll_next(cx)
+            }))
+        };
+        assert!(next().is_some());
+        assert!(next().is_some());
+        assert_eq!(senders.available_permits(), 0, "a fast reader keeps it");
+        std::thread::sleep(SLOW_READER * 2);
+        assert!(next().is_some());
+        assert_eq!(senders.available_permits(), 1, "the next viewer may start");
+    }
+
+    #[test]
+    fn gzip_only_when_accepted() {
+        let accepts = |value: Option<&str>| {
+            let mut req = actix_web::test::TestRequest::default();
+            if let Some(value) = value {
+                req = req.insert_header((ACCEPT_ENCODING, value));
+            }
+            accepts_gzip(&req.to_http_request())
+        };
+        assert!(accepts(Some("gzip, deflate, br")));
+        assert!(accepts(Some("br;q=1.0, GZIP;q=0.5")));
+        assert!(accepts(Some("*")));
+        assert!(!accepts(None));
+        assert!(!accepts(Some("br, deflate")));
+        assert!(!accepts(Some("gzip;q=0, br")));
+    }
+
+    #[test]
+    fn the_compressed_page_is_the_page() {
+        let html = "<html>Rangliste</html>".repeat(1000);
+        let page = CachedPage::new(7, 12, html.clone());
+        let mut unpacked = String::new();
+        std::io::Read::read_to_string(
+            &mut flate2::read::GzDecoder::new(&page.gzip.unwrap()[..]),
+            &mut unpacked,
+        )
+        .unwrap();
+        assert_eq!(unpacked, html);
+        assert_eq!(page.etag, "\"t7-v12\"");
     }
 
     #[test]

@@ -57,10 +57,14 @@ pub fn page_with<T: askama::Template>(
     template: &T,
     status: StatusCode,
 ) -> Result<HttpResponse, AppError> {
-    let body = template.render()?;
-    Ok(HttpResponse::build(status)
+    Ok(html_page(template.render()?, status))
+}
+
+/// An already rendered page.
+pub fn html_page(html: String, status: StatusCode) -> HttpResponse {
+    HttpResponse::build(status)
         .content_type("text/html; charset=utf-8")
-        .body(body))
+        .body(html)
 }
 
 /// The address players reach the app at: the configured public URL, else this request's.

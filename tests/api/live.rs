@@ -250,3 +250,50 @@ async fn the_event_stream_announces_a_saved_result() {
         "{seen:?}"
     );
 }
+
+#[tokio::test]
+async fn browsers_get_the_page_compressed_with_its_own_etag() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = tournament(&app, &leitung).await;
+    let live = format!("/tournaments/{id}/live");
+    let anonymous = app.client();
+    let (plain_tag, plain) = etag(&anonymous, &live).await;
+    let get = |headers: &[(&str, &str)]| {
+        let mut request = anonymous.http.get(anonymous.url(&live));
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        request.send()
+    };
+    let r = get(&[("Accept-Encoding", "gzip, deflate, br")])
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    assert_eq!(r.headers()["content-encoding"], "gzip");
+    assert_eq!(r.headers()["vary"], "Accept-Encoding");
+    let gz_tag = r.headers()["etag"].to_str().unwrap().to_string();
+    assert_ne!(gz_tag, plain_tag, "two representations, two ETags");
+    let packed = r.bytes().await.unwrap();
+    let mut html = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&packed[..]), &mut html)
+        .unwrap();
+    assert_eq!(
+        text(&Html::parse_document(&html), "#board"),
+        text(&plain, "#board")
+    );
+    assert!(
+        packed.len() * 3 < html.len(),
+        "compressed: {} of {}",
+        packed.len(),
+        html.len()
+    );
+    let r = get(&[("Accept-Encoding", "gzip"), ("If-None-Match", &gz_tag)])
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::NOT_MODIFIED);
+    // A client without gzip never gets it, not even a 304 for the compressed one.
+    let r = get(&[("If-None-Match", &gz_tag)]).await.unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    assert!(r.headers().get("content-encoding").is_none());
+}
