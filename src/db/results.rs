@@ -90,6 +90,15 @@ fn load_table(
     load_scoped(conn, id, Scope::Table(passe, table))
 }
 
+fn ensure_passe(tournament: &TournamentRow, passe: u32) -> Result<(), AppError> {
+    if passe == 0 || passe > tournament.passen as u32 {
+        return Err(AppError::NotFound(format!(
+            "Passe {passe} gibt es in diesem Turnier nicht."
+        )));
+    }
+    Ok(())
+}
+
 fn load_scoped(
     conn: &mut Conn,
     id: TournamentId,
@@ -114,11 +123,7 @@ fn load_scoped(
     match scope {
         Scope::Tournament => {}
         Scope::Passe(passe) | Scope::Table(passe, _) => {
-            if passe == 0 || passe > tournament.passen as u32 {
-                return Err(AppError::NotFound(format!(
-                    "Passe {passe} gibt es in diesem Turnier nicht."
-                )));
-            }
+            ensure_passe(&tournament, passe)?;
             let passe = passe as i32;
             seats = seats.filter(seats::passe.eq(passe));
             results = results.filter(results::passe.eq(passe));
@@ -605,11 +610,7 @@ pub fn save_typed_result(
 ) -> Result<Typed, AppError> {
     conn.immediate_transaction(|conn| {
         let tournament = ensure_open(conn, id)?;
-        if passe == 0 || passe > tournament.passen as u32 {
-            return Err(AppError::NotFound(format!(
-                "Passe {passe} gibt es in diesem Turnier nicht."
-            )));
-        }
+        ensure_passe(&tournament, passe)?;
         let seated: i64 = seats::table
             .filter(seats::tournament_id.eq(id.0))
             .filter(seats::passe.eq(passe as i32))
