@@ -92,8 +92,13 @@ fn load_table(
 
 fn ensure_passe(tournament: &TournamentRow, passe: u32) -> Result<(), AppError> {
     if passe == 0 || passe > tournament.passen as u32 {
+        let round = if tournament.mode == "jassmarathon" {
+            "Spielrunde"
+        } else {
+            "Passe"
+        };
         return Err(AppError::NotFound(format!(
-            "Passe {passe} gibt es in diesem Turnier nicht."
+            "{round} {passe} gibt es in diesem Turnier nicht."
         )));
     }
     Ok(())
