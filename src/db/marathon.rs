@@ -4,7 +4,7 @@
 use super::audit::{self, Entry};
 use super::models::{ClockRow, MarathonRulesRow, TafelLineRow};
 use super::results::{
-    SaveOutcome, TournamentData, finish_result_writes, load_passe, sheets_before_write,
+    SaveOutcome, TableEntry, TournamentData, finish_result_writes, load_passe, sheets_before_write,
     write_result,
 };
 use super::schema::{marathon_rules, results, round_clocks, tafel_gongs, tafel_lines};
@@ -349,7 +349,7 @@ pub fn change_tafel(
             if let Some(r) = existing {
                 diesel::delete(results::table.find(r.id)).execute(conn)?;
             }
-        } else if let SaveOutcome::Conflict(_) = write_result(conn, actor, &data, passe, table, score, existing.map(|r| r.version), Some(details))? {
+        } else if let SaveOutcome::Conflict(_) = write_result(conn, actor, &data, &TableEntry { passe, table, score, expected_version: existing.map(|r| r.version), details: Some(details) })? {
             return Err(AppError::Conflict("Die Tafel wurde gleichzeitig geändert. Bitte neu laden.".into()));
         }
         audit::record(

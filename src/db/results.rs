@@ -547,46 +547,30 @@ fn revoke_changed_final_visas(
     Ok(())
 }
 
-/// Saves a table result. `expected_version` is None for a new entry, else the version the
-/// clerk corrected: a mismatch is a conflict, never a silent overwrite. Correcting a result
-/// removes its visas on both Standblätter (and any final visa whose total changed).
+/// One table's result as it is to be written.
+pub struct TableEntry {
+    pub passe: u32,
+    pub table: u32,
+    pub score: TableScore,
+    /// None for a new result, else the version the clerk corrected: a mismatch is a
+    /// conflict, never a silent overwrite.
+    pub expected_version: Option<i32>,
+    /// Jassmarathon: the Striche per category behind the result (JSON).
+    pub details: Option<String>,
+}
+
+/// Saves a table result. Correcting a result removes its visas on both Standblätter (and
+/// any final visa whose total changed).
 pub fn save_result(
     conn: &mut Conn,
     actor: &Actor,
     id: TournamentId,
-    passe: u32,
-    table: u32,
-    score: TableScore,
-    expected_version: Option<i32>,
-) -> Result<SaveOutcome, AppError> {
-    save_result_with_details(conn, actor, id, passe, table, score, expected_version, None)
-}
-
-/// [`save_result`] with the Striche per category behind a Jassmarathon result (JSON).
-#[allow(clippy::too_many_arguments)]
-pub fn save_result_with_details(
-    conn: &mut Conn,
-    actor: &Actor,
-    id: TournamentId,
-    passe: u32,
-    table: u32,
-    score: TableScore,
-    expected_version: Option<i32>,
-    details: Option<String>,
+    entry: TableEntry,
 ) -> Result<SaveOutcome, AppError> {
     conn.immediate_transaction(|conn| {
         ensure_open(conn, id)?;
-        let data = load_table(conn, id, passe, table)?;
-        save_loaded(
-            conn,
-            actor,
-            &data,
-            passe,
-            table,
-            score,
-            expected_version,
-            details,
-        )
+        let data = load_table(conn, id, entry.passe, entry.table)?;
+        save_loaded(conn, actor, &data, &entry)
     })
 }
 
@@ -630,16 +614,14 @@ pub fn save_typed_result(
             Err(errors) => Typed::Invalid(errors),
             Ok((table, score)) => {
                 let data = load_table(conn, id, passe, table)?;
-                Typed::Done(save_loaded(
-                    conn,
-                    actor,
-                    &data,
+                let entry = TableEntry {
                     passe,
                     table,
                     score,
                     expected_version,
-                    None,
-                )?)
+                    details: None,
+                };
+                Typed::Done(save_loaded(conn, actor, &data, &entry)?)
             }
         })
     })
@@ -647,35 +629,21 @@ pub fn save_typed_result(
 
 /// Saves one table of `data` (loaded in the caller's transaction). A conflict writes
 /// nothing, not even the version bump.
-#[allow(clippy::too_many_arguments)]
 fn save_loaded(
     conn: &mut Conn,
     actor: &Actor,
     data: &TournamentData,
-    passe: u32,
-    table: u32,
-    score: TableScore,
-    expected_version: Option<i32>,
-    details: Option<String>,
+    entry: &TableEntry,
 ) -> Result<SaveOutcome, AppError> {
     if data.tournament.double_entry
         && data.tournament.mode != "jassmarathon"
-        && expected_version.is_none()
-        && data.result_at(passe, table).is_none()
+        && entry.expected_version.is_none()
+        && data.result_at(entry.passe, entry.table).is_none()
     {
-        return double_entry(conn, actor, data, passe, table, score);
+        return double_entry(conn, actor, data, entry);
     }
     let before = sheets_before_write(conn, data)?;
-    let outcome = write_result(
-        conn,
-        actor,
-        data,
-        passe,
-        table,
-        score,
-        expected_version,
-        details,
-    )?;
+    let outcome = write_result(conn, actor, data, entry)?;
     if let SaveOutcome::Saved(_) = outcome {
         finish_result_writes(conn, TournamentId(data.tournament.id), before.as_deref())?;
     }
@@ -694,7 +662,8 @@ pub fn import_results(
         let data = load(conn, id)?;
         let before = sheets_before_write(conn, &data)?;
         for t in tables {
-            if let SaveOutcome::Conflict(_) = write_result(conn, actor, &data, t.passe, t.table, t.score, None, None)? {
+            let entry = TableEntry { passe: t.passe, table: t.table, score: t.score, expected_version: None, details: None };
+            if let SaveOutcome::Conflict(_) = write_result(conn, actor, &data, &entry)? {
                 return Err(AppError::BadRequest(format!(
                     "Passe {}, Tisch {}: es ist schon ein Resultat erfasst. Nichts wurde importiert.",
                     t.passe, t.table
@@ -713,10 +682,9 @@ fn double_entry(
     conn: &mut Conn,
     actor: &Actor,
     data: &TournamentData,
-    passe: u32,
-    table: u32,
-    score: TableScore,
+    new: &TableEntry,
 ) -> Result<SaveOutcome, AppError> {
+    let (passe, table, score) = (new.passe, new.table, new.score);
     let id = TournamentId(data.tournament.id);
     seating(data, passe, table)?;
     let pending: Vec<PendingEntry> = data.pending_at(passe, table).into_iter().cloned().collect();
@@ -793,7 +761,7 @@ fn double_entry(
         // An agreeing second entry, or the Leitung's decision on a contradiction.
         _ => {
             let before = sheets_before_write(conn, data)?;
-            let outcome = write_result(conn, actor, data, passe, table, score, None, None)?;
+            let outcome = write_result(conn, actor, data, new)?;
             diesel::delete(of_table()).execute(conn)?;
             record(
                 conn,
@@ -875,21 +843,17 @@ pub(crate) fn finish_result_writes(
 
 /// One table's result, checked against the schedule, the Pauschale and the stored version.
 /// Runs inside the caller's transaction; `data` is the state before any write of it.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn write_result(
     conn: &mut Conn,
     actor: &Actor,
     data: &TournamentData,
-    passe: u32,
-    table: u32,
-    score: TableScore,
-    expected_version: Option<i32>,
-    details: Option<String>,
+    entry: &TableEntry,
 ) -> Result<SaveOutcome, AppError> {
+    let (passe, table, score) = (entry.passe, entry.table, entry.score);
     let id = TournamentId(data.tournament.id);
     let seating = seating(data, passe, table)?;
     let existing = data.result_at(passe, table).cloned();
-    let saved = match (existing, expected_version) {
+    let saved = match (existing, entry.expected_version) {
         (None, Some(_)) => {
             return Err(AppError::NotFound(
                 "Dieses Resultat gibt es nicht mehr.".into(),
@@ -955,7 +919,7 @@ pub(crate) fn write_result(
                     matches_a: score.matches_a as i32,
                     matches_b: score.matches_b as i32,
                     version: 1,
-                    details: details.clone(),
+                    details: entry.details.clone(),
                 })
                 .returning(ResultRow::as_returning())
                 .get_result(conn)?;

@@ -239,11 +239,14 @@ async fn entry_form(
     let may_enter = user.0.actor().may(Permission::EnterResults);
     let ctx = user.0.ctx();
     // Built and rendered on a database thread: the page the Büro reloads after every result
-    // gets normal priority, not the workers' lowered one.
+    // gets normal priority, not the workers' lowered one. None: a Jassmarathon.
     let html = db(&state, move |conn| {
         let data = results::load_passe(conn, TournamentId(id), passe)?;
-        if data.tournament.mode == "jassmarathon" || !may_enter {
+        if data.tournament.mode == "jassmarathon" {
             return Ok(None);
+        }
+        if !may_enter {
+            return Err(AppError::forbidden());
         }
         let page = entry_page(
             ctx,
@@ -260,13 +263,6 @@ async fn entry_form(
         return Ok(html_page(html, StatusCode::OK));
     }
     // The Turnierleitung runs the clock from this page in a Jassmarathon.
-    let mode = db(&state, move |conn| {
-        Ok(crate::db::tournaments::get(conn, TournamentId(id))?.mode)
-    })
-    .await?;
-    if mode != "jassmarathon" {
-        return Err(AppError::forbidden());
-    }
     if !may_enter && !user.0.actor().may(Permission::ManageTournament) {
         return Err(AppError::forbidden());
     }

@@ -6,7 +6,7 @@ use super::entry::{TableView, progress, safe_back, table_views};
 use super::{AppState, Ctx, Secured, User, db, page, page_with};
 use crate::db::marathon::{self, ClockAction, TafelChange};
 use crate::db::models::TournamentRow;
-use crate::db::results::{self, SaveOutcome, TournamentData};
+use crate::db::results::{self, SaveOutcome, TableEntry, TournamentData};
 use crate::domain::clock::{self, ClockState};
 use crate::domain::form::FieldErrors;
 use crate::domain::format;
@@ -201,15 +201,17 @@ async fn quick(
     };
     let tid = TournamentId(id);
     let outcome = db(&state, move |conn| {
-        results::save_result_with_details(
+        results::save_result(
             conn,
             &actor,
             tid,
-            passe,
-            table,
-            score,
-            version,
-            Some(details),
+            TableEntry {
+                passe,
+                table,
+                score,
+                expected_version: version,
+                details: Some(details),
+            },
         )
     })
     .await?;

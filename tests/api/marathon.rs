@@ -1,15 +1,9 @@
 use crate::helpers::*;
-use jassturnier::db::results::{self, TournamentData};
 use jassturnier::domain::ids::TournamentId;
 use jassturnier::domain::marathon::{Cards, Rules, Side, Spiel, Trump, compute};
 use reqwest::StatusCode;
 use scraper::Html;
 use std::collections::HashMap;
-
-fn load(app: &TestApp, id: i32) -> TournamentData {
-    let mut conn = app.pool.get().unwrap();
-    results::load(&mut conn, TournamentId(id)).unwrap()
-}
 
 async fn marathon_tournament(app: &TestApp, leitung: &Client, minutes: &str) -> i32 {
     let r = leitung
@@ -40,7 +34,7 @@ async fn marathon_tournament(app: &TestApp, leitung: &Client, minutes: &str) -> 
             &[("mode", "fest"), ("seed", "21")],
         )
         .await;
-    assert_eq!(load(app, id).tables(1).len(), 2);
+    assert_eq!(app.data(id).tables(1).len(), 2);
     id
 }
 
@@ -126,7 +120,7 @@ async fn a_whole_jassmarathon_from_tafel_to_rangliste_by_striche() {
     );
     assert!(rows[13].contains("Sieg A, Schneider A"), "{}", rows[13]);
     assert!(text(&html, "#striche-b").contains("Gong 1"));
-    let d = load(&app, id);
+    let d = app.data(id);
     let r = d.result_at(1, 1).unwrap();
     assert_eq!((r.points_a, r.points_b), (8, 4));
 
@@ -181,7 +175,7 @@ async fn a_whole_jassmarathon_from_tafel_to_rangliste_by_striche() {
         }
     );
     let fresh = compute(&Rules::jassmarathon(), &spiele, true).unwrap();
-    let r = load(&app, id).result_at(1, 1).unwrap().clone();
+    let r = app.data(id).result_at(1, 1).unwrap().clone();
     assert_eq!(
         (r.points_a as u32, r.points_b as u32),
         (fresh.a.total(), fresh.b.total())
@@ -197,7 +191,7 @@ async fn a_whole_jassmarathon_from_tafel_to_rangliste_by_striche() {
             ],
         )
         .await;
-    assert_eq!(load(&app, id).result_at(1, 1).unwrap().points_a, 8);
+    assert_eq!(app.data(id).result_at(1, 1).unwrap().points_a, 8);
 
     // Table 2 by quick entry; an implausible one is refused.
     let round1 = format!("/tournaments/{id}/passen/1/quick");
@@ -225,7 +219,7 @@ async fn a_whole_jassmarathon_from_tafel_to_rangliste_by_striche() {
     assert_eq!(r.status(), StatusCode::SEE_OTHER);
 
     // Spielrunde 2: the team with 8 Striche makes 1; its opponent ends level on total.
-    let d = load(&app, id);
+    let d = app.data(id);
     let striche: HashMap<i32, i32> = [(1, 1), (1, 2)]
         .iter()
         .flat_map(|(p, t)| {
@@ -274,7 +268,7 @@ async fn a_whole_jassmarathon_from_tafel_to_rangliste_by_striche() {
                 .await;
         }
     }
-    for team in &load(&app, id).teams {
+    for team in &app.data(id).teams {
         kontrolle
             .post_ok(
                 &format!("/tournaments/{id}/teams/{}/final-visa", team.id),
@@ -291,7 +285,8 @@ async fn a_whole_jassmarathon_from_tafel_to_rangliste_by_striche() {
     let teams = select_all(&html, "#section-1 tbody tr td:nth-child(2)");
     let totals = select_all(&html, "#section-1 tbody tr td:nth-last-child(2)");
     assert_eq!(ranks, vec!["1.", "2.", "3.", "4."]);
-    let leader_nr = load(&app, id)
+    let leader_nr = app
+        .data(id)
         .team(jassturnier::domain::ids::TeamId(leader))
         .unwrap()
         .startnummer;

@@ -1,5 +1,5 @@
 use crate::helpers::*;
-use jassturnier::db::results::{self, TournamentData};
+use jassturnier::db::results;
 use jassturnier::domain::ids::TournamentId;
 use reqwest::StatusCode;
 use scraper::Html;
@@ -42,11 +42,6 @@ async fn drawn_tournament(teams: usize, passen: &str, spiele: &str, pauschale: &
     }
 }
 
-fn data(s: &Setup) -> TournamentData {
-    let mut conn = s.app.pool.get().unwrap();
-    results::load(&mut conn, TournamentId(s.id)).unwrap()
-}
-
 /// The points team A makes at a table: varied, but fixed by Passe and table.
 fn points_a(passe: u32, table: u32, total: u32) -> u32 {
     (passe * 97 + table * 61) % (total + 1)
@@ -71,7 +66,7 @@ async fn whole_tournament_from_draw_to_official_rangliste() {
     let s = drawn_tournament(8, "3", "2", "300").await;
     let id = s.id;
     let total = 314;
-    let d = data(&s);
+    let d = s.app.data(s.id);
     // Every team meets a different opponent in each Passe and changes table.
     let mut met = std::collections::HashSet::new();
     for p in 1..=3 {
@@ -295,7 +290,7 @@ async fn bad_result_input_is_rejected_and_writes_nothing() {
         assert_eq!(s.app.dump(), before, "{form:?} wrote something");
     }
     // Bulk import: a table with only one team, and a sum that is off.
-    let d = data(&s);
+    let d = s.app.data(s.id);
     let t = &d.tables(1)[0];
     let csv = format!(
         "passe;startnummer;punkte\n1;{};1000\n1;{};800\n2;{};900\n",
@@ -350,7 +345,7 @@ async fn concurrent_clerks_get_a_conflict_instead_of_overwriting() {
     assert_eq!(s.app.dump(), before);
 
     // Both open the correction form of version 1; the later save conflicts.
-    let result_id = data(&s).results[0].id;
+    let result_id = s.app.data(s.id).results[0].id;
     let form = s
         .buero
         .html(&format!("/tournaments/{id}/results/{result_id}/edit"))
@@ -384,14 +379,14 @@ async fn concurrent_clerks_get_a_conflict_instead_of_overwriting() {
     let html = Html::parse_document(&r.text().await.unwrap());
     assert!(text(&html, "#conflict").contains("1'100 : 784"));
     assert_eq!(s.app.dump(), before);
-    assert_eq!(data(&s).results[0].points_a, 1100);
+    assert_eq!(s.app.data(s.id).results[0].points_a, 1100);
 }
 
 #[tokio::test]
 async fn corrections_revoke_visas_and_only_officials_correct_visaed_results() {
     let s = drawn_tournament(4, "1", "12", "660").await;
     let id = s.id;
-    let d = data(&s);
+    let d = s.app.data(s.id);
     for t in d.tables(1) {
         s.buero
             .post_ok(
@@ -431,7 +426,9 @@ async fn corrections_revoke_visas_and_only_officials_correct_visaed_results() {
         )
         .await;
 
-    let result = data(&s)
+    let result = s
+        .app
+        .data(s.id)
         .results
         .iter()
         .find(|r| r.table_no == t.number as i32)
@@ -455,7 +452,7 @@ async fn corrections_revoke_visas_and_only_officials_correct_visaed_results() {
     assert!(r.text().await.unwrap().contains("visiert"));
     assert_eq!(s.app.dump(), before);
     s.kontrolle.post_ok(&correct, &form).await;
-    let after = data(&s);
+    let after = s.app.data(s.id);
     let row = after.results.iter().find(|r| r.id == result.id).unwrap();
     assert_eq!(
         (row.points_a, row.visa_a_by, row.visa_b_by),
@@ -486,7 +483,7 @@ async fn corrections_revoke_visas_and_only_officials_correct_visaed_results() {
 async fn disqualification_gives_opponents_the_pauschale_and_can_be_undone() {
     let s = drawn_tournament(4, "3", "12", "").await;
     let id = s.id;
-    let d = data(&s);
+    let d = s.app.data(s.id);
     let culprit = d.tables(2)[0].team_a;
     let victim_p2 = d.tables(2)[0].team_b;
     let victim_p3 = d
@@ -572,7 +569,7 @@ async fn disqualification_gives_opponents_the_pauschale_and_can_be_undone() {
 #[tokio::test]
 async fn odd_field_gives_byes_with_pauschale() {
     let s = drawn_tournament(5, "5", "8", "660").await;
-    let d = data(&s);
+    let d = s.app.data(s.id);
     let mut byes = std::collections::HashSet::new();
     for p in 1..=5 {
         let bye = d.byes(p);
@@ -652,7 +649,7 @@ async fn new_routes_check_role_and_csrf() {
             &[("table", "1"), ("points_a", "900")],
         )
         .await;
-    let team = data(&s).teams[0].id;
+    let team = s.app.data(s.id).teams[0].id;
     let anonymous = s.app.client();
     // (path, form, a role that may not do it)
     type Route<'a> = (String, Vec<(&'a str, &'a str)>, &'a Client);

@@ -1,12 +1,5 @@
 use crate::helpers::*;
-use jassturnier::db::results::{self, TournamentData};
-use jassturnier::domain::ids::TournamentId;
 use reqwest::StatusCode;
-
-fn load(app: &TestApp, id: i32) -> TournamentData {
-    let mut conn = app.pool.get().unwrap();
-    results::load(&mut conn, TournamentId(id)).unwrap()
-}
 
 /// A drawn tournament of the Swiss fixture teams (umlauts), 3 Passen à 12 Spiele.
 async fn swiss_tournament(app: &TestApp, leitung: &Client) -> i32 {
@@ -18,7 +11,7 @@ async fn swiss_tournament(app: &TestApp, leitung: &Client) -> i32 {
             &[("mode", "fest"), ("seed", "11")],
         )
         .await;
-    assert_eq!(load(app, id).teams.len(), 4);
+    assert_eq!(app.data(id).teams.len(), 4);
     id
 }
 
@@ -35,7 +28,7 @@ async fn standblaetter_print_schedule_results_and_a_scannable_qr_code() {
             )
             .await;
     }
-    let data = load(&app, id);
+    let data = app.data(id);
     let (status, content_type, pdf) =
         bytes(&leitung, &format!("/tournaments/{id}/standblaetter.pdf")).await;
     assert_eq!(status, StatusCode::OK);
@@ -141,7 +134,7 @@ async fn tischliste_startliste_and_jasszettel() {
     let app = spawn_app().await;
     let leitung = app.leitung().await;
     let id = swiss_tournament(&app, &leitung).await;
-    let data = load(&app, id);
+    let data = app.data(id);
     let (status, _, pdf) = bytes(
         &leitung,
         &format!("/tournaments/{id}/passen/2/tischliste.pdf"),
@@ -202,7 +195,7 @@ async fn many_teams(app: &TestApp, leitung: &Client, teams: usize) -> i32 {
             &[("mode", "fest"), ("seed", "5")],
         )
         .await;
-    let data = load(app, id);
+    let data = app.data(id);
     let mut results = String::from("passe;startnummer;punkte\n");
     for passe in 1..=2 {
         for t in data.tables(passe) {
@@ -282,7 +275,7 @@ async fn ranking_csv_and_json_follow_excel_conventions_and_hide_with_the_tournam
             )
             .await;
     }
-    let team = load(&app, id).teams[3].id;
+    let team = app.data(id).teams[3].id;
     leitung
         .post_ok(
             &format!("/tournaments/{id}/teams/{team}/status"),

@@ -1,15 +1,8 @@
 use crate::helpers::*;
-use jassturnier::db::results::{self, TournamentData};
-use jassturnier::domain::ids::TournamentId;
 use reqwest::StatusCode;
 use scraper::Html;
 use std::collections::HashMap;
 use std::time::Duration;
-
-fn load(pool: &jassturnier::db::Pool, id: i32) -> TournamentData {
-    let mut conn = pool.get().unwrap();
-    results::load(&mut conn, TournamentId(id)).unwrap()
-}
 
 /// The Swiss fixture teams, drawn; Passe 1, table 2 entered.
 async fn prepared(app: &TestApp, leitung: &Client) -> i32 {
@@ -27,7 +20,7 @@ async fn prepared(app: &TestApp, leitung: &Client) -> i32 {
             &[("table", "2"), ("points_a", "1000")],
         )
         .await;
-    assert_eq!(load(&app.pool, id).results.len(), 1);
+    assert_eq!(tournament_data(&app.pool, id).results.len(), 1);
     id
 }
 
@@ -71,7 +64,7 @@ async fn a_downloaded_or_cli_backup_restores_the_state_at_backup_time() {
             "{}",
             file.display()
         );
-        let data = load(&restored.pool, id);
+        let data = tournament_data(&restored.pool, id);
         assert_eq!(data.results.len(), 1);
         assert_eq!(data.teams.len(), 4);
     }
@@ -107,7 +100,7 @@ async fn automatic_backups_are_written_while_a_tournament_is_open_and_something_
     );
     let newest = jassturnier::db::backup::list(backups.path()).pop().unwrap();
     let pool = jassturnier::db::connect(newest.to_str().unwrap(), 1).unwrap();
-    assert_eq!(load(&pool, id).results.len(), 1);
+    assert_eq!(tournament_data(&pool, id).results.len(), 1);
 }
 
 #[tokio::test]
@@ -125,7 +118,7 @@ async fn a_tournament_round_trips_through_its_json_export() {
     kontrolle
         .post_ok(&format!("/tournaments/{id}/passen/1/tables/1/visa"), &[])
         .await;
-    let team = load(&app.pool, id).teams[2].id;
+    let team = tournament_data(&app.pool, id).teams[2].id;
     leitung
         .post_ok(
             &format!("/tournaments/{id}/teams/{team}/status"),
@@ -195,7 +188,7 @@ async fn double_entry_counts_only_agreeing_blind_entries() {
         .await;
     assert!(text(&html, ".flash").contains("1× erfasst"));
     assert!(
-        load(&app.pool, id).results.is_empty(),
+        tournament_data(&app.pool, id).results.is_empty(),
         "one entry does not count"
     );
     // Blind: the second clerk does not see the first entry.
@@ -212,7 +205,7 @@ async fn double_entry_counts_only_agreeing_blind_entries() {
         .post_ok(&entry, &[("table", "1"), ("points_a", "1017")])
         .await;
     assert!(text(&html, ".flash").contains("gespeichert"));
-    assert_eq!(load(&app.pool, id).results[0].points_a, 1017);
+    assert_eq!(tournament_data(&app.pool, id).results[0].points_a, 1017);
     let passe = leitung.html(&format!("/tournaments/{id}/passen/1")).await;
     assert!(text(&passe, "tr[data-table='1']").contains("bestätigt"));
 
@@ -247,7 +240,7 @@ async fn double_entry_counts_only_agreeing_blind_entries() {
     leitung
         .post_ok(&entry, &[("table", "2"), ("points_a", "950")])
         .await;
-    let data = load(&app.pool, id);
+    let data = tournament_data(&app.pool, id);
     assert_eq!(data.result_at(1, 2).unwrap().points_a, 950);
     assert!(data.pending.is_empty());
     let audit = app.audit_actions();
@@ -337,7 +330,7 @@ async fn the_bad_input_corpus_is_refused_without_writing() {
     // Team forms go to a tournament not drawn yet, where new teams are allowed.
     let open = create_tournament(&leitung, "3", "12").await;
     import_teams(&leitung, open, fixture("teams_semikolon_cp1252.csv")).await;
-    let data = load(&app.pool, id);
+    let data = tournament_data(&app.pool, id);
     let (t1, t2) = (&data.tables(1)[0], &data.tables(1)[1]);
     let fill = |text: String| {
         text.replace("{A1}", &t1.team_a.startnummer.to_string())
@@ -526,7 +519,7 @@ async fn concurrent_clients_lose_no_update() {
         conflicts, collisions,
         "every deliberate collision is reported"
     );
-    let data = load(&app.pool, id);
+    let data = tournament_data(&app.pool, id);
     assert_eq!(data.results.len(), 500);
     for r in &data.results {
         assert_eq!(
