@@ -694,8 +694,11 @@ mod tests {
             }))
         };
         assert!(next().is_some());
-        assert!(next().is_some());
-        assert_eq!(senders.available_permits(), 0, "a fast reader keeps it");
+        assert_eq!(
+            senders.available_permits(),
+            0,
+            "reading, it holds the permit"
+        );
         std::thread::sleep(SLOW_READER * 2);
         assert!(next().is_some());
         assert_eq!(senders.available_permits(), 1, "the next viewer may start");
