@@ -124,7 +124,7 @@ fn user_command(database_url: &str, action: UserAction) -> Result<String, String
             users::update(
                 &mut conn,
                 None,
-                crate::domain::ids::UserId(user.id),
+                user.id,
                 users::UserChange {
                     role: None,
                     active: None,

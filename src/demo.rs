@@ -1,12 +1,16 @@
 //! `jassturnier demo`: a realistic Partnerschieber tournament to look around in.
 
-use crate::db::{self, results, teams, tournaments, users};
-use crate::domain::ids::{TeamId, TournamentId, UserId};
+use crate::app::teams::TeamRefusal;
+use crate::app::{self, Refusal, guard};
+use crate::db::{self, users};
+use crate::domain::draw::DrawMode;
+use crate::domain::ids::TournamentId;
+use crate::domain::mode::{Mode, POINTS_PER_SPIEL};
 use crate::domain::result::TableScore;
 use crate::domain::result_import::ImportedTable;
 use crate::domain::role::{Actor, Role};
 use crate::domain::team::{TeamInput, TeamStatus};
-use crate::domain::tournament::{Mode, TournamentSettings};
+use crate::domain::tournament::TournamentSettings;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -107,13 +111,13 @@ pub fn create(database_url: &str, size: Size) -> Result<String, String> {
     let pool = db::connect(database_url, 1)?;
     let mut conn = pool.get().map_err(|e| e.to_string())?;
     let conn = &mut conn;
-    let err = |e: crate::error::AppError| e.to_string();
+    let err = |e: Refusal| e.to_string();
 
     let mut created_account = false;
     let leitung = match users::list(conn)
         .map_err(|e| e.to_string())?
         .into_iter()
-        .find(|u| u.role == "leitung" && u.active)
+        .find(|u| u.role == Role::Leitung && u.active)
     {
         Some(user) => user,
         None => {
@@ -129,7 +133,7 @@ pub fn create(database_url: &str, size: Size) -> Result<String, String> {
         }
     };
     let actor = Actor {
-        id: UserId(leitung.id),
+        id: leitung.id,
         username: leitung.username.clone(),
         role: Role::Leitung,
     };
@@ -142,12 +146,12 @@ pub fn create(database_url: &str, size: Size) -> Result<String, String> {
         passen: size.passen,
         spiele_per_passe: size.spiele,
         pauschale: crate::domain::tournament::preset_pauschale(size.passen, size.spiele)
-            .unwrap_or(size.spiele * crate::domain::tournament::POINTS_PER_SPIEL / 2),
+            .unwrap_or(size.spiele * POINTS_PER_SPIEL / 2),
         double_entry: false,
         double_entry_same_user: false,
         marathon: None,
     };
-    let id: TournamentId = tournaments::create(conn, &actor, &settings).map_err(err)?;
+    let id: TournamentId = app::tournaments::create(conn, &actor, &settings).map_err(err)?;
     let mut rng = ChaCha8Rng::seed_from_u64(2026);
     for i in 0..size.teams as usize {
         let (club, place) = PLACES[i % PLACES.len()];
@@ -165,30 +169,30 @@ pub fn create(database_url: &str, size: Size) -> Result<String, String> {
             club: Some(club.to_string()),
             place: Some(place.to_string()),
         };
-        teams::create(conn, &actor, id, &team).map_err(|e| match e {
-            teams::TeamWriteError::StartnummerTaken(n) => format!("Startnummer {n} doppelt"),
-            teams::TeamWriteError::App(e) => e.to_string(),
+        app::teams::create(conn, &actor, id, &team).map_err(|e| match e {
+            TeamRefusal::StartnummerTaken(n) => format!("Startnummer {n} doppelt"),
+            TeamRefusal::Refused(e) => e.to_string(),
         })?;
     }
-    results::draw(conn, &actor, id, results::DrawMode::Fest, 2026).map_err(err)?;
+    app::draw::draw(conn, &actor, id, DrawMode::Fest, 2026).map_err(err)?;
 
-    let total = size.spiele * crate::domain::tournament::POINTS_PER_SPIEL;
-    let disqualified = results::load(conn, id).map_err(err)?.teams[16].id;
+    let total = size.spiele * POINTS_PER_SPIEL;
+    let disqualified = guard::load(conn, id).map_err(err)?.teams[16].id;
     let dq_passe = size.passen - 1;
     for passe in 1..size.passen {
         if passe == dq_passe {
-            results::set_team_status(
+            app::team_status::set_team_status(
                 conn,
                 &actor,
                 id,
-                TeamId(disqualified),
+                disqualified,
                 TeamStatus::Disqualifiziert,
                 Some(dq_passe),
                 Some("Zeichengeben nach Verwarnung (Regeln Partnerschieber §6)".into()),
             )
             .map_err(err)?;
         }
-        let data = results::load(conn, id).map_err(err)?;
+        let data = guard::load(conn, id).map_err(err)?;
         // Tables of the disqualified team count the Pauschale instead.
         let tables: Vec<ImportedTable> = data
             .tables(passe)
@@ -198,8 +202,7 @@ pub fn create(database_url: &str, size: Size) -> Result<String, String> {
             })
             .map(|t| {
                 let points_a: u32 = rng.random_range(total * 3 / 10..=total * 7 / 10);
-                let matches_a = u32::from(rng.random_bool(0.15))
-                    .min(points_a / crate::domain::tournament::POINTS_PER_SPIEL);
+                let matches_a = u32::from(rng.random_bool(0.15)).min(points_a / POINTS_PER_SPIEL);
                 ImportedTable {
                     passe,
                     table: t.number,
@@ -212,11 +215,11 @@ pub fn create(database_url: &str, size: Size) -> Result<String, String> {
                 }
             })
             .collect();
-        results::import_results(conn, &actor, id, &tables).map_err(err)?;
+        app::import::import_results(conn, &actor, id, &tables).map_err(err)?;
         // Most results are visaed; a few in the last played Passe still wait for the Kontrolleur.
         for t in &tables {
             if passe < dq_passe || t.table % 4 != 0 {
-                results::visa(conn, &actor, id, passe, t.table, None).map_err(err)?;
+                app::visa::visa(conn, &actor, id, passe, t.table, None).map_err(err)?;
             }
         }
     }

@@ -1,11 +1,11 @@
 //! Jassturnier: the tournament office application for Swiss Jass tournaments.
 
+pub mod app;
 pub mod cli;
 pub mod config;
 pub mod db;
 pub mod demo;
 pub mod domain;
-pub mod error;
 pub mod pdf;
 pub mod startup;
 pub mod web;

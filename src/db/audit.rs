@@ -33,9 +33,9 @@ pub fn record<B: Serialize, A: Serialize>(
     diesel::insert_into(audit_log::table)
         .values(NewAudit {
             at: now(),
-            user_id: actor.map(|a| a.id.0),
+            user_id: actor.map(|a| a.id),
             username: actor.map(|a| a.username.as_str()).unwrap_or("system"),
-            tournament_id: entry.tournament.map(|t| t.0),
+            tournament_id: entry.tournament,
             entity: entry.entity,
             entity_id: entry.entity_id,
             action: entry.action,
@@ -57,7 +57,7 @@ pub fn list(
         .limit(limit)
         .into_boxed();
     if let Some(t) = tournament {
-        query = query.filter(audit_log::tournament_id.eq(t.0));
+        query = query.filter(audit_log::tournament_id.eq(t));
     }
     query.load(conn)
 }

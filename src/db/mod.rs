@@ -6,9 +6,12 @@ pub mod marathon;
 pub mod models;
 pub mod results;
 pub mod schema;
+pub mod seats;
 pub mod teams;
+pub mod tournament_data;
 pub mod tournaments;
 pub mod transfer;
+pub mod types;
 pub mod users;
 
 use diesel::connection::SimpleConnection;
@@ -54,6 +57,15 @@ pub fn connect(database_url: &str, max_size: u32) -> Result<Pool, String> {
     conn.run_pending_migrations(MIGRATIONS)
         .map_err(|e| format!("Migrationen fehlgeschlagen: {e}"))?;
     Ok(pool)
+}
+
+/// The one way to write: an immediate (write-locking) transaction, so that a use case reads
+/// and writes with no other writer in between. No other code opens a transaction.
+pub fn write_tx<T, E>(conn: &mut Conn, work: impl FnOnce(&mut Conn) -> Result<T, E>) -> Result<T, E>
+where
+    E: From<diesel::result::Error>,
+{
+    conn.immediate_transaction(work)
 }
 
 pub fn now() -> chrono::NaiveDateTime {

@@ -1,6 +1,12 @@
 //! Row structs (what a query returns) separate from insert/update structs.
 
 use super::schema::*;
+use crate::domain::draw::DrawMode;
+use crate::domain::ids::{ResultId, TeamId, TournamentId, UserId};
+use crate::domain::marathon::{Side, Trump};
+use crate::domain::mode::Mode;
+use crate::domain::role::Role;
+use crate::domain::team::TeamStatus;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use serde::Serialize;
@@ -8,11 +14,11 @@ use serde::Serialize;
 #[derive(Debug, Clone, Queryable, Selectable, Serialize)]
 #[diesel(table_name = users)]
 pub struct UserRow {
-    pub id: i32,
+    pub id: UserId,
     pub username: String,
     #[serde(skip)]
     pub password_hash: String,
-    pub role: String,
+    pub role: Role,
     pub active: bool,
     pub created_at: NaiveDateTime,
 }
@@ -22,7 +28,7 @@ pub struct UserRow {
 pub struct NewUser<'a> {
     pub username: &'a str,
     pub password_hash: &'a str,
-    pub role: &'a str,
+    pub role: Role,
     pub active: bool,
     pub created_at: NaiveDateTime,
 }
@@ -31,7 +37,7 @@ pub struct NewUser<'a> {
 #[diesel(table_name = sessions)]
 pub struct SessionRow {
     pub token: String,
-    pub user_id: i32,
+    pub user_id: UserId,
     pub csrf_token: String,
     pub created_at: NaiveDateTime,
     pub expires_at: NaiveDateTime,
@@ -41,17 +47,17 @@ pub struct SessionRow {
 #[derive(Debug, Clone, Queryable, Selectable, Serialize, PartialEq)]
 #[diesel(table_name = tournaments)]
 pub struct TournamentRow {
-    pub id: i32,
+    pub id: TournamentId,
     pub name: String,
     pub date: NaiveDate,
     pub location: String,
-    pub mode: String,
+    pub mode: Mode,
     pub passen: i32,
     pub spiele_per_passe: i32,
     pub pauschale: i32,
     pub closed: bool,
     pub public: bool,
-    pub draw_mode: String,
+    pub draw_mode: DrawMode,
     pub draw_seed: Option<i64>,
     pub version: i32,
     pub created_at: NaiveDateTime,
@@ -65,7 +71,7 @@ pub struct TournamentValues {
     pub name: String,
     pub date: NaiveDate,
     pub location: String,
-    pub mode: String,
+    pub mode: Mode,
     pub passen: i32,
     pub spiele_per_passe: i32,
     pub pauschale: i32,
@@ -76,8 +82,8 @@ pub struct TournamentValues {
 #[derive(Debug, Clone, Queryable, Selectable, Serialize, PartialEq)]
 #[diesel(table_name = teams)]
 pub struct TeamRow {
-    pub id: i32,
-    pub tournament_id: i32,
+    pub id: TeamId,
+    pub tournament_id: TournamentId,
     pub startnummer: i32,
     pub name: Option<String>,
     pub player1: String,
@@ -85,10 +91,10 @@ pub struct TeamRow {
     pub club: Option<String>,
     pub place: Option<String>,
     pub los: Option<i32>,
-    pub status: String,
+    pub status: TeamStatus,
     pub out_passe: Option<i32>,
     pub out_reason: Option<String>,
-    pub final_visa_by: Option<i32>,
+    pub final_visa_by: Option<UserId>,
     pub final_visa_at: Option<NaiveDateTime>,
 }
 
@@ -106,7 +112,7 @@ pub struct TeamValues {
 #[derive(Debug, Insertable)]
 #[diesel(table_name = teams)]
 pub struct NewTeam {
-    pub tournament_id: i32,
+    pub tournament_id: TournamentId,
     #[diesel(embed)]
     pub values: TeamValues,
 }
@@ -116,29 +122,29 @@ pub struct NewTeam {
 pub struct SeatRow {
     #[diesel(skip_insertion)]
     pub id: i32,
-    pub tournament_id: i32,
+    pub tournament_id: TournamentId,
     pub passe: i32,
-    pub team_id: i32,
+    pub team_id: TeamId,
     pub table_no: Option<i32>,
-    pub opponent_id: Option<i32>,
+    pub opponent_id: Option<TeamId>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Serialize, PartialEq)]
 #[diesel(table_name = results)]
 pub struct ResultRow {
-    pub id: i32,
-    pub tournament_id: i32,
+    pub id: ResultId,
+    pub tournament_id: TournamentId,
     pub passe: i32,
     pub table_no: i32,
-    pub team_a_id: i32,
-    pub team_b_id: i32,
+    pub team_a_id: TeamId,
+    pub team_b_id: TeamId,
     pub points_a: i32,
     pub points_b: i32,
     pub matches_a: i32,
     pub matches_b: i32,
-    pub visa_a_by: Option<i32>,
+    pub visa_a_by: Option<UserId>,
     pub visa_a_at: Option<NaiveDateTime>,
-    pub visa_b_by: Option<i32>,
+    pub visa_b_by: Option<UserId>,
     pub visa_b_at: Option<NaiveDateTime>,
     pub version: i32,
     pub details: Option<String>,
@@ -147,11 +153,11 @@ pub struct ResultRow {
 #[derive(Debug, Insertable)]
 #[diesel(table_name = results)]
 pub struct NewResult {
-    pub tournament_id: i32,
+    pub tournament_id: TournamentId,
     pub passe: i32,
     pub table_no: i32,
-    pub team_a_id: i32,
-    pub team_b_id: i32,
+    pub team_a_id: TeamId,
+    pub team_b_id: TeamId,
     pub points_a: i32,
     pub points_b: i32,
     pub matches_a: i32,
@@ -163,7 +169,7 @@ pub struct NewResult {
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, AsChangeset, Serialize, PartialEq)]
 #[diesel(table_name = marathon_rules)]
 pub struct MarathonRulesRow {
-    pub tournament_id: i32,
+    pub tournament_id: TournamentId,
     pub round_minutes: i32,
     pub target: i32,
     pub berg: i32,
@@ -184,7 +190,7 @@ pub struct MarathonRulesRow {
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize, PartialEq)]
 #[diesel(table_name = round_clocks)]
 pub struct ClockRow {
-    pub tournament_id: i32,
+    pub tournament_id: TournamentId,
     pub passe: i32,
     pub started_at: NaiveDateTime,
     pub paused_at: Option<NaiveDateTime>,
@@ -197,17 +203,17 @@ pub struct ClockRow {
 pub struct TafelLineRow {
     #[diesel(skip_insertion)]
     pub id: i32,
-    pub tournament_id: i32,
+    pub tournament_id: TournamentId,
     pub passe: i32,
     pub table_no: i32,
     pub line_no: i32,
-    pub trump: String,
+    pub trump: Trump,
     pub cards_a: Option<i32>,
-    pub match_side: Option<String>,
+    pub match_side: Option<Side>,
     pub weis_a: i32,
     pub weis_b: i32,
-    pub stoeck: Option<String>,
-    pub first: Option<String>,
+    pub stoeck: Option<Side>,
+    pub first: Option<Side>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize, PartialEq)]
@@ -215,10 +221,10 @@ pub struct TafelLineRow {
 pub struct PendingEntry {
     #[diesel(skip_insertion)]
     pub id: i32,
-    pub tournament_id: i32,
+    pub tournament_id: TournamentId,
     pub passe: i32,
     pub table_no: i32,
-    pub user_id: i32,
+    pub user_id: UserId,
     pub points_a: i32,
     pub points_b: i32,
     pub matches_a: i32,
@@ -231,9 +237,9 @@ pub struct PendingEntry {
 pub struct AuditRow {
     pub id: i32,
     pub at: NaiveDateTime,
-    pub user_id: Option<i32>,
+    pub user_id: Option<UserId>,
     pub username: String,
-    pub tournament_id: Option<i32>,
+    pub tournament_id: Option<TournamentId>,
     pub entity: String,
     pub entity_id: Option<i32>,
     pub action: String,
@@ -245,9 +251,9 @@ pub struct AuditRow {
 #[diesel(table_name = audit_log)]
 pub struct NewAudit<'a> {
     pub at: NaiveDateTime,
-    pub user_id: Option<i32>,
+    pub user_id: Option<UserId>,
     pub username: &'a str,
-    pub tournament_id: Option<i32>,
+    pub tournament_id: Option<TournamentId>,
     pub entity: &'a str,
     pub entity_id: Option<i32>,
     pub action: &'a str,

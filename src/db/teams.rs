@@ -1,54 +1,67 @@
-//! Teams of a tournament.
+//! Team rows of a tournament: registration, Lose, status, final visa.
 
-use super::Conn;
-use super::audit::{self, Entry};
 use super::models::{NewTeam, TeamRow, TeamValues};
 use super::schema::teams;
-use super::tournaments::begin_write;
-use crate::domain::ids::{TeamId, TournamentId};
-use crate::domain::role::Actor;
-use crate::domain::team::TeamInput;
-use crate::domain::team_import::ImportedTeam;
-use crate::error::AppError;
+use super::{Conn, now};
+use crate::domain::ids::{TeamId, TournamentId, UserId};
+use crate::domain::team::{TeamInput, TeamStatus};
 use diesel::prelude::*;
 
 pub fn list(conn: &mut Conn, tournament: TournamentId) -> QueryResult<Vec<TeamRow>> {
     teams::table
-        .filter(teams::tournament_id.eq(tournament.0))
+        .filter(teams::tournament_id.eq(tournament))
         .select(TeamRow::as_select())
         .order(teams::startnummer)
         .load(conn)
 }
 
-pub fn get(conn: &mut Conn, tournament: TournamentId, team: TeamId) -> Result<TeamRow, AppError> {
+/// The teams of these ids (of one tournament), by Startnummer.
+pub fn some(
+    conn: &mut Conn,
+    tournament: TournamentId,
+    ids: &[TeamId],
+) -> QueryResult<Vec<TeamRow>> {
     teams::table
-        .filter(teams::tournament_id.eq(tournament.0))
-        .filter(teams::id.eq(team.0))
+        .filter(teams::tournament_id.eq(tournament))
+        .filter(teams::id.eq_any(ids))
+        .select(TeamRow::as_select())
+        .order(teams::startnummer)
+        .load(conn)
+}
+
+pub fn find(
+    conn: &mut Conn,
+    tournament: TournamentId,
+    team: TeamId,
+) -> QueryResult<Option<TeamRow>> {
+    teams::table
+        .filter(teams::tournament_id.eq(tournament))
+        .filter(teams::id.eq(team))
         .select(TeamRow::as_select())
         .first(conn)
-        .optional()?
-        .ok_or_else(|| AppError::NotFound("Dieses Team gibt es in diesem Turnier nicht.".into()))
+        .optional()
 }
 
 pub fn startnummern(conn: &mut Conn, tournament: TournamentId) -> QueryResult<Vec<u32>> {
     let numbers: Vec<i32> = teams::table
-        .filter(teams::tournament_id.eq(tournament.0))
+        .filter(teams::tournament_id.eq(tournament))
         .select(teams::startnummer)
         .load(conn)?;
     Ok(numbers.into_iter().map(|n| n as u32).collect())
 }
 
-fn taken(
+/// Whether another team of the tournament has this Startnummer.
+pub fn taken(
     conn: &mut Conn,
     tournament: TournamentId,
     startnummer: u32,
     except: Option<TeamId>,
 ) -> QueryResult<bool> {
     let mut query = teams::table
-        .filter(teams::tournament_id.eq(tournament.0))
+        .filter(teams::tournament_id.eq(tournament))
         .filter(teams::startnummer.eq(startnummer as i32))
         .into_boxed();
-    if let Some(TeamId(id)) = except {
+    if let Some(id) = except {
         query = query.filter(teams::id.ne(id));
     }
     Ok(query.count().get_result::<i64>(conn)? > 0)
@@ -65,175 +78,88 @@ fn values(input: &TeamInput, startnummer: u32) -> TeamValues {
     }
 }
 
-/// Teams can be added after the draw only when tables are drawn per Passe.
-fn ensure_may_add(tournament: &super::models::TournamentRow) -> Result<(), AppError> {
-    if tournament.draw_seed.is_some() && tournament.draw_mode == "fest" {
-        return Err(AppError::BadRequest(
-            "Die Lose sind gezogen (fester Tischplan): neue Teams sind nur mit «Auslosung pro Passe» möglich.".into(),
-        ));
-    }
-    Ok(())
-}
-
-pub enum TeamWriteError {
-    StartnummerTaken(u32),
-    App(AppError),
-}
-
-impl From<AppError> for TeamWriteError {
-    fn from(e: AppError) -> Self {
-        TeamWriteError::App(e)
-    }
-}
-
-impl From<diesel::result::Error> for TeamWriteError {
-    fn from(e: diesel::result::Error) -> Self {
-        TeamWriteError::App(e.into())
-    }
-}
-
-pub fn create(
+pub fn insert(
     conn: &mut Conn,
-    actor: &Actor,
     tournament: TournamentId,
     input: &TeamInput,
-) -> Result<TeamId, TeamWriteError> {
-    conn.immediate_transaction(|conn| {
-        let t = begin_write(conn, tournament)?;
-        ensure_may_add(&t)?;
-        let startnummer = match input.startnummer {
-            Some(n) => {
-                if taken(conn, tournament, n, None)? {
-                    return Err(TeamWriteError::StartnummerTaken(n));
-                }
-                n
-            }
-            None => {
-                startnummern(conn, tournament)?
-                    .into_iter()
-                    .max()
-                    .unwrap_or(0)
-                    + 1
-            }
-        };
-        let row: TeamRow = diesel::insert_into(teams::table)
-            .values(NewTeam {
-                tournament_id: tournament.0,
-                values: values(input, startnummer),
-            })
-            .returning(TeamRow::as_returning())
-            .get_result(conn)?;
-        audit::record(
-            conn,
-            Some(actor),
-            Entry {
-                tournament: Some(tournament),
-                entity: "team",
-                entity_id: Some(row.id),
-                action: "create",
-            },
-            None::<&TeamRow>,
-            Some(&row),
-        )?;
-        Ok(TeamId(row.id))
-    })
+    startnummer: u32,
+) -> QueryResult<TeamRow> {
+    diesel::insert_into(teams::table)
+        .values(NewTeam {
+            tournament_id: tournament,
+            values: values(input, startnummer),
+        })
+        .returning(TeamRow::as_returning())
+        .get_result(conn)
 }
 
 pub fn update(
     conn: &mut Conn,
-    actor: &Actor,
-    tournament: TournamentId,
     team: TeamId,
     input: &TeamInput,
-) -> Result<(), TeamWriteError> {
-    conn.immediate_transaction(|conn| {
-        begin_write(conn, tournament)?;
-        let before = get(conn, tournament, team)?;
-        // A Startnummer is never renumbered silently: an empty field keeps the old one.
-        let startnummer = input.startnummer.unwrap_or(before.startnummer as u32);
-        if taken(conn, tournament, startnummer, Some(team))? {
-            return Err(TeamWriteError::StartnummerTaken(startnummer));
-        }
-        diesel::update(teams::table.find(team.0))
-            .set(values(input, startnummer))
+    startnummer: u32,
+) -> QueryResult<TeamRow> {
+    diesel::update(teams::table.find(team))
+        .set(values(input, startnummer))
+        .returning(TeamRow::as_returning())
+        .get_result(conn)
+}
+
+pub fn delete(conn: &mut Conn, team: TeamId) -> QueryResult<()> {
+    diesel::delete(teams::table.find(team)).execute(conn)?;
+    Ok(())
+}
+
+/// Gives the Lose: `lose[i]` draws Los i+1; every other team of the tournament has none.
+pub fn set_lose(conn: &mut Conn, tournament: TournamentId, lose: &[TeamId]) -> QueryResult<()> {
+    diesel::update(teams::table.filter(teams::tournament_id.eq(tournament)))
+        .set(teams::los.eq(None::<i32>))
+        .execute(conn)?;
+    for (index, team) in lose.iter().enumerate() {
+        diesel::update(teams::table.find(team))
+            .set(teams::los.eq(index as i32 + 1))
             .execute(conn)?;
-        let after = get(conn, tournament, team)?;
-        audit::record(
-            conn,
-            Some(actor),
-            Entry {
-                tournament: Some(tournament),
-                entity: "team",
-                entity_id: Some(team.0),
-                action: "update",
-            },
-            Some(&before),
-            Some(&after),
-        )?;
-        Ok(())
-    })
+    }
+    Ok(())
 }
 
-pub fn delete(
-    conn: &mut Conn,
-    actor: &Actor,
-    tournament: TournamentId,
-    team: TeamId,
-) -> Result<TeamRow, AppError> {
-    conn.immediate_transaction(|conn| {
-        let t = begin_write(conn, tournament)?;
-        if t.draw_seed.is_some() {
-            return Err(AppError::BadRequest(
-                "Nach der Auslosung kann ein Team nicht mehr gelöscht werden, nur noch zurückgezogen oder disqualifiziert.".into(),
-            ));
-        }
-        let before = get(conn, tournament, team)?;
-        diesel::delete(teams::table.find(team.0)).execute(conn)?;
-        audit::record(
-            conn,
-            Some(actor),
-            Entry { tournament: Some(tournament), entity: "team", entity_id: Some(team.0), action: "delete" },
-            Some(&before),
-            None::<&TeamRow>,
-        )?;
-        Ok(before)
-    })
+/// A team's status; leaving it (`out_passe` given) or coming back, with its final visa.
+pub struct StatusChange {
+    pub status: TeamStatus,
+    pub out_passe: Option<u32>,
+    pub out_reason: Option<String>,
+    pub final_visa: Option<(UserId, chrono::NaiveDateTime)>,
 }
 
-/// Writes a whole import in one transaction; any clash rolls everything back.
-pub fn import(
-    conn: &mut Conn,
-    actor: &Actor,
-    tournament: TournamentId,
-    imported: &[ImportedTeam],
-) -> Result<usize, TeamWriteError> {
-    conn.immediate_transaction(|conn| {
-        let t = begin_write(conn, tournament)?;
-        ensure_may_add(&t)?;
-        for team in imported {
-            if taken(conn, tournament, team.startnummer, None)? {
-                return Err(TeamWriteError::StartnummerTaken(team.startnummer));
-            }
-            let row: TeamRow = diesel::insert_into(teams::table)
-                .values(NewTeam {
-                    tournament_id: tournament.0,
-                    values: values(&team.team, team.startnummer),
-                })
-                .returning(TeamRow::as_returning())
-                .get_result(conn)?;
-            audit::record(
-                conn,
-                Some(actor),
-                Entry {
-                    tournament: Some(tournament),
-                    entity: "team",
-                    entity_id: Some(row.id),
-                    action: "import",
-                },
-                None::<&TeamRow>,
-                Some(&row),
-            )?;
-        }
-        Ok(imported.len())
-    })
+pub fn set_status(conn: &mut Conn, team: TeamId, change: StatusChange) -> QueryResult<TeamRow> {
+    diesel::update(teams::table.find(team))
+        .set((
+            teams::status.eq(change.status),
+            teams::out_passe.eq(change.out_passe.map(|p| p as i32)),
+            teams::out_reason.eq(change.out_reason),
+            teams::final_visa_by.eq(change.final_visa.map(|v| v.0)),
+            teams::final_visa_at.eq(change.final_visa.map(|v| v.1)),
+        ))
+        .returning(TeamRow::as_returning())
+        .get_result(conn)
+}
+
+pub fn set_final_visa(conn: &mut Conn, team: TeamId, by: Option<UserId>) -> QueryResult<TeamRow> {
+    diesel::update(teams::table.find(team))
+        .set((
+            teams::final_visa_by.eq(by),
+            teams::final_visa_at.eq(by.map(|_| now())),
+        ))
+        .returning(TeamRow::as_returning())
+        .get_result(conn)
+}
+
+/// Whether any team of the tournament has its final visa (a write may have to revoke it).
+pub fn any_final_visa(conn: &mut Conn, tournament: TournamentId) -> QueryResult<bool> {
+    diesel::select(diesel::dsl::exists(
+        teams::table
+            .filter(teams::tournament_id.eq(tournament))
+            .filter(teams::final_visa_by.is_not_null()),
+    ))
+    .get_result(conn)
 }

@@ -1,13 +1,12 @@
-//! Tournaments: create, edit, close/reopen, and the write guard every tournament write uses.
+//! Tournament rows: settings, the open/closed and public flags, the version that every
+//! write bumps (live pages and caches follow it), and the draw's seed and mode.
 
-use super::audit::{self, Entry};
 use super::models::{TournamentRow, TournamentValues};
-use super::schema::{teams, tournaments};
+use super::schema::{results, teams, tournaments};
 use super::{Conn, now};
+use crate::domain::draw::DrawMode;
 use crate::domain::ids::TournamentId;
-use crate::domain::role::Actor;
 use crate::domain::tournament::TournamentSettings;
-use crate::error::AppError;
 use diesel::prelude::*;
 
 pub fn list(conn: &mut Conn) -> QueryResult<Vec<TournamentRow>> {
@@ -17,34 +16,20 @@ pub fn list(conn: &mut Conn) -> QueryResult<Vec<TournamentRow>> {
         .load(conn)
 }
 
-pub fn get(conn: &mut Conn, id: TournamentId) -> Result<TournamentRow, AppError> {
+/// The tournament; diesel's `NotFound` when there is none.
+pub fn get(conn: &mut Conn, id: TournamentId) -> QueryResult<TournamentRow> {
     tournaments::table
-        .find(id.0)
+        .find(id)
         .select(TournamentRow::as_select())
         .first(conn)
-        .optional()?
-        .ok_or_else(|| AppError::NotFound("Dieses Turnier gibt es nicht.".into()))
 }
 
-/// Every write to a tournament starts here, inside its transaction: refuses when the
-/// tournament is closed and bumps its version (which invalidates cached live pages).
-pub fn begin_write(conn: &mut Conn, id: TournamentId) -> Result<TournamentRow, AppError> {
-    let row = ensure_open(conn, id)?;
-    bump_version(conn, id)?;
-    Ok(row)
-}
-
-/// The read half of [`begin_write`], for writes that may still turn out to be refused.
-pub fn ensure_open(conn: &mut Conn, id: TournamentId) -> Result<TournamentRow, AppError> {
-    let row = get(conn, id)?;
-    if row.closed {
-        return Err(AppError::closed());
-    }
-    Ok(row)
+pub fn find(conn: &mut Conn, id: TournamentId) -> QueryResult<Option<TournamentRow>> {
+    get(conn, id).optional()
 }
 
 pub fn bump_version(conn: &mut Conn, id: TournamentId) -> QueryResult<()> {
-    diesel::update(tournaments::table.find(id.0))
+    diesel::update(tournaments::table.find(id))
         .set(tournaments::version.eq(tournaments::version + 1))
         .execute(conn)?;
     Ok(())
@@ -55,7 +40,7 @@ fn values(settings: &TournamentSettings) -> TournamentValues {
         name: settings.name.clone(),
         date: settings.date,
         location: settings.location.clone(),
-        mode: settings.mode.as_str().to_string(),
+        mode: settings.mode,
         passen: settings.passen as i32,
         spiele_per_passe: settings.spiele_per_passe as i32,
         pauschale: settings.pauschale as i32,
@@ -64,138 +49,83 @@ fn values(settings: &TournamentSettings) -> TournamentValues {
     }
 }
 
-pub fn create(
-    conn: &mut Conn,
-    actor: &Actor,
-    settings: &TournamentSettings,
-) -> Result<TournamentId, AppError> {
-    conn.immediate_transaction(|conn| {
-        let row: TournamentRow = diesel::insert_into(tournaments::table)
-            .values((values(settings), tournaments::created_at.eq(now())))
-            .returning(TournamentRow::as_returning())
-            .get_result(conn)?;
-        if let Some(rules) = &settings.marathon {
-            super::marathon::save_rules(conn, TournamentId(row.id), rules)?;
-        }
-        audit::record(
-            conn,
-            Some(actor),
-            Entry {
-                tournament: Some(TournamentId(row.id)),
-                entity: "tournament",
-                entity_id: Some(row.id),
-                action: "create",
-            },
-            None::<&TournamentRow>,
-            Some(&row),
-        )?;
-        Ok(TournamentId(row.id))
-    })
+pub fn insert(conn: &mut Conn, settings: &TournamentSettings) -> QueryResult<TournamentRow> {
+    diesel::insert_into(tournaments::table)
+        .values((values(settings), tournaments::created_at.eq(now())))
+        .returning(TournamentRow::as_returning())
+        .get_result(conn)
 }
 
 pub fn update(
     conn: &mut Conn,
-    actor: &Actor,
     id: TournamentId,
     settings: &TournamentSettings,
-) -> Result<(), AppError> {
-    conn.immediate_transaction(|conn| {
-        let before = begin_write(conn, id)?;
-        if before.draw_seed.is_some()
-            && (before.passen != settings.passen as i32
-                || before.spiele_per_passe != settings.spiele_per_passe as i32
-                || before.mode != settings.mode.as_str())
-        {
-            return Err(AppError::BadRequest(
-                "Nach der Auslosung lassen sich Modus, Anzahl Passen und Spiele pro Passe nicht mehr ändern.".into(),
-            ));
-        }
-        diesel::update(tournaments::table.find(id.0)).set(values(settings)).execute(conn)?;
-        if let Some(rules) = &settings.marathon {
-            super::marathon::save_rules(conn, id, rules)?;
-        }
-        let after = get(conn, id)?;
-        audit::record(
-            conn,
-            Some(actor),
-            Entry { tournament: Some(id), entity: "tournament", entity_id: Some(id.0), action: "update" },
-            Some(&before),
-            Some(&after),
-        )?;
-        Ok(())
-    })
+) -> QueryResult<TournamentRow> {
+    diesel::update(tournaments::table.find(id))
+        .set(values(settings))
+        .returning(TournamentRow::as_returning())
+        .get_result(conn)
 }
 
-/// Closing is itself refused on a closed tournament; reopening is the one write allowed then.
-pub fn set_closed(
-    conn: &mut Conn,
-    actor: &Actor,
-    id: TournamentId,
-    closed: bool,
-) -> Result<(), AppError> {
-    conn.immediate_transaction(|conn| {
-        let before = get(conn, id)?;
-        if before.closed == closed {
-            return Err(AppError::BadRequest(if closed {
-                "Das Turnier ist bereits abgeschlossen.".into()
-            } else {
-                "Das Turnier ist bereits offen.".into()
-            }));
-        }
-        diesel::update(tournaments::table.find(id.0))
-            .set((
-                tournaments::closed.eq(closed),
-                tournaments::version.eq(tournaments::version + 1),
-            ))
-            .execute(conn)?;
-        let after = get(conn, id)?;
-        audit::record(
-            conn,
-            Some(actor),
-            Entry {
-                tournament: Some(id),
-                entity: "tournament",
-                entity_id: Some(id.0),
-                action: if closed { "close" } else { "reopen" },
-            },
-            Some(&before),
-            Some(&after),
-        )?;
-        Ok(())
-    })
+pub fn set_closed(conn: &mut Conn, id: TournamentId, closed: bool) -> QueryResult<TournamentRow> {
+    diesel::update(tournaments::table.find(id))
+        .set((
+            tournaments::closed.eq(closed),
+            tournaments::version.eq(tournaments::version + 1),
+        ))
+        .returning(TournamentRow::as_returning())
+        .get_result(conn)
 }
 
-pub fn set_public(
-    conn: &mut Conn,
-    actor: &Actor,
-    id: TournamentId,
-    public: bool,
-) -> Result<(), AppError> {
-    conn.immediate_transaction(|conn| {
-        let before = begin_write(conn, id)?;
-        diesel::update(tournaments::table.find(id.0))
-            .set(tournaments::public.eq(public))
-            .execute(conn)?;
-        let after = get(conn, id)?;
-        audit::record(
-            conn,
-            Some(actor),
-            Entry {
-                tournament: Some(id),
-                entity: "tournament",
-                entity_id: Some(id.0),
-                action: "visibility",
-            },
-            Some(&before),
-            Some(&after),
-        )?;
-        Ok(())
-    })
+pub fn set_public(conn: &mut Conn, id: TournamentId, public: bool) -> QueryResult<TournamentRow> {
+    diesel::update(tournaments::table.find(id))
+        .set(tournaments::public.eq(public))
+        .returning(TournamentRow::as_returning())
+        .get_result(conn)
+}
+
+pub fn set_draw(conn: &mut Conn, id: TournamentId, mode: DrawMode, seed: u64) -> QueryResult<()> {
+    diesel::update(tournaments::table.find(id))
+        .set((
+            tournaments::draw_seed.eq(Some(seed as i64)),
+            tournaments::draw_mode.eq(mode),
+        ))
+        .execute(conn)?;
+    Ok(())
 }
 
 pub fn team_count(conn: &mut Conn, id: TournamentId) -> QueryResult<i64> {
     teams::table
-        .filter(teams::tournament_id.eq(id.0))
+        .filter(teams::tournament_id.eq(id))
         .count()
         .get_result(conn)
+}
+
+pub fn result_count(conn: &mut Conn, id: TournamentId) -> QueryResult<i64> {
+    results::table
+        .filter(results::tournament_id.eq(id))
+        .count()
+        .get_result(conn)
+}
+
+/// One tournament's version and visibility, as the live hub publishes them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Published {
+    pub id: TournamentId,
+    pub version: i32,
+    pub public: bool,
+}
+
+/// Every tournament's version and visibility, in one query.
+pub fn versions(conn: &mut Conn) -> QueryResult<Vec<Published>> {
+    Ok(tournaments::table
+        .select((tournaments::id, tournaments::version, tournaments::public))
+        .load::<(TournamentId, i32, bool)>(conn)?
+        .into_iter()
+        .map(|(id, version, public)| Published {
+            id,
+            version,
+            public,
+        })
+        .collect())
 }

@@ -2,13 +2,15 @@
 //! disqualifications, audit), free of database ids so that it imports into any instance.
 //! This is also the path between SQLite and a future PostgreSQL backend.
 
-use super::audit::{self, Entry};
-use super::models::{AuditRow, NewResult, SeatRow, TournamentRow};
-use super::schema::{audit_log, results, seats, teams, tournaments, users};
+use super::models::{AuditRow, SeatRow, TournamentRow};
+use super::schema::{audit_log, results, teams, tournaments, users};
+use super::tournament_data::TournamentData;
 use super::{Conn, now};
-use crate::domain::ids::TournamentId;
-use crate::domain::role::{Actor, Role};
-use crate::error::AppError;
+use crate::domain::draw::DrawMode;
+use crate::domain::ids::{ResultId, TeamId, TournamentId, UserId};
+use crate::domain::mode::Mode;
+use crate::domain::role::Role;
+use crate::domain::team::TeamStatus;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -100,40 +102,56 @@ pub struct AuditJson {
     pub after: Option<String>,
 }
 
-pub fn export(conn: &mut Conn, id: TournamentId) -> Result<Export, AppError> {
-    let data = super::results::load(conn, id)?;
+/// The whole tournament as one document.
+pub fn export(conn: &mut Conn, id: TournamentId) -> QueryResult<Export> {
+    let data = super::tournament_data::load(conn, id)?;
+    let audit: Vec<AuditRow> = audit_log::table
+        .filter(audit_log::tournament_id.eq(id))
+        .select(AuditRow::as_select())
+        .order(audit_log::id)
+        .load(conn)?;
+    Ok(document(&data, audit))
+}
+
+fn document(data: &TournamentData, audit: Vec<AuditRow>) -> Export {
     let t = &data.tournament;
-    let number: HashMap<i32, i32> = data
+    let number: HashMap<TeamId, i32> = data
         .teams
         .iter()
         .map(|team| (team.id, team.startnummer))
         .collect();
-    let nr = |team: i32| number.get(&team).copied().unwrap_or_default();
-    let visa = |by: Option<i32>, at: Option<NaiveDateTime>| match (by, at) {
+    let nr = |team: TeamId| number.get(&team).copied().unwrap_or_default();
+    let visa = |by: Option<UserId>, at: Option<NaiveDateTime>| match (by, at) {
         (Some(by), Some(at)) => Some(VisaJson {
             by: data.usernames.get(&by).cloned().unwrap_or_default(),
             at,
         }),
         _ => None,
     };
-    let audit: Vec<AuditRow> = audit_log::table
-        .filter(audit_log::tournament_id.eq(id.0))
-        .select(AuditRow::as_select())
-        .order(audit_log::id)
-        .load(conn)?;
-    Ok(Export {
+    let mut seats: Vec<SeatJson> = data
+        .seats
+        .iter()
+        .map(|s| SeatJson {
+            passe: s.passe,
+            startnummer: nr(s.team_id),
+            table: s.table_no,
+            opponent: s.opponent_id.map(nr),
+        })
+        .collect();
+    seats.sort_by_key(|s| (s.passe, s.startnummer));
+    Export {
         format: FORMAT.into(),
         tournament: TournamentJson {
             name: t.name.clone(),
             date: t.date,
             location: t.location.clone(),
-            mode: t.mode.clone(),
+            mode: t.mode.key().into(),
             passen: t.passen,
             spiele_per_passe: t.spiele_per_passe,
             pauschale: t.pauschale,
             closed: t.closed,
             public: t.public,
-            draw_mode: t.draw_mode.clone(),
+            draw_mode: t.draw_mode.as_str().into(),
             draw_seed: t.draw_seed,
             double_entry: t.double_entry,
             double_entry_same_user: t.double_entry_same_user,
@@ -149,26 +167,13 @@ pub fn export(conn: &mut Conn, id: TournamentId) -> Result<Export, AppError> {
                 club: team.club.clone(),
                 place: team.place.clone(),
                 los: team.los,
-                status: team.status.clone(),
+                status: team.status.as_str().into(),
                 out_passe: team.out_passe,
                 out_reason: team.out_reason.clone(),
                 final_visa: visa(team.final_visa_by, team.final_visa_at),
             })
             .collect(),
-        seats: {
-            let mut seats: Vec<SeatJson> = data
-                .seats
-                .iter()
-                .map(|s| SeatJson {
-                    passe: s.passe,
-                    startnummer: nr(s.team_id),
-                    table: s.table_no,
-                    opponent: s.opponent_id.map(nr),
-                })
-                .collect();
-            seats.sort_by_key(|s| (s.passe, s.startnummer));
-            seats
-        },
+        seats,
         results: data
             .results
             .iter()
@@ -199,16 +204,20 @@ pub fn export(conn: &mut Conn, id: TournamentId) -> Result<Export, AppError> {
                 after: a.after,
             })
             .collect(),
-    })
+    }
 }
 
 /// The user of that name; Kontrolleure known only from the file get a locked account,
 /// so their visas keep their name.
-fn user_id(conn: &mut Conn, cache: &mut HashMap<String, i32>, name: &str) -> QueryResult<i32> {
+pub fn user_id(
+    conn: &mut Conn,
+    cache: &mut HashMap<String, UserId>,
+    name: &str,
+) -> QueryResult<UserId> {
     if let Some(id) = cache.get(name) {
         return Ok(*id);
     }
-    let found: Option<i32> = users::table
+    let found: Option<UserId> = users::table
         .filter(users::username.eq(name))
         .select(users::id)
         .first(conn)
@@ -219,7 +228,7 @@ fn user_id(conn: &mut Conn, cache: &mut HashMap<String, i32>, name: &str) -> Que
             .values((
                 users::username.eq(name),
                 users::password_hash.eq("!"),
-                users::role.eq(Role::Kontrolleur.as_str()),
+                users::role.eq(Role::Kontrolleur),
                 users::active.eq(false),
                 users::created_at.eq(now()),
             ))
@@ -230,134 +239,115 @@ fn user_id(conn: &mut Conn, cache: &mut HashMap<String, i32>, name: &str) -> Que
     Ok(id)
 }
 
-/// Imports a tournament as a new one; all or nothing.
-pub fn import(conn: &mut Conn, actor: &Actor, doc: &Export) -> Result<TournamentId, AppError> {
-    if doc.format != FORMAT {
-        return Err(AppError::BadRequest(format!(
-            "Unbekanntes Format «{}» (erwartet {FORMAT}).",
-            doc.format
-        )));
+/// A tournament row from an export, with its mode and draw mode already read.
+pub fn insert_tournament(
+    conn: &mut Conn,
+    t: &TournamentJson,
+    mode: Mode,
+    draw_mode: DrawMode,
+) -> QueryResult<TournamentRow> {
+    diesel::insert_into(tournaments::table)
+        .values((
+            tournaments::name.eq(&t.name),
+            tournaments::date.eq(t.date),
+            tournaments::location.eq(&t.location),
+            tournaments::mode.eq(mode),
+            tournaments::passen.eq(t.passen),
+            tournaments::spiele_per_passe.eq(t.spiele_per_passe),
+            tournaments::pauschale.eq(t.pauschale),
+            tournaments::closed.eq(t.closed),
+            tournaments::public.eq(t.public),
+            tournaments::draw_mode.eq(draw_mode),
+            tournaments::draw_seed.eq(t.draw_seed),
+            tournaments::double_entry.eq(t.double_entry),
+            tournaments::double_entry_same_user.eq(t.double_entry_same_user),
+            tournaments::created_at.eq(now()),
+        ))
+        .returning(TournamentRow::as_returning())
+        .get_result(conn)
+}
+
+/// A team from an export; None when its Startnummer is taken already.
+pub fn insert_team(
+    conn: &mut Conn,
+    id: TournamentId,
+    team: &TeamJson,
+    status: TeamStatus,
+    final_visa: Option<(UserId, NaiveDateTime)>,
+) -> QueryResult<Option<TeamId>> {
+    let taken = super::teams::taken(conn, id, team.startnummer.max(0) as u32, None)?;
+    if taken {
+        return Ok(None);
     }
-    conn.immediate_transaction(|conn| {
-        let t = &doc.tournament;
-        let row: TournamentRow = diesel::insert_into(tournaments::table)
+    diesel::insert_into(teams::table)
+        .values((
+            teams::tournament_id.eq(id),
+            teams::startnummer.eq(team.startnummer),
+            teams::name.eq(&team.name),
+            teams::player1.eq(&team.player1),
+            teams::player2.eq(&team.player2),
+            teams::club.eq(&team.club),
+            teams::place.eq(&team.place),
+            teams::los.eq(team.los),
+            teams::status.eq(status),
+            teams::out_passe.eq(team.out_passe),
+            teams::out_reason.eq(&team.out_reason),
+            teams::final_visa_by.eq(final_visa.map(|v| v.0)),
+            teams::final_visa_at.eq(final_visa.map(|v| v.1)),
+        ))
+        .returning(teams::id)
+        .get_result(conn)
+        .map(Some)
+}
+
+pub fn insert_seats(conn: &mut Conn, rows: &[SeatRow]) -> QueryResult<()> {
+    super::seats::insert(conn, rows)
+}
+
+/// A result from an export with its visas (user ids resolved) and version.
+pub struct ImportedResult<'a> {
+    pub seating: super::results::Seating,
+    pub json: &'a ResultJson,
+    pub visa_a: Option<(UserId, NaiveDateTime)>,
+    pub visa_b: Option<(UserId, NaiveDateTime)>,
+}
+
+pub fn insert_result(conn: &mut Conn, r: ImportedResult<'_>) -> QueryResult<ResultId> {
+    let score = crate::domain::result::TableScore {
+        points_a: r.json.points_a.max(0) as u32,
+        points_b: r.json.points_b.max(0) as u32,
+        matches_a: r.json.matches_a.max(0) as u32,
+        matches_b: r.json.matches_b.max(0) as u32,
+    };
+    let row = super::results::insert(conn, &r.seating, score, r.json.details.clone())?;
+    super::results::set_visas(conn, row.id, r.visa_a, r.visa_b)?;
+    diesel::update(results::table.find(row.id))
+        .set(results::version.eq(r.json.version))
+        .execute(conn)?;
+    Ok(row.id)
+}
+
+/// The audit entries of an export, attributed to local users of the same name, if any.
+pub fn insert_audit(conn: &mut Conn, id: TournamentId, entries: &[AuditJson]) -> QueryResult<()> {
+    for a in entries {
+        let user: Option<UserId> = users::table
+            .filter(users::username.eq(&a.username))
+            .select(users::id)
+            .first(conn)
+            .optional()?;
+        diesel::insert_into(audit_log::table)
             .values((
-                tournaments::name.eq(&t.name),
-                tournaments::date.eq(t.date),
-                tournaments::location.eq(&t.location),
-                tournaments::mode.eq(&t.mode),
-                tournaments::passen.eq(t.passen),
-                tournaments::spiele_per_passe.eq(t.spiele_per_passe),
-                tournaments::pauschale.eq(t.pauschale),
-                tournaments::closed.eq(t.closed),
-                tournaments::public.eq(t.public),
-                tournaments::draw_mode.eq(&t.draw_mode),
-                tournaments::draw_seed.eq(t.draw_seed),
-                tournaments::double_entry.eq(t.double_entry),
-                tournaments::double_entry_same_user.eq(t.double_entry_same_user),
-                tournaments::created_at.eq(now()),
+                audit_log::at.eq(a.at),
+                audit_log::user_id.eq(user),
+                audit_log::username.eq(&a.username),
+                audit_log::tournament_id.eq(id),
+                audit_log::entity.eq(&a.entity),
+                audit_log::entity_id.eq(a.entity_id),
+                audit_log::action.eq(&a.action),
+                audit_log::before.eq(&a.before),
+                audit_log::after.eq(&a.after),
             ))
-            .returning(TournamentRow::as_returning())
-            .get_result(conn)?;
-        let id = TournamentId(row.id);
-        let mut users_by_name = HashMap::new();
-        let mut team_ids: HashMap<i32, i32> = HashMap::new();
-        for team in &doc.teams {
-            let (visa_by, visa_at) = match &team.final_visa {
-                Some(v) => (Some(user_id(conn, &mut users_by_name, &v.by)?), Some(v.at)),
-                None => (None, None),
-            };
-            let new_id: i32 = diesel::insert_into(teams::table)
-                .values((
-                    teams::tournament_id.eq(id.0),
-                    teams::startnummer.eq(team.startnummer),
-                    teams::name.eq(&team.name),
-                    teams::player1.eq(&team.player1),
-                    teams::player2.eq(&team.player2),
-                    teams::club.eq(&team.club),
-                    teams::place.eq(&team.place),
-                    teams::los.eq(team.los),
-                    teams::status.eq(&team.status),
-                    teams::out_passe.eq(team.out_passe),
-                    teams::out_reason.eq(&team.out_reason),
-                    teams::final_visa_by.eq(visa_by),
-                    teams::final_visa_at.eq(visa_at),
-                ))
-                .returning(teams::id)
-                .get_result(conn)
-                .map_err(|_| AppError::BadRequest(format!("Startnummer {} kommt doppelt vor.", team.startnummer)))?;
-            team_ids.insert(team.startnummer, new_id);
-        }
-        let team = |nr: i32| team_ids.get(&nr).copied().ok_or_else(|| AppError::BadRequest(format!("Team {nr} fehlt in der Datei.")));
-        let mut seat_rows = Vec::with_capacity(doc.seats.len());
-        for s in &doc.seats {
-            seat_rows.push(SeatRow {
-                id: 0,
-                tournament_id: id.0,
-                passe: s.passe,
-                team_id: team(s.startnummer)?,
-                table_no: s.table,
-                opponent_id: s.opponent.map(team).transpose()?,
-            });
-        }
-        for chunk in seat_rows.chunks(500) {
-            diesel::insert_into(seats::table).values(chunk).execute(conn)?;
-        }
-        for r in &doc.results {
-            let points_rule = t.mode != "jassmarathon";
-            if r.points_a < 0 || r.points_b < 0 || (points_rule && r.points_a + r.points_b != 157 * t.spiele_per_passe) {
-                return Err(AppError::BadRequest(format!("Passe {}, Tisch {}: die Summe ist nicht 157 × Spiele.", r.passe, r.table)));
-            }
-            let inserted: i32 = diesel::insert_into(results::table)
-                .values(NewResult {
-                    tournament_id: id.0,
-                    passe: r.passe,
-                    table_no: r.table,
-                    team_a_id: team(r.team_a)?,
-                    team_b_id: team(r.team_b)?,
-                    points_a: r.points_a,
-                    points_b: r.points_b,
-                    matches_a: r.matches_a,
-                    matches_b: r.matches_b,
-                    version: r.version,
-                    details: r.details.clone(),
-                })
-                .returning(results::id)
-                .get_result(conn)?;
-            for (visa, by_col, at_col) in [(&r.visa_a, true, true), (&r.visa_b, false, false)] {
-                let Some(v) = visa else { continue };
-                let by = user_id(conn, &mut users_by_name, &v.by)?;
-                let target = results::table.find(inserted);
-                if by_col && at_col {
-                    diesel::update(target).set((results::visa_a_by.eq(by), results::visa_a_at.eq(v.at))).execute(conn)?;
-                } else {
-                    diesel::update(target).set((results::visa_b_by.eq(by), results::visa_b_at.eq(v.at))).execute(conn)?;
-                }
-            }
-        }
-        for a in &doc.audit {
-            let user: Option<i32> = users::table.filter(users::username.eq(&a.username)).select(users::id).first(conn).optional()?;
-            diesel::insert_into(audit_log::table)
-                .values((
-                    audit_log::at.eq(a.at),
-                    audit_log::user_id.eq(user),
-                    audit_log::username.eq(&a.username),
-                    audit_log::tournament_id.eq(id.0),
-                    audit_log::entity.eq(&a.entity),
-                    audit_log::entity_id.eq(a.entity_id),
-                    audit_log::action.eq(&a.action),
-                    audit_log::before.eq(&a.before),
-                    audit_log::after.eq(&a.after),
-                ))
-                .execute(conn)?;
-        }
-        audit::record(
-            conn,
-            Some(actor),
-            Entry { tournament: Some(id), entity: "tournament", entity_id: Some(id.0), action: "import" },
-            None::<&()>,
-            Some(&serde_json::json!({ "name": t.name, "teams": doc.teams.len(), "results": doc.results.len() })),
-        )?;
-        Ok(id)
-    })
+            .execute(conn)?;
+    }
+    Ok(())
 }

@@ -62,16 +62,12 @@ pub fn check_password(password: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn actor_of(row: &UserRow) -> QueryResult<Actor> {
-    let role = row
-        .role
-        .parse::<Role>()
-        .map_err(|e| diesel::result::Error::DeserializationError(e.into()))?;
-    Ok(Actor {
-        id: UserId(row.id),
+fn actor_of(row: &UserRow) -> Actor {
+    Actor {
+        id: row.id,
         username: row.username.clone(),
-        role,
-    })
+        role: row.role,
+    }
 }
 
 pub fn count(conn: &mut Conn) -> QueryResult<i64> {
@@ -113,7 +109,7 @@ pub fn create(
     role: Role,
     only_if_first: bool,
 ) -> Result<Option<UserRow>, CreateError> {
-    conn.immediate_transaction(|conn| {
+    super::write_tx(conn, |conn| {
         if only_if_first && count(conn)? > 0 {
             return Ok(None);
         }
@@ -124,20 +120,20 @@ pub fn create(
             .values(NewUser {
                 username,
                 password_hash,
-                role: role.as_str(),
+                role,
                 active: true,
                 created_at: now(),
             })
             .returning(UserRow::as_returning())
             .get_result(conn)?;
-        let actor = actor.cloned().or_else(|| actor_of(&row).ok());
+        let actor = actor.cloned().unwrap_or_else(|| actor_of(&row));
         audit::record(
             conn,
-            actor.as_ref(),
+            Some(&actor),
             Entry {
                 tournament: None,
                 entity: "user",
-                entity_id: Some(row.id),
+                entity_id: Some(row.id.0),
                 action: "create",
             },
             None::<&UserRow>,
@@ -159,33 +155,32 @@ pub fn update(
     user: UserId,
     change: UserChange<'_>,
 ) -> QueryResult<UserRow> {
-    conn.immediate_transaction(|conn| {
+    super::write_tx(conn, |conn| {
         let before: UserRow = users::table
-            .find(user.0)
+            .find(user)
             .select(UserRow::as_select())
             .first(conn)?;
         if let Some(role) = change.role {
-            diesel::update(users::table.find(user.0))
-                .set(users::role.eq(role.as_str()))
+            diesel::update(users::table.find(user))
+                .set(users::role.eq(role))
                 .execute(conn)?;
         }
         if let Some(active) = change.active {
-            diesel::update(users::table.find(user.0))
+            diesel::update(users::table.find(user))
                 .set(users::active.eq(active))
                 .execute(conn)?;
             if !active {
-                diesel::delete(sessions::table.filter(sessions::user_id.eq(user.0)))
-                    .execute(conn)?;
+                diesel::delete(sessions::table.filter(sessions::user_id.eq(user))).execute(conn)?;
             }
         }
         if let Some(hash) = change.password_hash {
-            diesel::update(users::table.find(user.0))
+            diesel::update(users::table.find(user))
                 .set(users::password_hash.eq(hash))
                 .execute(conn)?;
-            diesel::delete(sessions::table.filter(sessions::user_id.eq(user.0))).execute(conn)?;
+            diesel::delete(sessions::table.filter(sessions::user_id.eq(user))).execute(conn)?;
         }
         let after: UserRow = users::table
-            .find(user.0)
+            .find(user)
             .select(UserRow::as_select())
             .first(conn)?;
         let action = if change.password_hash.is_some() {
@@ -293,7 +288,7 @@ pub fn session(conn: &mut Conn, token: &str, take_flash: bool) -> QueryResult<Op
             .execute(conn)?;
     }
     Ok(Some(SessionInfo {
-        actor: actor_of(&user)?,
+        actor: actor_of(&user),
         csrf: session.csrf_token,
         flash: if take_flash { session.flash } else { None },
     }))

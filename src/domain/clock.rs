@@ -49,6 +49,91 @@ pub fn state(duration_minutes: u32, clock: Option<&ClockFacts>, now: NaiveDateTi
     }
 }
 
+/// What the Turnierleitung does with the clock of a Spielrunde.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClockAction {
+    Start,
+    Pause,
+    Resume,
+    /// The gong before the time is up.
+    End,
+}
+
+impl ClockAction {
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "start" => Some(ClockAction::Start),
+            "pause" => Some(ClockAction::Pause),
+            "resume" => Some(ClockAction::Resume),
+            "end" => Some(ClockAction::End),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ClockAction::Start => "start",
+            ClockAction::Pause => "pause",
+            ClockAction::Resume => "resume",
+            ClockAction::End => "end",
+        }
+    }
+
+    /// The message after the action was carried out.
+    pub fn done_message(self) -> &'static str {
+        match self {
+            ClockAction::Start => "Spielrunde gestartet.",
+            ClockAction::Pause => "Spielrunde angehalten.",
+            ClockAction::Resume => "Spielrunde läuft weiter.",
+            ClockAction::End => "Gong: Spielrunde beendet.",
+        }
+    }
+}
+
+/// The clock after `action` at `now`, or why the action does not fit the clock's state
+/// (the message for the Leitung).
+pub fn transition(
+    action: ClockAction,
+    before: Option<&ClockFacts>,
+    now: NaiveDateTime,
+) -> Result<ClockFacts, &'static str> {
+    let Some(c) = before else {
+        return match action {
+            ClockAction::Start => Ok(ClockFacts {
+                started_at: now,
+                paused_at: None,
+                paused_seconds: 0,
+                ended_at: None,
+            }),
+            _ => Err("Die Spielrunde ist noch nicht gestartet."),
+        };
+    };
+    if action == ClockAction::Start {
+        return Err("Die Spielrunde läuft bereits.");
+    }
+    if c.ended_at.is_some() {
+        return Err("Die Spielrunde ist beendet.");
+    }
+    match (action, c.paused_at) {
+        (ClockAction::Pause, None) => Ok(ClockFacts {
+            paused_at: Some(now),
+            ..*c
+        }),
+        (ClockAction::Pause, Some(_)) => Err("Die Spielrunde ist bereits angehalten."),
+        (ClockAction::Resume, Some(paused)) => Ok(ClockFacts {
+            paused_at: None,
+            paused_seconds: c.paused_seconds + (now - paused).num_seconds(),
+            ..*c
+        }),
+        (ClockAction::Resume, None) => Err("Die Spielrunde läuft."),
+        (ClockAction::End, _) => Ok(ClockFacts {
+            ended_at: Some(now),
+            ..*c
+        }),
+        (ClockAction::Start, _) => Err("Die Spielrunde läuft bereits."),
+    }
+}
+
 /// `1:29:59` or `29:59`.
 pub fn format_remaining(seconds: i64) -> String {
     let s = seconds.max(0);
@@ -114,5 +199,50 @@ mod tests {
         assert_eq!(format_remaining(5400), "1:30:00");
         assert_eq!(format_remaining(3599), "59:59");
         assert_eq!(format_remaining(-3), "0:00");
+    }
+
+    #[test]
+    fn transitions_follow_the_leitung() {
+        use ClockAction::*;
+        assert_eq!(
+            transition(Pause, None, at(14, 0, 0)),
+            Err("Die Spielrunde ist noch nicht gestartet.")
+        );
+        let started = transition(Start, None, at(14, 0, 0)).unwrap();
+        assert_eq!(started.started_at, at(14, 0, 0));
+        assert_eq!(
+            transition(Start, Some(&started), at(14, 1, 0)),
+            Err("Die Spielrunde läuft bereits.")
+        );
+        assert_eq!(
+            transition(Resume, Some(&started), at(14, 1, 0)),
+            Err("Die Spielrunde läuft.")
+        );
+        let paused = transition(Pause, Some(&started), at(14, 40, 0)).unwrap();
+        assert_eq!(
+            transition(Pause, Some(&paused), at(14, 41, 0)),
+            Err("Die Spielrunde ist bereits angehalten.")
+        );
+        let resumed = transition(Resume, Some(&paused), at(14, 50, 0)).unwrap();
+        assert_eq!(resumed.paused_at, None);
+        assert_eq!(resumed.paused_seconds, 600);
+        let ended = transition(End, Some(&resumed), at(15, 0, 0)).unwrap();
+        assert_eq!(state(90, Some(&ended), at(15, 0, 1)), ClockState::Gong);
+        for action in [Start, Pause, Resume, End] {
+            assert!(transition(action, Some(&ended), at(15, 1, 0)).is_err());
+        }
+    }
+
+    #[test]
+    fn actions_round_trip() {
+        for action in [
+            ClockAction::Start,
+            ClockAction::Pause,
+            ClockAction::Resume,
+            ClockAction::End,
+        ] {
+            assert_eq!(ClockAction::parse(action.as_str()), Some(action));
+        }
+        assert_eq!(ClockAction::parse("gong"), None);
     }
 }

@@ -1,10 +1,14 @@
 //! The rules of the game: pure functions and types, no web or database code.
 
 pub mod clock;
+pub mod double_entry;
+pub mod draw;
+pub mod entry;
 pub mod form;
 pub mod format;
 pub mod ids;
 pub mod marathon;
+pub mod mode;
 pub mod ranking;
 pub mod result;
 pub mod result_import;

@@ -1,9 +1,12 @@
-//! A Passe result at one table: both teams' points summing to 157 × Spiele.
+//! A table's result: what the office types, and a Passe result at one table with both
+//! teams' points summing to 157 × Spiele.
 
 use super::form::{FieldErrors, parse_number};
-use super::tournament::POINTS_PER_SPIEL;
+use super::mode::POINTS_PER_SPIEL;
 use serde::Deserialize;
 
+/// What the office types for one table, in any mode: points (Partnerschieber) or Striche
+/// per category (Jassmarathon Schnellerfassung). Fields of the other mode stay empty.
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct ResultForm {
     #[serde(default)]
@@ -19,6 +22,37 @@ pub struct ResultForm {
     /// The version of the stored result the clerk saw; empty for a new entry.
     #[serde(default)]
     pub version: String,
+    #[serde(default)]
+    pub berg_a: String,
+    #[serde(default)]
+    pub sieg_a: String,
+    #[serde(default)]
+    pub schneider_a: String,
+    #[serde(default)]
+    pub match_a: String,
+    #[serde(default)]
+    pub gong_a: String,
+    #[serde(default)]
+    pub berg_b: String,
+    #[serde(default)]
+    pub sieg_b: String,
+    #[serde(default)]
+    pub schneider_b: String,
+    #[serde(default)]
+    pub match_b: String,
+    #[serde(default)]
+    pub gong_b: String,
+}
+
+impl ResultForm {
+    /// The stored version a correction was made against; None for a new result. A version
+    /// that is no number is refused, never taken as "new".
+    pub fn expected_version(&self) -> Result<Option<i32>, &'static str> {
+        match self.version.trim() {
+            "" => Ok(None),
+            raw => raw.parse().map(Some).map_err(|_| "Ungültige Version."),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,7 +72,7 @@ pub fn check_score(score: TableScore, spiele: u32) -> Result<TableScore, FieldEr
         errors.add(
             "points_b",
             format!(
-                "Die Summe beider Teams ist {} statt {} (157 × {} Spiele).",
+                "Die Summe beider Teams ist {} statt {} ({POINTS_PER_SPIEL} × {} Spiele).",
                 super::format::number(i64::from(score.points_a + score.points_b)),
                 super::format::number(i64::from(total)),
                 spiele
@@ -51,28 +85,32 @@ pub fn check_score(score: TableScore, spiele: u32) -> Result<TableScore, FieldEr
         if score.points_a < POINTS_PER_SPIEL * score.matches_a {
             errors.add(
                 "matches_a",
-                "Mehr Matches, als die Punkte erlauben (ein Match zählt 157).",
+                format!(
+                    "Mehr Matches, als die Punkte erlauben (ein Match zählt {POINTS_PER_SPIEL})."
+                ),
             );
         }
         if score.points_b < POINTS_PER_SPIEL * score.matches_b {
             errors.add(
                 "matches_b",
-                "Mehr Matches, als die Punkte erlauben (ein Match zählt 157).",
+                format!(
+                    "Mehr Matches, als die Punkte erlauben (ein Match zählt {POINTS_PER_SPIEL})."
+                ),
             );
         }
     }
     errors.into_result(|| score)
 }
 
-/// The table number of a result form.
-pub fn parse_table(raw: &str, tables: u32) -> Result<u32, FieldErrors> {
+/// The table number of a result form; `round` names the Passe or Spielrunde.
+pub fn parse_table(raw: &str, tables: u32, round: &str) -> Result<u32, FieldErrors> {
     let mut errors = FieldErrors::new();
     let table = parse_number(&mut errors, "table", "Tisch", raw, 1, u32::MAX);
     match table {
         Some(t) if t <= tables => Ok(t),
         Some(t) => Err(FieldErrors::single(
             "table",
-            format!("Tisch {t} gibt es in dieser Passe nicht (Tische 1 bis {tables})."),
+            format!("Tisch {t} gibt es in dieser {round} nicht (Tische 1 bis {tables})."),
         )),
         None => Err(errors),
     }
@@ -157,6 +195,16 @@ mod tests {
     }
 
     #[test]
+    fn a_version_is_a_number_or_nothing() {
+        let mut f = form("1", "");
+        assert_eq!(f.expected_version(), Ok(None));
+        f.version = " 3 ".into();
+        assert_eq!(f.expected_version(), Ok(Some(3)));
+        f.version = "drei".into();
+        assert!(f.expected_version().is_err());
+    }
+
+    #[test]
     fn one_number_gives_both_teams() {
         let s = parse_score(&form("1020", ""), 12).unwrap();
         assert_eq!((s.points_a, s.points_b), (1020, 864));
@@ -214,16 +262,16 @@ mod tests {
 
     #[test]
     fn tables_are_bounded() {
-        assert_eq!(parse_table("3", 12).unwrap(), 3);
+        assert_eq!(parse_table("3", 12, "Passe").unwrap(), 3);
         assert!(
-            parse_table("13", 12)
+            parse_table("13", 12, "Passe")
                 .unwrap_err()
                 .get("table")
                 .unwrap()
                 .contains("Tisch 13")
         );
-        assert!(parse_table("0", 12).is_err());
-        assert!(parse_table("x", 12).is_err());
+        assert!(parse_table("0", 12, "Passe").is_err());
+        assert!(parse_table("x", 12, "Passe").is_err());
     }
 
     proptest! {

@@ -3,7 +3,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Role {
     /// Turnierleitung: everything.
     Leitung,
@@ -45,6 +46,11 @@ impl Role {
             Role::Buero => "Turnierbüro",
             Role::Kontrolleur => "Kontrolleur",
         }
+    }
+
+    /// Exactly a stored key (`leitung`, `buero`, `kontrolleur`), nothing else.
+    pub fn from_key(key: &str) -> Option<Role> {
+        Role::ALL.into_iter().find(|r| r.as_str() == key)
     }
 
     pub fn may(self, permission: Permission) -> bool {
@@ -101,6 +107,33 @@ mod tests {
         assert!(!Role::Kontrolleur.may(Permission::EnterResults));
         assert!(!Role::Kontrolleur.may(Permission::Disqualify));
     }
+
+    #[test]
+    fn visaed_results_are_changed_only_by_kontrolleur_and_leitung() {
+        use ResultWrite::*;
+        for role in Role::ALL {
+            let visaed = role.may_write_result(Correction { visaed: true }).is_ok();
+            assert_eq!(visaed, role != Role::Buero, "{role}");
+        }
+        assert!(Role::Buero.may_write_result(New).is_ok());
+        assert!(
+            Role::Buero
+                .may_write_result(Correction { visaed: false })
+                .is_ok()
+        );
+        assert!(Role::Kontrolleur.may_write_result(New).is_err());
+        assert!(
+            Role::Kontrolleur
+                .may_write_result(Correction { visaed: false })
+                .is_ok()
+        );
+        assert!(
+            Role::Buero
+                .may_write_result(Correction { visaed: true })
+                .unwrap_err()
+                .contains("visiert")
+        );
+    }
 }
 
 /// The logged-in user on whose behalf something happens.
@@ -114,5 +147,41 @@ pub struct Actor {
 impl Actor {
     pub fn may(&self, permission: Permission) -> bool {
         self.role.may(permission)
+    }
+
+    /// The one rule for writing a table's result; see [`Role::may_write_result`].
+    pub fn may_write_result(&self, write: ResultWrite) -> Result<(), &'static str> {
+        self.role.may_write_result(write)
+    }
+}
+
+/// A write to a table's result, as far as the role matters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResultWrite {
+    /// A table without a result gets one.
+    New,
+    /// A stored result changes (typed correction, Tafel line, replacement).
+    Correction { visaed: bool },
+}
+
+impl Role {
+    /// Who enters and who corrects: the Büro enters and corrects what no Kontrolleur has
+    /// visaed yet; a visaed result is changed only by a Kontrolleur or the Leitung (and the
+    /// change removes its visas). Refused with the message for the user.
+    pub fn may_write_result(self, write: ResultWrite) -> Result<(), &'static str> {
+        let allowed = match write {
+            ResultWrite::New => self.may(Permission::EnterResults),
+            ResultWrite::Correction { visaed: false } => {
+                self.may(Permission::EnterResults) || self.may(Permission::CorrectVisaedResults)
+            }
+            ResultWrite::Correction { visaed: true } => self.may(Permission::CorrectVisaedResults),
+        };
+        match (allowed, write) {
+            (true, _) => Ok(()),
+            (false, ResultWrite::Correction { visaed: true }) => Err(
+                "Dieses Resultat ist visiert: korrigieren dürfen nur Turnierleitung und Kontrolleure.",
+            ),
+            (false, _) => Err("Dafür fehlt Ihnen die Berechtigung."),
+        }
     }
 }

@@ -8,7 +8,8 @@ use std::str::FromStr;
 pub const MAX_STARTNUMMER: u32 = 99_999;
 const MAX_NAME: usize = 100;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum TeamStatus {
     Aktiv,
     Disqualifiziert,
@@ -16,6 +17,12 @@ pub enum TeamStatus {
 }
 
 impl TeamStatus {
+    pub const ALL: [TeamStatus; 3] = [
+        TeamStatus::Aktiv,
+        TeamStatus::Disqualifiziert,
+        TeamStatus::Zurueckgezogen,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             TeamStatus::Aktiv => "aktiv",

@@ -1,60 +1,12 @@
 //! Tournament settings: mode, format, Pauschale.
 
 use super::form::{FieldErrors, parse_number, parse_required_text, parse_text};
+use super::mode::{Mode, POINTS_PER_SPIEL, ResultEntry};
 use chrono::NaiveDate;
 use serde::Deserialize;
-use std::fmt;
-use std::str::FromStr;
 
-/// Card points of one Spiel, including 5 for the last trick.
-pub const POINTS_PER_SPIEL: u32 = 157;
 pub const MAX_PASSEN: u32 = 30;
 pub const MAX_SPIELE_PER_PASSE: u32 = 40;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    Partnerschieber,
-    Jassmarathon,
-}
-
-impl Mode {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Mode::Partnerschieber => "partnerschieber",
-            Mode::Jassmarathon => "jassmarathon",
-        }
-    }
-    pub fn label(self) -> &'static str {
-        match self {
-            Mode::Partnerschieber => "Partnerschieber",
-            Mode::Jassmarathon => "Jassmarathon",
-        }
-    }
-    /// What one round of play is called in this mode.
-    pub fn round_label(self) -> &'static str {
-        match self {
-            Mode::Partnerschieber => "Passe",
-            Mode::Jassmarathon => "Spielrunde",
-        }
-    }
-}
-
-impl fmt::Display for Mode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.label())
-    }
-}
-
-impl FromStr for Mode {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.trim().to_lowercase().as_str() {
-            "partnerschieber" => Ok(Mode::Partnerschieber),
-            "jassmarathon" => Ok(Mode::Jassmarathon),
-            _ => Err("Bitte einen Modus wählen.".into()),
-        }
-    }
-}
 
 /// Pauschale from the examples in seed 004 §9, where the format matches one.
 /// (The seed's "3 à 12 → 660" does not fit "4 à 12 → 1000"; it is taken as written.)
@@ -253,14 +205,15 @@ pub struct TournamentSettings {
     pub pauschale: u32,
     pub double_entry: bool,
     pub double_entry_same_user: bool,
-    /// Jassmarathon only.
+    /// Modes counted in Striche only.
     pub marathon: Option<super::marathon::Rules>,
 }
 
 impl TournamentSettings {
-    /// The sum both teams of a table write in one Passe: 157 × Spiele.
+    /// The sum both teams of a table write in one Passe: 157 × Spiele (0 where the mode
+    /// checks no sum).
     pub fn passe_total(&self) -> u32 {
-        POINTS_PER_SPIEL * self.spiele_per_passe
+        self.mode.table_total(self.spiele_per_passe).unwrap_or(0)
     }
 }
 
@@ -289,10 +242,9 @@ impl TryFrom<&TournamentForm> for TournamentSettings {
                 None
             }
         };
-        let round_label = match mode {
-            Some(Mode::Jassmarathon) => "Spielrunden",
-            _ => "Passen",
-        };
+        let round_label = mode.map_or("Passen", Mode::rounds);
+        let sum_checked = mode.is_none_or(|m| m.facts().table_sum_checked);
+        let striche = mode.is_some_and(|m| m.facts().entry == ResultEntry::Striche);
         let passen = parse_number(
             &mut errors,
             "passen",
@@ -301,9 +253,10 @@ impl TryFrom<&TournamentForm> for TournamentSettings {
             1,
             MAX_PASSEN,
         );
-        let spiele_per_passe = match mode {
-            Some(Mode::Jassmarathon) => Some(0),
-            _ => parse_number(
+        // A mode without a table sum plays on the clock, not a number of Spiele.
+        let spiele_per_passe = match sum_checked {
+            false => Some(0),
+            true => parse_number(
                 &mut errors,
                 "spiele_per_passe",
                 "Spiele pro Passe",
@@ -312,8 +265,8 @@ impl TryFrom<&TournamentForm> for TournamentSettings {
                 MAX_SPIELE_PER_PASSE,
             ),
         };
-        let pauschale = match (passen, spiele_per_passe, mode) {
-            (Some(p), Some(s), Some(Mode::Partnerschieber)) if form.pauschale.trim().is_empty() => {
+        let pauschale = match (passen, spiele_per_passe, mode.is_some() && sum_checked) {
+            (Some(p), Some(s), true) if form.pauschale.trim().is_empty() => {
                 let preset = preset_pauschale(p, s);
                 if preset.is_none() {
                     errors.add(
@@ -323,7 +276,7 @@ impl TryFrom<&TournamentForm> for TournamentSettings {
                 }
                 preset
             }
-            (_, Some(s), Some(Mode::Partnerschieber)) => parse_number(
+            (_, Some(s), true) => parse_number(
                 &mut errors,
                 "pauschale",
                 "Pauschale",
@@ -340,7 +293,7 @@ impl TryFrom<&TournamentForm> for TournamentSettings {
                 1000,
             ),
         };
-        let marathon = (mode == Some(Mode::Jassmarathon)).then(|| form.marathon.parse(&mut errors));
+        let marathon = striche.then(|| form.marathon.parse(&mut errors));
         match (name, date, mode, passen, spiele_per_passe, pauschale) {
             (
                 Some(name),
@@ -375,7 +328,7 @@ mod tests {
             name: "Herbstturnier".into(),
             date: "22.11.2026".into(),
             location: "Zürich".into(),
-            mode: "partnerschieber".into(),
+            mode: Mode::Partnerschieber.key().into(),
             passen: passen.into(),
             spiele_per_passe: spiele.into(),
             pauschale: pauschale.into(),
@@ -426,7 +379,7 @@ mod tests {
     #[test]
     fn jassmarathon_needs_no_spiele() {
         let mut f = form("6", "", "3");
-        f.mode = "jassmarathon".into();
+        f.mode = Mode::Jassmarathon.key().into();
         let s = TournamentSettings::try_from(&f).unwrap();
         assert_eq!(s.mode, Mode::Jassmarathon);
         assert_eq!(s.spiele_per_passe, 0);

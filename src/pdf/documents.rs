@@ -5,6 +5,7 @@ use super::{
     Align, CONTENT_BOTTOM, CONTENT_TOP, Column, Document, Header, MARGIN, PAGE_WIDTH, Table,
     Weight, fit,
 };
+use crate::domain::mode::POINTS_PER_SPIEL;
 
 const CONTENT_WIDTH: f32 = PAGE_WIDTH - 2.0 * MARGIN;
 
@@ -187,8 +188,14 @@ pub fn standblaetter(header: Header, round_label: &str, unit: &str, sheets: &[Sh
             "Endvisum Kontrolleur",
         );
         let notes = y + row + 14.0;
-        page.text(MARGIN, notes, 8.0, Weight::Regular, "Nach jeder Passe trägt der Schreiber das Resultat ein; ein Kontrolleur prüft und visiert es.");
-        page.text(MARGIN, notes + 4.5, 8.0, Weight::Regular, "Nicht visierte oder nicht abgegebene Standblätter bleiben unbewertet (Regeln Partnerschieber, Ziffer 7).");
+        page.text(MARGIN, notes, 8.0, Weight::Regular, &format!("Nach jeder {round_label} trägt der Schreiber das Resultat ein; ein Kontrolleur prüft und visiert es."));
+        page.text(
+            MARGIN,
+            notes + 4.5,
+            8.0,
+            Weight::Regular,
+            "Nicht visierte oder nicht abgegebene Standblätter bleiben unbewertet.",
+        );
     }
     doc.finish("Standblätter")
 }
@@ -435,9 +442,9 @@ pub fn jasszettel(
             y,
             10.0,
             Weight::Bold,
-            &format!("Total beider Teams = 157 × {spiele} Spiele = {total}"),
+            &format!("Total beider Teams = {POINTS_PER_SPIEL} × {spiele} Spiele = {total}"),
         );
-        page.text(MARGIN, y + 5.5, 8.0, Weight::Regular, "Jedes Spiel ergibt zusammen 157 Punkte; die Karten erst zusammenlegen, wenn die Summe stimmt.");
+        page.text(MARGIN, y + 5.5, 8.0, Weight::Regular, &format!("Jedes Spiel ergibt zusammen {POINTS_PER_SPIEL} Punkte; die Karten erst zusammenlegen, wenn die Summe stimmt."));
         y += 22.0;
         page.line(MARGIN, y, MARGIN + 80.0, y, 0.5);
         page.line(MARGIN + 100.0, y, MARGIN + CONTENT_WIDTH, y, 0.5);

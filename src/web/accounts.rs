@@ -7,7 +7,7 @@ use crate::db::users::{self, UserChange};
 use crate::domain::form::FieldErrors;
 use crate::domain::ids::UserId;
 use crate::domain::role::{Permission, Role};
-use crate::error::AppError;
+use crate::web::error::AppError;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 use askama::Template;

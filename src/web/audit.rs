@@ -6,7 +6,7 @@ use crate::db::{audit, tournaments};
 use crate::domain::format;
 use crate::domain::ids::TournamentId;
 use crate::domain::role::Permission;
-use crate::error::AppError;
+use crate::web::error::AppError;
 use actix_web::{HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
@@ -26,8 +26,8 @@ struct Filter {
 }
 
 impl AuditPage {
-    fn is_selected(&self, id: &i32) -> bool {
-        self.selected == Some(*id)
+    fn is_selected(&self, id: &TournamentId) -> bool {
+        self.selected == Some(id.0)
     }
 }
 

@@ -3,7 +3,7 @@
 use super::{AppState, Ctx, db, page, page_with, see_other};
 use crate::db::users::{self, SessionInfo};
 use crate::domain::role::{Actor, Permission, Role};
-use crate::error::AppError;
+use crate::web::error::AppError;
 use actix_web::cookie::{Cookie, SameSite};
 use actix_web::dev::Payload;
 use actix_web::http::Method;

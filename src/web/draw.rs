@@ -1,26 +1,20 @@
 //! Lose and tables: the draw, its lists, and the per-Passe draw.
 
 use super::auth::flash_redirect;
+use super::views::team_label;
 use super::{AppState, Ctx, Secured, User, db, page};
-use crate::db::models::{TeamRow, TournamentRow};
-use crate::db::results::{self, DrawMode, TournamentData};
-use crate::domain::ids::TournamentId;
+use crate::app::{self, guard};
+use crate::db::models::TournamentRow;
+use crate::db::tournament_data::TournamentData;
+use crate::domain::draw::DrawMode;
+use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::role::Permission;
 use crate::domain::schedule::{PasseDraw, Table, rematches};
-use crate::domain::team::display_name;
-use crate::error::AppError;
+use crate::web::error::AppError;
 use actix_web::{HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
 use std::collections::HashMap;
-
-pub fn team_label(team: &TeamRow) -> String {
-    format!(
-        "{} {}",
-        team.startnummer,
-        display_name(team.name.as_deref(), &team.player1, &team.player2)
-    )
-}
 
 pub struct DrawRow {
     pub los: String,
@@ -62,13 +56,9 @@ fn draws_of(data: &TournamentData) -> Vec<PasseDraw<i32>> {
 }
 
 fn rows(data: &TournamentData) -> Vec<DrawRow> {
-    let mut cells: HashMap<(i32, i32), String> = HashMap::new();
+    let mut cells: HashMap<(TeamId, i32), String> = HashMap::new();
     for seat in &data.seats {
-        let cell = match (
-            seat.table_no,
-            seat.opponent_id
-                .and_then(|o| data.team(crate::domain::ids::TeamId(o))),
-        ) {
+        let cell = match (seat.table_no, seat.opponent_id.and_then(|o| data.team(o))) {
             (Some(table), Some(opponent)) => {
                 format!("Tisch {table} · gegen {}", opponent.startnummer)
             }
@@ -100,17 +90,18 @@ async fn show(
     path: web::Path<i32>,
 ) -> Result<HttpResponse, AppError> {
     let id = TournamentId(path.into_inner());
-    let data = db(&state, move |conn| results::load(conn, id)).await?;
+    let data = db(&state, move |conn| Ok(guard::load(conn, id)?)).await?;
     let by_startnummer = rows(&data);
     let mut by_los: Vec<DrawRow> = rows(&data);
     by_los.sort_by_key(|r| (r.los.parse::<u32>().unwrap_or(u32::MAX), r.startnummer));
+    let round = data.tournament.mode.round();
     let rematches = rematches(&draws_of(&data))
         .into_iter()
-        .map(|(passe, a, b)| format!("Passe {passe}: Team {a} gegen Team {b}"))
+        .map(|(passe, a, b)| format!("{round} {passe}: Team {a} gegen Team {b}"))
         .collect();
     let drawn_passen = data.drawn_passen();
     let next_passe = (data.is_drawn()
-        && data.tournament.draw_mode == DrawMode::ProPasse.as_str()
+        && data.tournament.draw_mode == DrawMode::ProPasse
         && drawn_passen < data.tournament.passen as u32)
         .then_some(drawn_passen + 1);
     page(&DrawPage {
@@ -152,7 +143,7 @@ async fn draw(
         })?,
     };
     db(&state, move |conn| {
-        results::draw(conn, &actor, id, mode, seed)
+        Ok(app::draw::draw(conn, &actor, id, mode, seed)?)
     })
     .await?;
     flash_redirect(
@@ -171,15 +162,16 @@ async fn draw_next(
 ) -> Result<HttpResponse, AppError> {
     let actor = post.session.require(Permission::Draw)?.clone();
     let id = TournamentId(path.into_inner());
-    let passe = db(&state, move |conn| {
-        results::draw_next_passe(conn, &actor, id)
+    let (passe, round) = db(&state, move |conn| {
+        let passe = app::draw::draw_next_passe(conn, &actor, id)?;
+        Ok((passe, guard::tournament(conn, id)?.mode.round()))
     })
     .await?;
     flash_redirect(
         &state,
         &post.session,
         &format!("/tournaments/{id}/passen/{passe}"),
-        format!("Passe {passe} ausgelost."),
+        format!("{round} {passe} ausgelost."),
     )
     .await
 }

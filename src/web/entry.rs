@@ -1,174 +1,33 @@
-//! Result entry per Passe and table: the fast path, corrections with optimistic locking,
-//! the bulk CSV import, and the table list with its visas.
+//! Result entry per round: the fast one-number entry of a points mode, and the one save
+//! handler behind every typed result (new, correction, Schnellerfassung).
 
-use super::auth::{SecuredUpload, flash_redirect};
-use super::draw::team_label;
-use super::{AppState, Ctx, Secured, User, db, html_page, live, page, page_with, see_other};
-use crate::db::models::{ResultRow, TournamentRow};
-use crate::db::results::{self, PasseShape, SaveOutcome, TournamentData, Typed};
+use super::views::{ResultView, TableView, progress, table_views};
+use super::{
+    AppState, Ctx, Secured, User, correction, db, html_page, live, page_with, see_other, spielrunde,
+};
+use crate::app::entry::{SaveOutcome, Typed, save_typed};
+use crate::app::guard;
+use crate::db::models::TournamentRow;
+use crate::db::tournament_data::TournamentData;
 use crate::domain::form::FieldErrors;
 use crate::domain::format;
 use crate::domain::ids::TournamentId;
-use crate::domain::result::{ResultForm, TableScore, parse_score, parse_table};
-use crate::domain::result_import::{assemble, parse_result_csv};
-use crate::domain::role::Permission;
-use crate::domain::text_import::ImportError;
-use crate::error::AppError;
+use crate::domain::mode::{POINTS_PER_SPIEL, ResultEntry};
+use crate::domain::result::ResultForm;
+use crate::domain::role::ResultWrite;
+use crate::web::error::AppError;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 use askama::Template;
-use serde::Deserialize;
-
-/// One table of a Passe as the office sees it.
-pub struct TableView {
-    pub number: u32,
-    pub team_a: String,
-    pub team_b: String,
-    pub result: Option<ResultView>,
-    /// "Pauschale" when a team of the table has left the tournament.
-    pub pauschale: bool,
-    /// Double entry: entries not yet confirmed. Their values are shown only once they
-    /// contradict each other, so that the second clerk types blind.
-    pub pending: Vec<PendingView>,
-}
-
-pub struct PendingView {
-    pub by: String,
-    pub points: String,
-}
-
-impl TableView {
-    pub fn contradiction(&self) -> bool {
-        self.pending.len() > 1
-    }
-    /// Progress word: offen, 1× erfasst, Widerspruch, erfasst (bestätigt with double entry).
-    pub fn state(&self, double_entry: &bool) -> &'static str {
-        match (&self.result, self.pending.len()) {
-            (Some(_), _) if *double_entry => "bestätigt",
-            (Some(_), _) => "erfasst",
-            (None, 0) => "offen",
-            (None, 1) => "1× erfasst",
-            (None, _) => "Widerspruch",
-        }
-    }
-}
-
-fn pending_views(data: &TournamentData, passe: u32, table: u32) -> Vec<PendingView> {
-    data.pending_at(passe, table)
-        .into_iter()
-        .map(|p| PendingView {
-            by: data.usernames.get(&p.user_id).cloned().unwrap_or_default(),
-            points: format!(
-                "{} : {}",
-                format::number(i64::from(p.points_a)),
-                format::number(i64::from(p.points_b))
-            ),
-        })
-        .collect()
-}
-
-pub struct ResultView {
-    pub id: i32,
-    pub points_a: String,
-    pub points_b: String,
-    pub matches: String,
-    pub visa_a: bool,
-    pub visa_b: bool,
-    pub version: i32,
-}
-
-impl ResultView {
-    fn new(r: &ResultRow) -> Self {
-        ResultView {
-            id: r.id,
-            points_a: format::number(i64::from(r.points_a)),
-            points_b: format::number(i64::from(r.points_b)),
-            matches: if r.matches_a + r.matches_b > 0 {
-                format!("{} : {}", r.matches_a, r.matches_b)
-            } else {
-                String::new()
-            },
-            visa_a: r.visa_a_by.is_some(),
-            visa_b: r.visa_b_by.is_some(),
-            version: r.version,
-        }
-    }
-}
-
-pub(crate) fn table_views(data: &TournamentData, passe: u32) -> Vec<TableView> {
-    let out = |t: &crate::db::models::TeamRow| results::is_out(t, passe);
-    data.tables(passe)
-        .iter()
-        .map(|t| TableView {
-            number: t.number,
-            team_a: team_label(t.team_a),
-            team_b: team_label(t.team_b),
-            result: data.result_at(passe, t.number).map(ResultView::new),
-            pauschale: out(t.team_a) || out(t.team_b),
-            pending: pending_views(data, passe, t.number),
-        })
-        .collect()
-}
-
-/// The tournament with this Passe's tables and results (only this Passe's), if it has it.
-async fn load_passe(
-    state: &web::Data<AppState>,
-    id: TournamentId,
-    passe: u32,
-) -> Result<TournamentData, AppError> {
-    db(state, move |conn| results::load_passe(conn, id, passe)).await
-}
-
-#[derive(Template)]
-#[template(path = "passe.html")]
-struct PassePage {
-    ctx: Ctx,
-    t: TournamentRow,
-    passe: u32,
-    tables: Vec<TableView>,
-    byes: Vec<String>,
-    entered: usize,
-    expected: usize,
-    total: String,
-}
-
-pub(crate) fn progress(tables: &[TableView]) -> (usize, usize) {
-    let expected = tables.iter().filter(|t| !t.pauschale).count();
-    let entered = tables
-        .iter()
-        .filter(|t| !t.pauschale && t.result.is_some())
-        .count();
-    (entered, expected)
-}
-
-async fn passe_page(
-    state: web::Data<AppState>,
-    user: User,
-    path: web::Path<(i32, u32)>,
-) -> Result<HttpResponse, AppError> {
-    let (id, passe) = path.into_inner();
-    let data = load_passe(&state, TournamentId(id), passe).await?;
-    let tables = table_views(&data, passe);
-    let (entered, expected) = progress(&tables);
-    page(&PassePage {
-        ctx: user.0.ctx().with_tournament(&data.tournament),
-        passe,
-        byes: data.byes(passe).into_iter().map(team_label).collect(),
-        total: format::number(i64::from(data.tournament.spiele_per_passe) * 157),
-        tables,
-        entered,
-        expected,
-        t: data.tournament,
-    })
-}
 
 #[derive(Template)]
 #[template(path = "entry.html")]
-struct EntryPage {
+pub(super) struct EntryPage {
     ctx: Ctx,
     t: TournamentRow,
     passe: u32,
     total: u32,
+    per_spiel: u32,
     form: ResultForm,
     errors: FieldErrors,
     conflict: Option<(u32, ResultView)>,
@@ -190,12 +49,12 @@ fn entry_page(
     errors: FieldErrors,
     conflict: Option<(u32, ResultView)>,
 ) -> EntryPage {
+    let tables = table_views(&data, passe);
     let contradiction = form.table.trim().parse::<u32>().ok().and_then(|table| {
         table_views(&data, passe)
             .into_iter()
             .find(|t| t.number == table && t.contradiction())
     });
-    let tables = table_views(&data, passe);
     let (entered_count, expected) = progress(&tables);
     let json: serde_json::Map<String, serde_json::Value> = tables
         .iter()
@@ -210,10 +69,12 @@ fn entry_page(
         .into_iter()
         .filter(|t| !t.pauschale)
         .partition(|t| t.result.is_some());
+    let t = &data.tournament;
     EntryPage {
-        ctx: ctx.with_tournament(&data.tournament),
+        ctx: ctx.with_tournament(t),
         passe,
-        total: data.tournament.spiele_per_passe as u32 * 157,
+        total: t.mode.table_total(t.spiele_per_passe as u32).unwrap_or(0),
+        per_spiel: POINTS_PER_SPIEL,
         form,
         errors,
         conflict,
@@ -230,24 +91,26 @@ fn entry_page(
     }
 }
 
+/// The entry page of a round: the fast entry in a points mode, the Spielrunde page (clock,
+/// Schnellerfassung, Tafeln) where the mode counts Striche.
 async fn entry_form(
     state: web::Data<AppState>,
     user: User,
     path: web::Path<(i32, u32)>,
 ) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
-    let may_enter = user.0.actor().may(Permission::EnterResults);
+    let actor = user.0.actor().clone();
     let ctx = user.0.ctx();
     // Built and rendered on a database thread: the page the Büro reloads after every result
-    // gets normal priority, not the workers' lowered one. None: a Jassmarathon.
+    // gets normal priority, not the workers' lowered one. None: the mode counts Striche.
     let html = db(&state, move |conn| {
-        let data = results::load_passe(conn, TournamentId(id), passe)?;
-        if data.tournament.mode == "jassmarathon" {
+        let data = guard::load_round(conn, TournamentId(id), passe)?;
+        if data.tournament.mode.facts().entry == ResultEntry::Striche {
             return Ok(None);
         }
-        if !may_enter {
-            return Err(AppError::forbidden());
-        }
+        actor
+            .may_write_result(ResultWrite::New)
+            .map_err(|m| AppError::Forbidden(m.into()))?;
         let page = entry_page(
             ctx,
             data,
@@ -259,33 +122,30 @@ async fn entry_form(
         Ok(Some(page.render()?))
     })
     .await?;
-    if let Some(html) = html {
-        return Ok(html_page(html, StatusCode::OK));
+    match html {
+        Some(html) => Ok(html_page(html, StatusCode::OK)),
+        None => spielrunde::show(&state, user.0, id, passe).await,
     }
-    // The Turnierleitung runs the clock from this page in a Jassmarathon.
-    if !may_enter && !user.0.actor().may(Permission::ManageTournament) {
-        return Err(AppError::forbidden());
-    }
-    super::marathon::round(&state, user.0.ctx(), id, passe).await
-}
-
-fn parse(form: &ResultForm, shape: PasseShape) -> Result<(u32, TableScore), FieldErrors> {
-    let table = parse_table(&form.table, shape.tables)?;
-    Ok((table, parse_score(form, shape.spiele)?))
 }
 
 /// The flash message after a save that redirects; None when the page is shown again.
 fn saved_message(
+    t: &TournamentRow,
     outcome: &SaveOutcome,
     passe: u32,
     table: u32,
     correction: bool,
 ) -> Option<String> {
+    let round = t.mode.round();
     match outcome {
         SaveOutcome::Saved(row) => Some(format!(
-            "Passe {passe}, Tisch {table} gespeichert: {} : {}{}",
+            "{round} {passe}, Tisch {table} gespeichert: {} : {}{}{}",
             format::number(i64::from(row.points_a)),
             format::number(i64::from(row.points_b)),
+            match t.mode.facts().entry {
+                ResultEntry::Striche => " Striche",
+                ResultEntry::Points => "",
+            },
             if correction {
                 " (korrigiert, Visum aufgehoben)"
             } else {
@@ -293,17 +153,17 @@ fn saved_message(
             }
         )),
         SaveOutcome::FirstEntry => Some(format!(
-            "Passe {passe}, Tisch {table}: 1× erfasst – zählt nach der zweiten, blinden Erfassung durch ein anderes Konto."
+            "{round} {passe}, Tisch {table}: 1× erfasst – zählt nach der zweiten, blinden Erfassung durch ein anderes Konto."
         )),
         SaveOutcome::Mismatch(_) | SaveOutcome::Conflict(_) => None,
     }
 }
 
-/// Saves a result (new when `version` is empty, else a correction of that version) and
-/// answers with the entry page again: 303 on success, 409 on a conflict, 422 on bad input.
-/// Parsing, saving and the flash message take one trip to the database: under load every
-/// trip waits for a thread.
-async fn save(
+/// Saves a typed result (new when `version` is empty, else a correction of that version)
+/// in any mode: 303 on success, 409 on a conflict, 422 on bad input, each with the page
+/// the clerk came from. Parsing, saving and the flash message take one trip to the
+/// database: under load every trip waits for a thread.
+pub(super) async fn save(
     state: &web::Data<AppState>,
     post: Secured<ResultForm>,
     id: TournamentId,
@@ -311,65 +171,50 @@ async fn save(
     back: String,
 ) -> Result<HttpResponse, AppError> {
     let correction = !post.form.version.trim().is_empty();
-    let actor = if correction {
-        let actor = post.session.actor();
-        if !actor.may(Permission::EnterResults) && !actor.may(Permission::CorrectVisaedResults) {
-            return Err(AppError::forbidden());
-        }
-        actor.clone()
-    } else {
-        post.session.require(Permission::EnterResults)?.clone()
-    };
-    let version = if correction {
-        Some(
-            post.form
-                .version
-                .trim()
-                .parse::<i32>()
-                .map_err(|_| AppError::BadRequest("Ungültige Version.".into()))?,
-        )
-    } else {
-        None
-    };
+    let actor = post.session.actor().clone();
     let form = post.form.clone();
     let token = post.session.token.clone();
-    let (typed, versions) = db(state, move |conn| {
-        let mut table = 0;
-        let typed = results::save_typed_result(conn, &actor, id, passe, version, |shape| {
-            let parsed = parse(&form, shape)?;
-            table = parsed.0;
-            Ok(parsed)
-        })?;
-        if let Typed::Done(outcome) = &typed
-            && let Some(message) = saved_message(outcome, passe, table, correction)
+    let (typed, t, versions) = db(state, move |conn| {
+        let typed = save_typed(conn, &actor, id, passe, &form)?;
+        let t = guard::tournament(conn, id)?;
+        if let Typed::Done { table, outcome } = &typed
+            && let Some(message) = saved_message(&t, outcome, passe, *table, correction)
         {
             crate::db::users::set_flash(conn, &token, &message)?;
         }
-        Ok((typed, live::versions(conn)?))
+        Ok((typed, t, crate::db::tournaments::versions(conn)?))
     })
     .await?;
     state.live.publish(&versions);
     let (errors, conflict, status) = match typed {
-        Typed::Done(SaveOutcome::Saved(_) | SaveOutcome::FirstEntry) => {
+        Typed::Done {
+            outcome: SaveOutcome::Saved(_) | SaveOutcome::FirstEntry,
+            ..
+        } => {
             let mut response = see_other(&back);
             response.extensions_mut().insert(live::VersionsPublished);
             return Ok(response);
         }
         Typed::Invalid(errors) => (errors, None, StatusCode::UNPROCESSABLE_ENTITY),
         // Double entry: the contradicting entry is shown with the one before it.
-        Typed::Done(SaveOutcome::Mismatch(_)) => (FieldErrors::new(), None, StatusCode::CONFLICT),
-        Typed::Done(SaveOutcome::Conflict(stored)) => {
-            let conflict = (stored.table_no as u32, ResultView::new(&stored));
-            (FieldErrors::new(), Some(conflict), StatusCode::CONFLICT)
-        }
+        Typed::Done {
+            outcome: SaveOutcome::Mismatch(_),
+            ..
+        } => (FieldErrors::new(), None, StatusCode::CONFLICT),
+        Typed::Done {
+            outcome: SaveOutcome::Conflict(stored),
+            ..
+        } => (FieldErrors::new(), Some(stored), StatusCode::CONFLICT),
     };
-    // The form again, with the Passe as it is now.
-    let data = load_passe(state, id, passe).await?;
+    // The form again, with the round as it is now.
     if correction && status == StatusCode::UNPROCESSABLE_ENTITY {
-        let table = post.form.table.trim().parse::<u32>().unwrap_or(0);
-        let page = correction_page(post.session.ctx(), data, passe, table, post.form, errors)?;
-        return page_with(&page, status);
+        return correction::again(state, post, id, passe, errors).await;
     }
+    if t.mode.facts().entry == ResultEntry::Striche {
+        return spielrunde::again(state, post, id, passe, errors, conflict, status).await;
+    }
+    let data = db(state, move |conn| Ok(guard::load_round(conn, id, passe)?)).await?;
+    let conflict = conflict.map(|stored| (stored.table_no as u32, ResultView::new(&stored)));
     let page = entry_page(post.session.ctx(), data, passe, post.form, errors, conflict);
     page_with(&page, status)
 }
@@ -390,237 +235,13 @@ async fn enter(
     .await
 }
 
-#[derive(Template)]
-#[template(path = "correction.html")]
-struct CorrectionPage {
-    ctx: Ctx,
-    t: TournamentRow,
-    passe: i32,
-    table: TableView,
-    form: ResultForm,
-    errors: FieldErrors,
-}
-
-fn correction_page(
-    ctx: Ctx,
-    data: TournamentData,
-    passe: u32,
-    table: u32,
-    form: ResultForm,
-    errors: FieldErrors,
-) -> Result<CorrectionPage, AppError> {
-    let table = table_views(&data, passe)
-        .into_iter()
-        .find(|t| t.number == table)
-        .ok_or_else(AppError::not_found)?;
-    Ok(CorrectionPage {
-        ctx: ctx.with_tournament(&data.tournament),
-        t: data.tournament,
-        passe: passe as i32,
-        table,
-        form,
-        errors,
-    })
-}
-
-async fn correction_form(
-    state: web::Data<AppState>,
-    user: User,
-    path: web::Path<(i32, i32)>,
-) -> Result<HttpResponse, AppError> {
-    let (id, result) = path.into_inner();
-    let data = db(&state, move |conn| results::load(conn, TournamentId(id))).await?;
-    let row = data
-        .results
-        .iter()
-        .find(|r| r.id == result)
-        .cloned()
-        .ok_or_else(AppError::not_found)?;
-    let form = ResultForm {
-        table: row.table_no.to_string(),
-        points_a: row.points_a.to_string(),
-        points_b: row.points_b.to_string(),
-        matches_a: row.matches_a.to_string(),
-        matches_b: row.matches_b.to_string(),
-        version: row.version.to_string(),
-    };
-    page(&correction_page(
-        user.0.ctx(),
-        data,
-        row.passe as u32,
-        row.table_no as u32,
-        form,
-        FieldErrors::new(),
-    )?)
-}
-
-async fn correct(
-    state: web::Data<AppState>,
-    path: web::Path<(i32, u32)>,
-    post: Secured<ResultForm>,
-) -> Result<HttpResponse, AppError> {
-    let (id, passe) = path.into_inner();
-    save(
-        &state,
-        post,
-        TournamentId(id),
-        passe,
-        format!("/tournaments/{id}/passen/{passe}"),
-    )
-    .await
-}
-
-#[derive(Deserialize)]
-struct VisaForm {
-    /// A team id for one Standblatt; empty for both teams of the table.
-    #[serde(default)]
-    team: String,
-    #[serde(default)]
-    back: String,
-}
-
-/// Only paths inside the app may be redirect targets.
-pub fn safe_back(back: &str, fallback: String) -> String {
-    if back.starts_with("/tournaments/") && !back.contains("//") {
-        back.to_string()
-    } else {
-        fallback
-    }
-}
-
-async fn visa(
-    state: web::Data<AppState>,
-    path: web::Path<(i32, u32, u32)>,
-    post: Secured<VisaForm>,
-) -> Result<HttpResponse, AppError> {
-    let actor = post.session.require(Permission::Visa)?.clone();
-    let (id, passe, table) = path.into_inner();
-    let team = match post.form.team.trim() {
-        "" => None,
-        raw => {
-            Some(crate::domain::ids::TeamId(raw.parse().map_err(|_| {
-                AppError::BadRequest("Ungültiges Team.".into())
-            })?))
-        }
-    };
-    db(&state, move |conn| {
-        results::visa(conn, &actor, TournamentId(id), passe, table, team)
-    })
-    .await?;
-    let back = safe_back(&post.form.back, format!("/tournaments/{id}/passen/{passe}"));
-    flash_redirect(
-        &state,
-        &post.session,
-        &back,
-        format!("Passe {passe}, Tisch {table} visiert."),
-    )
-    .await
-}
-
-#[derive(Template)]
-#[template(path = "results_import.html")]
-struct ImportPage {
-    ctx: Ctx,
-    t: TournamentRow,
-    errors: Vec<ImportError>,
-}
-
-async fn import_form(
-    state: web::Data<AppState>,
-    user: User,
-    path: web::Path<i32>,
-) -> Result<HttpResponse, AppError> {
-    user.0.require(Permission::EnterResults)?;
-    let id = TournamentId(path.into_inner());
-    let t = db(&state, move |conn| crate::db::tournaments::get(conn, id)).await?;
-    page(&ImportPage {
-        ctx: user.0.ctx().with_tournament(&t),
-        t,
-        errors: Vec::new(),
-    })
-}
-
-async fn import(
-    state: web::Data<AppState>,
-    path: web::Path<i32>,
-    upload: SecuredUpload,
-) -> Result<HttpResponse, AppError> {
-    let actor = upload.session.require(Permission::EnterResults)?.clone();
-    let id = TournamentId(path.into_inner());
-    let bytes = upload.fields.get("file").cloned().unwrap_or_default();
-    let data = db(&state, move |conn| results::load(conn, id)).await?;
-    let parsed = parse_result_csv(&bytes, data.tournament.passen as u32).and_then(|lines| {
-        let seat = |passe: u32, startnummer: u32| {
-            data.tables(passe)
-                .iter()
-                .find(|t| {
-                    t.team_a.startnummer as u32 == startnummer
-                        || t.team_b.startnummer as u32 == startnummer
-                })
-                .map(|t| {
-                    (
-                        t.number,
-                        t.team_a.startnummer as u32,
-                        t.team_b.startnummer as u32,
-                    )
-                })
-        };
-        assemble(&lines, &seat, data.spiele())
-    });
-    let tables = match parsed {
-        Ok(tables) => tables,
-        Err(errors) => {
-            return page_with(
-                &ImportPage {
-                    ctx: upload.session.ctx().with_tournament(&data.tournament),
-                    t: data.tournament,
-                    errors,
-                },
-                StatusCode::UNPROCESSABLE_ENTITY,
-            );
-        }
-    };
-    let count = db(&state, move |conn| {
-        results::import_results(conn, &actor, id, &tables)
-    })
-    .await?;
-    flash_redirect(
-        &state,
-        &upload.session,
-        &format!("/tournaments/{id}"),
-        format!("{count} Tischresultate importiert."),
-    )
-    .await
-}
-
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route(
-        "/tournaments/{id}/passen/{passe}",
-        web::get().to(passe_page),
-    )
-    .route(
         "/tournaments/{id}/passen/{passe}/entry",
         web::get().to(entry_form),
     )
     .route(
         "/tournaments/{id}/passen/{passe}/entry",
         web::post().to(enter),
-    )
-    .route(
-        "/tournaments/{id}/passen/{passe}/correct",
-        web::post().to(correct),
-    )
-    .route(
-        "/tournaments/{id}/passen/{passe}/tables/{table}/visa",
-        web::post().to(visa),
-    )
-    .route(
-        "/tournaments/{id}/results/import",
-        web::get().to(import_form),
-    )
-    .route("/tournaments/{id}/results/import", web::post().to(import))
-    .route(
-        "/tournaments/{id}/results/{result}/edit",
-        web::get().to(correction_form),
     );
 }

@@ -1,26 +1,33 @@
-//! HTTP: extract → parse → domain → db → render or 303.
+//! HTTP: extract → parse → use case (`app`) → render or 303. One file per area of the
+//! office; shared view types in [`views`], the live page and its hub in [`live`].
 
 pub mod accounts;
 pub mod audit;
 pub mod auth;
+pub mod correction;
 pub mod draw;
 pub mod entry;
+pub mod error;
 pub mod live;
-pub mod marathon;
+pub mod passe;
 pub mod prints;
 pub mod ranking;
+pub mod results_import;
 pub mod safety;
+pub mod spielrunde;
 pub mod standblatt;
+pub mod tafel;
 pub mod teams;
 pub mod threads;
 pub mod tournaments;
+pub mod views;
 
 use crate::db::{Conn, Pool};
 use crate::domain::ids::TournamentId;
 use crate::domain::role::{Actor, Permission};
-use crate::error::AppError;
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpResponse, web};
+use error::AppError;
 
 pub use auth::{MaybeUser, Secured, SecuredUpload, User};
 
@@ -32,7 +39,8 @@ pub struct AppState {
     pub db_threads: threads::DbThreads,
 }
 
-/// Runs blocking database work off the async threads, at normal priority.
+/// Runs blocking database work off the async threads, at normal priority. A use case's
+/// refusal or a query error becomes an [`AppError`] with `?`.
 pub async fn db<F, T>(state: &web::Data<AppState>, f: F) -> Result<T, AppError>
 where
     F: FnOnce(&mut Conn) -> Result<T, AppError> + Send + 'static,
@@ -96,7 +104,7 @@ pub struct NavTournament {
     pub id: TournamentId,
     pub name: String,
     pub passen: Vec<u32>,
-    /// "Passe" or "Spielrunde".
+    /// What a round is called in the tournament's mode.
     pub round: &'static str,
 }
 
@@ -139,14 +147,10 @@ impl Ctx {
 
     pub fn with_tournament(mut self, tournament: &crate::db::models::TournamentRow) -> Self {
         self.tournament = Some(NavTournament {
-            id: TournamentId(tournament.id),
+            id: tournament.id,
             name: tournament.name.clone(),
             passen: (1..=tournament.passen as u32).collect(),
-            round: if tournament.mode == "jassmarathon" {
-                "Spielrunde"
-            } else {
-                "Passe"
-            },
+            round: tournament.mode.round(),
         });
         self
     }
@@ -162,10 +166,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .configure(tournaments::routes)
         .configure(teams::routes)
         .configure(draw::routes)
+        .configure(passe::routes)
         .configure(entry::routes)
+        .configure(correction::routes)
+        .configure(results_import::routes)
         .configure(prints::routes)
         .configure(live::routes)
-        .configure(marathon::routes)
+        .configure(spielrunde::routes)
+        .configure(tafel::routes)
         .configure(standblatt::routes)
         .configure(ranking::routes);
 }

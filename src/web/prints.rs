@@ -1,37 +1,30 @@
 //! Prints and exports: Standblätter, Tischliste, Start-/Losliste, Jasszettel (login), and
 //! the Rangliste as PDF, CSV and JSON (public unless the Leitung hides the tournament).
 
-use super::draw::team_label;
 use super::ranking::{RankingQuery, SectionView, ensure_visible, ranking_view};
+use super::views::team_label;
 use super::{AppState, MaybeUser, User, base_url, db};
-use crate::db::results::{self, TournamentData};
+use crate::app::guard;
+use crate::db::tournament_data::TournamentData;
 use crate::domain::format;
 use crate::domain::ids::{TeamId, TournamentId};
+use crate::domain::mode::POINTS_PER_SPIEL;
 use crate::domain::standblatt::{PasseLine, Section, SheetStatus};
-use crate::domain::tournament::Mode;
-use crate::error::AppError;
 use crate::pdf::Header;
 use crate::pdf::documents::{self, RankRow, RankSection, Sheet, SheetLine, StartEntry, TableEntry};
+use crate::web::error::AppError;
 use actix_web::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 fn round_label(data: &TournamentData) -> &'static str {
-    data.tournament
-        .mode
-        .parse::<Mode>()
-        .unwrap_or(Mode::Partnerschieber)
-        .round_label()
+    data.tournament.mode.round()
 }
 
-/// What the numbers of a Passe are: points, or Striche in a Jassmarathon.
-fn unit_label(mode: &str) -> &'static str {
-    if mode == "jassmarathon" {
-        "Striche"
-    } else {
-        "Punkte"
-    }
+/// What the numbers of a round are: Punkte, or Striche.
+fn unit_label(data: &TournamentData) -> &'static str {
+    data.tournament.mode.unit()
 }
 
 fn header(data: &TournamentData, subtitle: String) -> Header {
@@ -64,8 +57,8 @@ fn pdf(bytes: Vec<u8>, name: &str) -> HttpResponse {
     file(bytes, "application/pdf", name)
 }
 
-async fn load(state: &web::Data<AppState>, id: i32) -> Result<TournamentData, AppError> {
-    db(state, move |conn| results::load(conn, TournamentId(id))).await
+pub(super) async fn load(state: &web::Data<AppState>, id: i32) -> Result<TournamentData, AppError> {
+    db(state, move |conn| Ok(guard::load(conn, TournamentId(id))?)).await
 }
 
 #[derive(Deserialize)]
@@ -75,12 +68,13 @@ struct SheetQuery {
 }
 
 fn sheets(data: &TournamentData, base: &str, blank: bool, only: Option<TeamId>) -> Vec<Sheet> {
-    let labels: HashMap<i32, String> = data.teams.iter().map(|t| (t.id, team_label(t))).collect();
+    let labels: HashMap<TeamId, String> =
+        data.teams.iter().map(|t| (t.id, team_label(t))).collect();
     let standblaetter = data.standblaetter();
     data.teams
         .iter()
         .zip(&standblaetter)
-        .filter(|(team, _)| only.is_none_or(|o| o.0 == team.id))
+        .filter(|(team, _)| only.is_none_or(|o| o == team.id))
         .map(|(team, sheet)| Sheet {
             startnummer: team.startnummer,
             team: crate::domain::team::display_name(
@@ -129,7 +123,7 @@ fn sheets(data: &TournamentData, base: &str, blank: bool, only: Option<TeamId>) 
                         },
                         opponent: line
                             .opponent()
-                            .and_then(|o| labels.get(&o.0).cloned())
+                            .and_then(|o| labels.get(&o).cloned())
                             .unwrap_or_default(),
                         points,
                         visa,
@@ -160,12 +154,8 @@ async fn standblaetter(
     let blank = query.variant.as_deref() == Some("leer");
     let sheets = sheets(&data, &base_url(&state, &req), blank, None);
     let header = header(&data, "Standblätter".into());
-    let label = round_label(&data);
-    let data_mode = data.tournament.mode.clone();
-    let bytes = web::block(move || {
-        documents::standblaetter(header, label, unit_label(&data_mode), &sheets)
-    })
-    .await?;
+    let (label, unit) = (round_label(&data), unit_label(&data));
+    let bytes = web::block(move || documents::standblaetter(header, label, unit, &sheets)).await?;
     Ok(pdf(bytes, "standblaetter.pdf"))
 }
 
@@ -185,7 +175,7 @@ async fn standblatt(
         documents::standblaetter(
             header(&data, "Standblatt".into()),
             round_label(&data),
-            unit_label(&data.tournament.mode),
+            unit_label(&data),
             &sheets,
         ),
         "standblatt.pdf",
@@ -195,7 +185,8 @@ async fn standblatt(
 fn table_entries(data: &TournamentData, passe: u32) -> Result<Vec<TableEntry>, AppError> {
     if passe == 0 || passe > data.drawn_passen() {
         return Err(AppError::NotFound(format!(
-            "Passe {passe} ist nicht ausgelost."
+            "{} {passe} ist nicht ausgelost.",
+            round_label(data)
         )));
     }
     Ok(data
@@ -237,12 +228,15 @@ async fn jasszettel(
 ) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
     let data = load(&state, id).await?;
-    if data.tournament.mode == "jassmarathon" {
-        return Err(AppError::NotFound("Im Jassmarathon wird auf der Tafel geschrieben; Jasszettel gibt es nur im Partnerschieber.".into()));
+    if !data.tournament.mode.has_jasszettel() {
+        return Err(AppError::NotFound(format!(
+            "Im {} wird auf der Tafel geschrieben: Jasszettel gibt es hier nicht.",
+            data.tournament.mode.label()
+        )));
     }
     let tables = table_entries(&data, passe)?;
     let spiele = data.spiele();
-    let total = format::number(i64::from(spiele * 157));
+    let total = format::number(i64::from(spiele * POINTS_PER_SPIEL));
     Ok(pdf(
         documents::jasszettel(
             header(&data, format!("Jasszettel Passe {passe}")),
@@ -408,7 +402,8 @@ async fn ranking_csv(
     let mut header: Vec<String> = ["rang", "startnummer", "team", "spieler1", "spieler2"]
         .map(String::from)
         .to_vec();
-    header.extend((1..=rounds).map(|p| format!("passe_{p}")));
+    let round = data.tournament.mode.round().to_lowercase();
+    header.extend((1..=rounds).map(|p| format!("{round}_{p}")));
     header.extend(["total".to_string(), "status".to_string()]);
     let rows = ranking_rows(&sections, official)
         .into_iter()
@@ -472,7 +467,7 @@ async fn ranking_json(
         tournament: &t.name,
         date: t.date.format("%Y-%m-%d").to_string(),
         location: &t.location,
-        mode: &t.mode,
+        mode: t.mode.key(),
         official,
         rounds: t.passen as u32,
         teams: ranking_rows(&sections, official)
@@ -501,7 +496,7 @@ async fn results_csv(
     path: web::Path<i32>,
 ) -> Result<HttpResponse, AppError> {
     let data = load(&state, path.into_inner()).await?;
-    let numbers: HashMap<i32, i32> = data.teams.iter().map(|t| (t.id, t.startnummer)).collect();
+    let numbers: HashMap<TeamId, i32> = data.teams.iter().map(|t| (t.id, t.startnummer)).collect();
     let mut rows = Vec::with_capacity(data.results.len() * 2);
     for r in &data.results {
         for (team, points) in [(r.team_a_id, r.points_a), (r.team_b_id, r.points_b)] {
@@ -512,9 +507,12 @@ async fn results_csv(
             ]);
         }
     }
-    let header = ["passe", "startnummer", "punkte"]
-        .map(String::from)
-        .to_vec();
+    let mode = data.tournament.mode;
+    let header = vec![
+        mode.round().to_lowercase(),
+        "startnummer".into(),
+        mode.unit().to_lowercase(),
+    ];
     Ok(file(
         excel_csv(header, rows)?,
         "text/csv; charset=utf-8",

@@ -1,13 +1,14 @@
 //! The Rangliste: the HTML page and the shared view that PDF, CSV and JSON print.
 
-use super::draw::team_label;
+use super::views::team_label;
 use super::{AppState, Ctx, MaybeUser, db, page};
+use crate::app::guard;
 use crate::db::models::{TeamRow, TournamentRow};
-use crate::db::results::{self, TournamentData};
+use crate::db::tournament_data::TournamentData;
 use crate::domain::format;
-use crate::domain::ids::TournamentId;
+use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::standblatt::{RanglisteKind, Section, SheetStatus, rangliste};
-use crate::error::AppError;
+use crate::web::error::AppError;
 use actix_web::{HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
@@ -62,10 +63,10 @@ pub fn ranking_view(data: &TournamentData, official: bool) -> Vec<SectionView> {
         RanglisteKind::Provisorisch
     };
     let sheets = data.standblaetter();
-    let teams: HashMap<i32, &TeamRow> = data.teams.iter().map(|t| (t.id, t)).collect();
+    let teams: HashMap<TeamId, &TeamRow> = data.teams.iter().map(|t| (t.id, t)).collect();
     let mut sections: Vec<SectionView> = Vec::new();
     for row in rangliste(kind, &sheets) {
-        let Some(team) = teams.get(&row.sheet.team.0) else {
+        let Some(team) = teams.get(&row.sheet.team) else {
             continue;
         };
         let view = RowView {
@@ -118,7 +119,7 @@ async fn show(
     query: web::Query<RankingQuery>,
 ) -> Result<HttpResponse, AppError> {
     let id = TournamentId(path.into_inner());
-    let data = db(&state, move |conn| results::load(conn, id)).await?;
+    let data = db(&state, move |conn| Ok(guard::load(conn, id)?)).await?;
     ensure_visible(&data, &user)?;
     let official = data.tournament.closed || query.official.is_some();
     let ctx = match &user.0 {

@@ -2,10 +2,11 @@
 
 use super::auth::{SecuredUpload, flash_redirect};
 use super::{AppState, User, db};
+use crate::app::import;
 use crate::db::{backup, transfer};
 use crate::domain::ids::TournamentId;
 use crate::domain::role::Permission;
-use crate::error::AppError;
+use crate::web::error::AppError;
 use actix_web::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use actix_web::{HttpResponse, web};
 
@@ -35,7 +36,7 @@ async fn export(
 ) -> Result<HttpResponse, AppError> {
     user.0.require(Permission::ManageTournament)?;
     let id = TournamentId(path.into_inner());
-    let doc = db(&state, move |conn| transfer::export(conn, id)).await?;
+    let doc = db(&state, move |conn| Ok(transfer::export(conn, id)?)).await?;
     Ok(HttpResponse::Ok()
         .insert_header((
             CONTENT_DISPOSITION,
@@ -60,7 +61,10 @@ async fn import(
             e.column()
         ))
     })?;
-    let id = db(&state, move |conn| transfer::import(conn, &actor, &doc)).await?;
+    let id = db(&state, move |conn| {
+        Ok(import::import_tournament(conn, &actor, &doc)?)
+    })
+    .await?;
     flash_redirect(
         &state,
         &upload.session,

@@ -1,17 +1,17 @@
 //! The Standblatt of a team: its Passen, visas, final visa, disqualification.
 
 use super::auth::flash_redirect;
-use super::draw::team_label;
-use super::entry::safe_back;
+use super::passe::safe_back;
+use super::views::team_label;
 use super::{AppState, Ctx, Secured, User, db, page};
+use crate::app::{guard, team_status, visa};
 use crate::db::models::{TeamRow, TournamentRow};
-use crate::db::results;
 use crate::domain::format;
-use crate::domain::ids::{TeamId, TournamentId};
+use crate::domain::ids::{ResultId, TeamId, TournamentId};
 use crate::domain::role::Permission;
 use crate::domain::standblatt::{PasseLine, Standblatt, final_visa_refusal};
 use crate::domain::team::TeamStatus;
-use crate::error::AppError;
+use crate::web::error::AppError;
 use actix_web::{HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
@@ -26,7 +26,7 @@ pub struct LineView {
     pub visa: String,
     /// The table to visa, when this line waits for a visa.
     pub visa_table: Option<u32>,
-    pub result_id: Option<i32>,
+    pub result_id: Option<ResultId>,
 }
 
 fn line_views(sheet: &Standblatt, label_of: &dyn Fn(TeamId) -> String) -> Vec<LineView> {
@@ -43,14 +43,14 @@ fn line_views(sheet: &Standblatt, label_of: &dyn Fn(TeamId) -> String) -> Vec<Li
                 } => (
                     format!("{} {}", v.by, format::date_time(v.at)),
                     None,
-                    Some(result.0),
+                    Some(*result),
                 ),
                 PasseLine::Gespielt {
                     visa: None,
                     table,
                     result,
                     ..
-                } => (String::new(), Some(*table), Some(result.0)),
+                } => (String::new(), Some(*table), Some(*result)),
                 _ => (String::new(), None, None),
             };
             LineView {
@@ -101,7 +101,7 @@ async fn show(
     path: web::Path<(i32, i32)>,
 ) -> Result<HttpResponse, AppError> {
     let (id, team) = path.into_inner();
-    let data = db(&state, move |conn| results::load(conn, TournamentId(id))).await?;
+    let data = db(&state, move |conn| Ok(guard::load(conn, TournamentId(id))?)).await?;
     let row = data
         .team(TeamId(team))
         .cloned()
@@ -111,8 +111,9 @@ async fn show(
         .iter()
         .find(|s| s.team.0 == team)
         .ok_or_else(AppError::not_found)?;
-    let labels: HashMap<i32, String> = data.teams.iter().map(|t| (t.id, team_label(t))).collect();
-    let label_of = |t: TeamId| labels.get(&t.0).cloned().unwrap_or_default();
+    let labels: HashMap<TeamId, String> =
+        data.teams.iter().map(|t| (t.id, team_label(t))).collect();
+    let label_of = |t: TeamId| labels.get(&t).cloned().unwrap_or_default();
     page(&StandblattPage {
         ctx: user.0.ctx().with_tournament(&data.tournament),
         label: team_label(&row),
@@ -140,7 +141,12 @@ async fn final_visa(
     let actor = post.session.require(Permission::Visa)?.clone();
     let (id, team) = path.into_inner();
     db(&state, move |conn| {
-        results::final_visa(conn, &actor, TournamentId(id), TeamId(team))
+        Ok(visa::final_visa(
+            conn,
+            &actor,
+            TournamentId(id),
+            TeamId(team),
+        )?)
     })
     .await?;
     flash_redirect(
@@ -181,7 +187,7 @@ async fn set_status(
         None
     } else {
         Some(post.form.passe.trim().parse::<u32>().map_err(|_| {
-            AppError::BadRequest("Bitte die Passe angeben, in der das Team ausschied.".into())
+            AppError::BadRequest("Bitte angeben, ab welcher Runde das Team ausschied.".into())
         })?)
     };
     let reason = Some(
@@ -199,7 +205,7 @@ async fn set_status(
         ));
     }
     db(&state, move |conn| {
-        results::set_team_status(
+        Ok(team_status::set_team_status(
             conn,
             &actor,
             TournamentId(id),
@@ -207,7 +213,7 @@ async fn set_status(
             status,
             passe,
             reason,
-        )
+        )?)
     })
     .await?;
     let message = match status {

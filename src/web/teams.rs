@@ -2,16 +2,17 @@
 
 use super::auth::{SecuredUpload, flash_redirect};
 use super::{AppState, Ctx, Secured, User, db, page, page_with};
+use crate::app::guard;
+use crate::app::teams::{self as team_writes, TeamRefusal};
 use crate::db::models::{TeamRow, TournamentRow};
-use crate::db::teams::{self, TeamWriteError};
-use crate::db::tournaments;
+use crate::db::teams;
 use crate::domain::form::FieldErrors;
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::role::Permission;
-use crate::domain::team::{TeamForm, TeamInput, TeamStatus};
+use crate::domain::team::{TeamForm, TeamInput};
 use crate::domain::team_import::{ImportedTeam, parse_team_csv};
 use crate::domain::text_import::ImportError;
-use crate::error::AppError;
+use crate::web::error::AppError;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 use askama::Template;
@@ -57,11 +58,7 @@ struct ImportPage {
 fn views(rows: Vec<TeamRow>) -> Vec<TeamView> {
     rows.into_iter()
         .map(|row| TeamView {
-            status: row
-                .status
-                .parse::<TeamStatus>()
-                .map(TeamStatus::label)
-                .unwrap_or("?"),
+            status: row.status.label(),
             url: format!("/tournaments/{}/teams/{}", row.tournament_id, row.id),
             row,
         })
@@ -76,7 +73,7 @@ async fn list_page(
     errors: FieldErrors,
 ) -> Result<HttpResponse, AppError> {
     let (t, rows) = db(state, move |conn| {
-        Ok((tournaments::get(conn, id)?, teams::list(conn, id)?))
+        Ok((guard::tournament(conn, id)?, teams::list(conn, id)?))
     })
     .await?;
     let status = if errors.is_empty() {
@@ -111,13 +108,13 @@ async fn list(
     .await
 }
 
-fn write_error(e: TeamWriteError) -> Result<FieldErrors, AppError> {
+fn write_error(e: TeamRefusal) -> Result<FieldErrors, AppError> {
     match e {
-        TeamWriteError::StartnummerTaken(n) => Ok(FieldErrors::single(
+        TeamRefusal::StartnummerTaken(n) => Ok(FieldErrors::single(
             "startnummer",
             format!("Startnummer {n} ist bereits vergeben."),
         )),
-        TeamWriteError::App(e) => Err(e),
+        TeamRefusal::Refused(e) => Err(e.into()),
     }
 }
 
@@ -133,7 +130,7 @@ async fn create(
         Err(errors) => return list_page(&state, post.session.ctx(), id, post.form, errors).await,
     };
     let saved = db(&state, move |conn| {
-        Ok(teams::create(conn, &actor, id, &input))
+        Ok(team_writes::create(conn, &actor, id, &input))
     })
     .await?;
     match saved {
@@ -170,8 +167,8 @@ async fn edit_form(
     let (id, team) = path.into_inner();
     let (t, team) = db(&state, move |conn| {
         Ok((
-            tournaments::get(conn, TournamentId(id))?,
-            teams::get(conn, TournamentId(id), TeamId(team))?,
+            guard::tournament(conn, TournamentId(id))?,
+            guard::team(conn, TournamentId(id), TeamId(team))?,
         ))
     })
     .await?;
@@ -194,7 +191,7 @@ async fn update(
     let (id, team) = (TournamentId(id), TeamId(team));
     let errors = match TeamInput::try_from(&post.form) {
         Ok(input) => match db(&state, move |conn| {
-            Ok(teams::update(conn, &actor, id, team, &input))
+            Ok(team_writes::update(conn, &actor, id, team, &input))
         })
         .await?
         {
@@ -212,7 +209,7 @@ async fn update(
         Err(errors) => errors,
     };
     let (t, row) = db(&state, move |conn| {
-        Ok((tournaments::get(conn, id)?, teams::get(conn, id, team)?))
+        Ok((guard::tournament(conn, id)?, guard::team(conn, id, team)?))
     })
     .await?;
     page_with(
@@ -236,7 +233,7 @@ async fn delete(
     let (id, team) = path.into_inner();
     let id = TournamentId(id);
     let removed = db(&state, move |conn| {
-        teams::delete(conn, &actor, id, TeamId(team))
+        Ok(team_writes::delete(conn, &actor, id, TeamId(team))?)
     })
     .await?;
     flash_redirect(
@@ -269,7 +266,7 @@ async fn import_form(
 ) -> Result<HttpResponse, AppError> {
     user.0.require(Permission::ManageTeams)?;
     let id = TournamentId(path.into_inner());
-    let t = db(&state, move |conn| tournaments::get(conn, id)).await?;
+    let t = db(&state, move |conn| Ok(guard::tournament(conn, id)?)).await?;
     page(&ImportPage {
         ctx: user.0.ctx().with_tournament(&t),
         t,
@@ -285,7 +282,7 @@ async fn parse_upload(
     bytes: Vec<u8>,
 ) -> Result<(TournamentRow, Result<Vec<ImportedTeam>, Vec<ImportError>>), AppError> {
     db(state, move |conn| {
-        let t = tournaments::get(conn, id)?;
+        let t = guard::tournament(conn, id)?;
         let existing = teams::startnummern(conn, id)?;
         Ok((t, parse_team_csv(&bytes, &existing)))
     })
@@ -361,7 +358,7 @@ async fn import_confirm(
         }
     };
     let written = db(&state, move |conn| {
-        Ok(teams::import(conn, &actor, id, &imported))
+        Ok(team_writes::import(conn, &actor, id, &imported))
     })
     .await?;
     match written {
@@ -374,10 +371,10 @@ async fn import_confirm(
             )
             .await
         }
-        Err(TeamWriteError::StartnummerTaken(n)) => Err(AppError::BadRequest(format!(
+        Err(TeamRefusal::StartnummerTaken(n)) => Err(AppError::BadRequest(format!(
             "Startnummer {n} ist inzwischen vergeben. Nichts wurde importiert."
         ))),
-        Err(TeamWriteError::App(e)) => Err(e),
+        Err(TeamRefusal::Refused(e)) => Err(e.into()),
     }
 }
 

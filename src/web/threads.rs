@@ -5,7 +5,7 @@
 //! lower OS priority than the threads that do database work: when both want the CPU, the
 //! write of a result wins; when the machine is idle, nice values change nothing.
 
-use crate::error::AppError;
+use crate::web::error::AppError;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};

@@ -2,14 +2,16 @@
 
 use super::auth::flash_redirect;
 use super::{AppState, Ctx, MaybeUser, Secured, User, db, page, page_with, see_other};
+use crate::app::{self, guard};
 use crate::db::models::TournamentRow;
-use crate::db::{results, tournaments, users};
+use crate::db::{marathon, tournaments, users};
 use crate::domain::form::FieldErrors;
 use crate::domain::format;
 use crate::domain::ids::TournamentId;
+use crate::domain::mode::Mode;
 use crate::domain::role::Permission;
-use crate::domain::tournament::{Mode, TournamentForm, TournamentSettings};
-use crate::error::AppError;
+use crate::domain::tournament::{TournamentForm, TournamentSettings};
+use crate::web::error::AppError;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 use askama::Template;
@@ -20,17 +22,14 @@ pub struct TournamentView {
     pub row: TournamentRow,
     pub date: String,
     pub mode: &'static str,
-    pub round_label: &'static str,
     pub pauschale: String,
 }
 
 impl TournamentView {
     pub fn new(row: TournamentRow) -> Self {
-        let mode = row.mode.parse::<Mode>().unwrap_or(Mode::Partnerschieber);
         TournamentView {
             date: format::date(row.date),
-            mode: mode.label(),
-            round_label: mode.round_label(),
+            mode: row.mode.label(),
             pauschale: format::number(i64::from(row.pauschale)),
             row,
         }
@@ -48,7 +47,8 @@ struct ListPage {
 #[template(path = "tournament_form.html")]
 struct FormPage {
     ctx: Ctx,
-    id: Option<i32>,
+    id: Option<TournamentId>,
+    modes: [Mode; 2],
     form: TournamentForm,
     errors: FieldErrors,
 }
@@ -90,7 +90,7 @@ async fn new_form(user: User) -> Result<HttpResponse, AppError> {
             .date_naive()
             .format("%Y-%m-%d")
             .to_string(),
-        mode: Mode::Partnerschieber.as_str().into(),
+        mode: Mode::Partnerschieber.key().into(),
         passen: "4".into(),
         spiele_per_passe: "12".into(),
         marathon: crate::domain::tournament::MarathonForm::of(
@@ -101,6 +101,7 @@ async fn new_form(user: User) -> Result<HttpResponse, AppError> {
     page(&FormPage {
         ctx: user.0.ctx(),
         id: None,
+        modes: Mode::ALL,
         form,
         errors: FieldErrors::new(),
     })
@@ -118,6 +119,7 @@ async fn create(
                 &FormPage {
                     ctx: post.session.ctx(),
                     id: None,
+                    modes: Mode::ALL,
                     form: post.form,
                     errors,
                 },
@@ -126,7 +128,7 @@ async fn create(
         }
     };
     let id = db(&state, move |conn| {
-        tournaments::create(conn, &actor, &settings)
+        Ok(app::tournaments::create(conn, &actor, &settings)?)
     })
     .await?;
     flash_redirect(
@@ -144,7 +146,7 @@ async fn show(
     path: web::Path<i32>,
 ) -> Result<HttpResponse, AppError> {
     let id = TournamentId(path.into_inner());
-    let data = db(&state, move |conn| results::load(conn, id)).await?;
+    let data = db(&state, move |conn| Ok(guard::load(conn, id)?)).await?;
     let mut entered: HashMap<i32, (usize, usize)> = HashMap::new();
     for r in &data.results {
         let e = entered.entry(r.passe).or_default();
@@ -179,7 +181,7 @@ fn form_of(row: &TournamentRow, rules: &crate::domain::marathon::Rules) -> Tourn
         name: row.name.clone(),
         date: row.date.format("%Y-%m-%d").to_string(),
         location: row.location.clone(),
-        mode: row.mode.clone(),
+        mode: row.mode.key().into(),
         passen: row.passen.to_string(),
         spiele_per_passe: if row.spiele_per_passe > 0 {
             row.spiele_per_passe.to_string()
@@ -201,15 +203,13 @@ async fn edit_form(
     user.0.require(Permission::ManageTournament)?;
     let id = TournamentId(path.into_inner());
     let (row, rules) = db(&state, move |conn| {
-        Ok((
-            tournaments::get(conn, id)?,
-            crate::db::marathon::rules(conn, id)?,
-        ))
+        Ok((guard::tournament(conn, id)?, marathon::rules(conn, id)?))
     })
     .await?;
     page(&FormPage {
         ctx: user.0.ctx().with_tournament(&row),
         id: Some(row.id),
+        modes: Mode::ALL,
         form: form_of(&row, &rules),
         errors: FieldErrors::new(),
     })
@@ -228,7 +228,8 @@ async fn update(
             return page_with(
                 &FormPage {
                     ctx: post.session.ctx(),
-                    id: Some(id.0),
+                    id: Some(id),
+                    modes: Mode::ALL,
                     form: post.form,
                     errors,
                 },
@@ -237,7 +238,7 @@ async fn update(
         }
     };
     db(&state, move |conn| {
-        tournaments::update(conn, &actor, id, &settings)
+        Ok(app::tournaments::update(conn, &actor, id, &settings)?)
     })
     .await?;
     flash_redirect(
@@ -260,14 +261,14 @@ async fn set_closed(
     let message = match action.as_str() {
         "close" => {
             db(&state, move |conn| {
-                tournaments::set_closed(conn, &actor, id, true)
+                Ok(app::tournaments::set_closed(conn, &actor, id, true)?)
             })
             .await?;
             "Turnier abgeschlossen: die Rangliste ist offiziell, Änderungen sind gesperrt."
         }
         "reopen" => {
             db(&state, move |conn| {
-                tournaments::set_closed(conn, &actor, id, false)
+                Ok(app::tournaments::set_closed(conn, &actor, id, false)?)
             })
             .await?;
             "Turnier wieder geöffnet."
@@ -275,7 +276,7 @@ async fn set_closed(
         "publish" | "hide" => {
             let public = action == "publish";
             db(&state, move |conn| {
-                tournaments::set_public(conn, &actor, id, public)
+                Ok(app::tournaments::set_public(conn, &actor, id, public)?)
             })
             .await?;
             if public {

@@ -2,8 +2,9 @@
 //! result entries; after a restart every acknowledged entry is there and nothing is half-written.
 
 use crate::helpers::*;
-use jassturnier::db::results;
+use jassturnier::db::tournament_data as results;
 use jassturnier::domain::ids::TournamentId;
+use jassturnier::domain::team::TeamStatus;
 use reqwest::StatusCode;
 use reqwest::redirect::Policy;
 use std::process::{Child, Command, Stdio};
@@ -61,7 +62,9 @@ async fn acknowledged_entries_survive_kill_9() {
         let data = results::load(&mut conn, TournamentId(1)).unwrap();
         data.tables(4)
             .iter()
-            .filter(|t| t.team_a.status == "aktiv" && t.team_b.status == "aktiv")
+            .filter(|t| {
+                t.team_a.status == TeamStatus::Aktiv && t.team_b.status == TeamStatus::Aktiv
+            })
             .map(|t| t.number)
             .collect()
     };

@@ -146,6 +146,7 @@ async fn the_leitung_manages_accounts() {
             .unwrap()
             .unwrap()
             .id
+            .0
     };
     leitung
         .post_ok(
@@ -228,6 +229,7 @@ async fn writes_are_refused_without_login_role_or_csrf() {
         )
         .unwrap()[0]
             .id
+            .0
     };
     let anonymous = app.client();
     let before = app.dump();

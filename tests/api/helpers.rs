@@ -1,5 +1,5 @@
 use jassturnier::config::Settings;
-use jassturnier::db::results::TournamentData;
+use jassturnier::db::tournament_data::TournamentData;
 use jassturnier::db::{self, Pool};
 use reqwest::redirect::Policy;
 use reqwest::{Response, StatusCode};
@@ -56,7 +56,8 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
 /// Everything stored about a tournament, read straight from the database.
 pub fn tournament_data(pool: &Pool, id: i32) -> TournamentData {
     let mut conn = pool.get().unwrap();
-    jassturnier::db::results::load(&mut conn, jassturnier::domain::ids::TournamentId(id)).unwrap()
+    jassturnier::db::tournament_data::load(&mut conn, jassturnier::domain::ids::TournamentId(id))
+        .unwrap()
 }
 
 impl TestApp {

@@ -1,5 +1,5 @@
 use crate::helpers::*;
-use jassturnier::db::results;
+use jassturnier::db::tournament_data as results;
 use jassturnier::domain::ids::TournamentId;
 use reqwest::StatusCode;
 use scraper::Html;

@@ -220,7 +220,7 @@ async fn a_whole_jassmarathon_from_tafel_to_rangliste_by_striche() {
 
     // Spielrunde 2: the team with 8 Striche makes 1; its opponent ends level on total.
     let d = app.data(id);
-    let striche: HashMap<i32, i32> = [(1, 1), (1, 2)]
+    let striche: HashMap<jassturnier::domain::ids::TeamId, i32> = [(1, 1), (1, 2)]
         .iter()
         .flat_map(|(p, t)| {
             let r = d.result_at(*p, *t).unwrap();
@@ -285,11 +285,7 @@ async fn a_whole_jassmarathon_from_tafel_to_rangliste_by_striche() {
     let teams = select_all(&html, "#section-1 tbody tr td:nth-child(2)");
     let totals = select_all(&html, "#section-1 tbody tr td:nth-last-child(2)");
     assert_eq!(ranks, vec!["1.", "2.", "3.", "4."]);
-    let leader_nr = app
-        .data(id)
-        .team(jassturnier::domain::ids::TeamId(leader))
-        .unwrap()
-        .startnummer;
+    let leader_nr = app.data(id).team(leader).unwrap().startnummer;
     assert!(
         teams[0].starts_with(&format!("{leader_nr} ")),
         "equal total, best Spielrunde (8) decides: {teams:?}"

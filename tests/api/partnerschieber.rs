@@ -1,5 +1,5 @@
 use crate::helpers::*;
-use jassturnier::db::results;
+use jassturnier::db::tournament_data as results;
 use jassturnier::domain::ids::TournamentId;
 use reqwest::StatusCode;
 use scraper::Html;
@@ -459,10 +459,7 @@ async fn corrections_revoke_visas_and_only_officials_correct_visaed_results() {
         (1000, None, None)
     );
     assert_eq!(
-        after
-            .team(jassturnier::domain::ids::TeamId(t.team_a.id))
-            .unwrap()
-            .final_visa_by,
+        after.team(t.team_a.id).unwrap().final_visa_by,
         None,
         "final visa revoked"
     );

@@ -54,6 +54,22 @@ internal_from!(
     std::io::Error
 );
 
+/// A use case's refusal, as HTTP: its German text at the matching status.
+impl From<crate::app::Refusal> for AppError {
+    fn from(refusal: crate::app::Refusal) -> Self {
+        use crate::app::Refusal;
+        match refusal {
+            Refusal::NotFound(m) => AppError::NotFound(m),
+            Refusal::Forbidden(m) => AppError::Forbidden(m),
+            Refusal::Closed => AppError::closed(),
+            Refusal::Invalid(m) => AppError::BadRequest(m),
+            Refusal::Conflict(m) => AppError::Conflict(m),
+            Refusal::Database(e) => e.into(),
+            Refusal::Internal(m) => AppError::Internal(m),
+        }
+    }
+}
+
 impl From<diesel::result::Error> for AppError {
     fn from(e: diesel::result::Error) -> Self {
         match e {

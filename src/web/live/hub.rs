@@ -1,18 +1,15 @@
-//! The live Rangliste for the hall: a public page rendered once per change and served from
-//! memory (ETag/304), and a Server-Sent-Events stream that tells open pages to refresh.
+//! The live hub: which version of each tournament the open pages follow, the rendered page
+//! of each version (gzip-compressed once, ETag/304), flow control for sending it, and the
+//! Server-Sent-Events that tell open pages to refresh.
 //!
 //! Every write bumps its tournament's version in the database. After each write request the
 //! hub reads all versions (one query) and wakes the subscribers of changed tournaments; a
 //! poller does the same every second for writes from outside the server (CLI). Neither the
 //! cached page nor an SSE connection touches the database.
 
-use super::entry::{progress, table_views};
-use super::ranking::{SectionView, ranking_view};
-use super::{AppState, base_url, db};
-use crate::db::results::{self, TournamentData};
-use crate::domain::format;
-use crate::domain::ids::TournamentId;
-use crate::error::AppError;
+use super::super::{AppState, db};
+use crate::db::tournaments::{self, Published};
+use crate::web::error::AppError;
 use actix_web::body::{BodySize, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::Method;
@@ -22,9 +19,6 @@ use actix_web::http::header::{
 use actix_web::middleware::Next;
 use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse, web};
-use askama::Template;
-use diesel::prelude::*;
-use serde::Deserialize;
 use std::collections::HashMap;
 use std::io::Write;
 use std::pin::Pin;
@@ -38,7 +32,8 @@ const POLL_INTERVAL: Duration = Duration::from_secs(1);
 /// SSE keep-alive, so proxies do not drop idle connections.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
-struct Published {
+/// A tournament's version as the open pages follow it.
+struct Subscribers {
     version: watch::Sender<i32>,
     public: bool,
 }
@@ -53,7 +48,7 @@ pub struct CachedPage {
 }
 
 impl CachedPage {
-    fn new(id: i32, version: i32, html: String) -> Self {
+    pub(super) fn new(id: i32, version: i32, html: String) -> Self {
         let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
         let gzip = encoder
             .write_all(html.as_bytes())
@@ -71,7 +66,7 @@ impl CachedPage {
     }
 
     /// The representation for this request: (ETag, body, gzip-encoded).
-    fn variant(&self, req: &HttpRequest) -> (String, &Bytes, bool) {
+    pub(super) fn variant(&self, req: &HttpRequest) -> (String, &Bytes, bool) {
         match &self.gzip {
             Some(gzip) if accepts_gzip(req) => (
                 format!("\"{}-gz\"", self.etag.trim_matches('"')),
@@ -102,7 +97,7 @@ fn accepts_gzip(req: &HttpRequest) -> bool {
 }
 
 pub struct LiveHub {
-    tournaments: Mutex<HashMap<i32, Published>>,
+    tournaments: Mutex<HashMap<i32, Subscribers>>,
     pages: Mutex<HashMap<i32, Arc<CachedPage>>>,
     /// Tournaments whose page one request is re-rendering right now.
     rendering: Mutex<std::collections::HashSet<i32>>,
@@ -167,7 +162,7 @@ impl MessageBody for PermittedBody {
 }
 
 /// Held by the one request that re-renders a tournament's page; released on drop.
-struct RenderTicket<'a> {
+pub(super) struct RenderTicket<'a> {
     hub: &'a LiveHub,
     id: i32,
 }
@@ -186,10 +181,12 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl LiveHub {
-    /// Takes the current (id, version, public) of every tournament and wakes subscribers.
-    pub fn publish(&self, rows: &[(i32, i32, bool)]) {
+    /// Takes the current version and visibility of every tournament and wakes the
+    /// subscribers of those that changed.
+    pub fn publish(&self, rows: &[Published]) {
         let mut tournaments = lock(&self.tournaments);
-        for &(id, version, public) in rows {
+        for row in rows {
+            let (id, version, public) = (row.id.0, row.version, row.public);
             match tournaments.get_mut(&id) {
                 Some(entry) => {
                     entry.public = public;
@@ -202,7 +199,7 @@ impl LiveHub {
                 None => {
                     tournaments.insert(
                         id,
-                        Published {
+                        Subscribers {
                             version: watch::Sender::new(version),
                             public,
                         },
@@ -219,13 +216,13 @@ impl LiveHub {
             .map(|p| (*p.version.borrow(), p.public))
     }
 
-    fn subscribe(&self, id: i32) -> Option<watch::Receiver<i32>> {
+    pub(super) fn subscribe(&self, id: i32) -> Option<watch::Receiver<i32>> {
         lock(&self.tournaments)
             .get(&id)
             .map(|p| p.version.subscribe())
     }
 
-    fn cached(&self, id: i32, version: i32) -> Option<Arc<CachedPage>> {
+    pub(super) fn cached(&self, id: i32, version: i32) -> Option<Arc<CachedPage>> {
         lock(&self.pages)
             .get(&id)
             .filter(|p| p.version == version)
@@ -233,18 +230,18 @@ impl LiveHub {
     }
 
     /// The latest page of any version, to serve while another request renders the new one.
-    fn latest(&self, id: i32) -> Option<Arc<CachedPage>> {
+    pub(super) fn latest(&self, id: i32) -> Option<Arc<CachedPage>> {
         lock(&self.pages).get(&id).cloned()
     }
 
     /// Single flight: only one request renders a tournament's page at a time.
-    fn start_render(&self, id: i32) -> Option<RenderTicket<'_>> {
+    pub(super) fn start_render(&self, id: i32) -> Option<RenderTicket<'_>> {
         // The guard must be gone before a ticket can exist: dropping one takes the lock.
         let started = lock(&self.rendering).insert(id);
         started.then(|| RenderTicket { hub: self, id })
     }
 
-    fn store(&self, id: i32, page: Arc<CachedPage>) {
+    pub(super) fn store(&self, id: i32, page: Arc<CachedPage>) {
         let mut pages = lock(&self.pages);
         if pages.get(&id).is_none_or(|old| old.version <= page.version) {
             pages.insert(id, page);
@@ -252,16 +249,8 @@ impl LiveHub {
     }
 }
 
-/// Every tournament's (id, version, public), for [`LiveHub::publish`].
-pub fn versions(conn: &mut crate::db::Conn) -> Result<Vec<(i32, i32, bool)>, AppError> {
-    use crate::db::schema::tournaments;
-    Ok(tournaments::table
-        .select((tournaments::id, tournaments::version, tournaments::public))
-        .load::<(i32, i32, bool)>(conn)?)
-}
-
 pub async fn refresh(state: &web::Data<AppState>) -> Result<(), AppError> {
-    let rows = db(state, versions).await?;
+    let rows = db(state, |conn| Ok(tournaments::versions(conn)?)).await?;
     state.live.publish(&rows);
     Ok(())
 }
@@ -305,132 +294,7 @@ pub fn spawn_poller(state: web::Data<AppState>) {
     });
 }
 
-/// What the hall sees about one Passe: the one being played (the first with missing results).
-pub struct Progress {
-    pub passe: u32,
-    pub entered: usize,
-    pub expected: usize,
-}
-
-fn current_progress(data: &TournamentData) -> Option<Progress> {
-    let drawn = data.drawn_passen();
-    let all: Vec<Progress> = (1..=drawn)
-        .map(|passe| {
-            let (entered, expected) = progress(&table_views(data, passe));
-            Progress {
-                passe,
-                entered,
-                expected,
-            }
-        })
-        .collect();
-    let open = all.iter().position(|p| p.entered < p.expected);
-    let index = open.unwrap_or(all.len().checked_sub(1)?);
-    all.into_iter().nth(index)
-}
-
-/// The QR code of `text` as inline SVG (one path, crisp at any size).
-fn qr_svg(text: &str) -> String {
-    let Some((width, modules)) = crate::pdf::documents::qr_modules(text) else {
-        return String::new();
-    };
-    let mut path = String::new();
-    for (index, _) in modules.iter().enumerate().filter(|(_, dark)| **dark) {
-        path += &format!("M{} {}h1v1h-1z", index % width + 4, index / width + 4);
-    }
-    let side = width + 8;
-    format!(
-        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {side} {side}" role="img" aria-label="QR-Code zur Handy-Ansicht"><rect width="{side}" height="{side}" fill="#fff"/><path d="{path}" fill="#000"/></svg>"##
-    )
-}
-
-#[derive(Template)]
-#[template(path = "live.html")]
-struct LivePage<'a> {
-    t: &'a crate::db::models::TournamentRow,
-    version: i32,
-    progress: Option<Progress>,
-    updated: String,
-    passen: Vec<u32>,
-    top: Vec<&'a super::ranking::RowView>,
-    sections: &'a [SectionView],
-    qr: String,
-    phone_url: String,
-    /// Without JavaScript a phone can still find its team: `?nr=12`.
-    own: Option<&'a super::ranking::RowView>,
-    /// Jassmarathon: the clock of the current Spielrunde.
-    clock: Option<super::marathon::ClockView>,
-}
-
-impl LivePage<'_> {
-    /// Changes of this string mark a row as updated in the browser.
-    fn signature(row: &super::ranking::RowView) -> String {
-        format!("{}|{}|{:?}", row.total, row.status.css(), row.rank)
-    }
-}
-
-fn render(
-    data: &TournamentData,
-    base: &str,
-    own_nr: Option<i32>,
-    clock: Option<super::marathon::ClockView>,
-) -> Result<String, AppError> {
-    let sections = ranking_view(data, data.tournament.closed);
-    let top: Vec<&super::ranking::RowView> = sections
-        .first()
-        .filter(|s| s.ranked())
-        .map(|s| s.rows.iter().take(3).collect())
-        .unwrap_or_default();
-    let own = own_nr.and_then(|nr| {
-        sections
-            .iter()
-            .flat_map(|s| s.rows.iter())
-            .find(|r| r.team.startnummer == nr)
-    });
-    let phone_url = format!("{base}/tournaments/{}/live", data.tournament.id);
-    Ok(LivePage {
-        t: &data.tournament,
-        version: data.tournament.version,
-        progress: current_progress(data),
-        updated: format::date_time(crate::db::now()),
-        passen: (1..=data.tournament.passen as u32).collect(),
-        top,
-        sections: &sections,
-        qr: qr_svg(&phone_url),
-        phone_url,
-        own,
-        clock,
-    }
-    .render()?)
-}
-
-enum Rendered {
-    /// With a team highlighted (`?nr=`): for one viewer, not cached.
-    Personal(String),
-    Shared(CachedPage),
-}
-
-type LiveData = (TournamentData, Option<super::marathon::ClockView>);
-
-fn load_live(conn: &mut crate::db::Conn, id: i32) -> Result<LiveData, AppError> {
-    let data = results::load(conn, TournamentId(id))?;
-    let clock = if data.tournament.mode == "jassmarathon" {
-        let passe = current_progress(&data).map(|p| p.passe).unwrap_or(1);
-        let rules = crate::db::marathon::rules(conn, TournamentId(id))?;
-        let facts = crate::db::marathon::clock(conn, TournamentId(id), passe)?;
-        Some(super::marathon::clock_view(&rules, facts.as_ref()))
-    } else {
-        None
-    };
-    Ok((data, clock))
-}
-
-#[derive(Deserialize)]
-struct LiveQuery {
-    nr: Option<String>,
-}
-
-async fn respond(
+pub(super) async fn respond(
     hub: &LiveHub,
     req: &HttpRequest,
     page: &CachedPage,
@@ -472,91 +336,13 @@ async fn respond(
         }))
 }
 
-async fn live(
-    state: web::Data<AppState>,
-    req: HttpRequest,
-    path: web::Path<i32>,
-    query: web::Query<LiveQuery>,
-) -> Result<HttpResponse, AppError> {
-    let id = path.into_inner();
-    if state.live.state(id).is_none() {
-        refresh(&state).await?;
-    }
-    let (version, public) = state.live.state(id).ok_or_else(AppError::not_found)?;
-    if !public {
-        return Err(AppError::not_found());
-    }
-    let own = query
-        .nr
-        .as_deref()
-        .and_then(|n| n.trim().parse::<i32>().ok());
-    if own.is_none()
-        && let Some(page) = state.live.cached(id, version)
-    {
-        return respond(&state.live, &req, &page).await;
-    }
-    // Under load, a change must not make every waiting viewer render the page at once:
-    // one request renders, the others get the previous version meanwhile (the browser's
-    // script fetches again when it got an older version than the event announced).
-    let ticket = if own.is_none() {
-        match state.live.start_render(id) {
-            Some(ticket) => Some(ticket),
-            None => match state.live.latest(id) {
-                Some(stale) => return respond(&state.live, &req, &stale).await,
-                None => None,
-            },
-        }
-    } else {
-        None
-    };
-    let base = base_url(&state, &req);
-    let pool = state.pool.clone();
-    // Not `db()`: a blocking thread of this worker inherits its lowered priority, so
-    // re-rendering for the hall yields to the Büro's writes.
-    let rendered = web::block(move || -> Result<Option<Rendered>, AppError> {
-        let mut conn = pool.get()?;
-        let (data, clock) = load_live(&mut conn, id)?;
-        if !data.tournament.public {
-            return Ok(None);
-        }
-        let html = render(&data, &base, own, clock)?;
-        Ok(Some(match own {
-            Some(_) => Rendered::Personal(html),
-            None => Rendered::Shared(CachedPage::new(id, data.tournament.version, html)),
-        }))
-    })
-    .await??;
-    let page = match rendered {
-        None => return Err(AppError::not_found()),
-        Some(Rendered::Personal(html)) => {
-            return Ok(HttpResponse::Ok()
-                .insert_header((CONTENT_TYPE, "text/html; charset=utf-8"))
-                .body(html));
-        }
-        Some(Rendered::Shared(page)) => Arc::new(page),
-    };
-    state.live.store(id, page.clone());
-    drop(ticket);
-    respond(&state.live, &req, &page).await
-}
-
 fn event(version: i32) -> Bytes {
     Bytes::from(format!("event: version\ndata: {version}\n\n"))
 }
 
-async fn events(
-    state: web::Data<AppState>,
-    path: web::Path<i32>,
-) -> Result<HttpResponse, AppError> {
-    let id = path.into_inner();
-    if state.live.state(id).is_none() {
-        refresh(&state).await?;
-    }
-    match state.live.state(id) {
-        Some((_, true)) => {}
-        _ => return Err(AppError::not_found()),
-    }
-    let receiver = state.live.subscribe(id).ok_or_else(AppError::not_found)?;
+/// The SSE stream of one tournament: its version now, then every new version, with a
+/// keep-alive comment when nothing happens.
+pub(super) fn version_events(receiver: watch::Receiver<i32>) -> HttpResponse {
     let stream =
         futures_util::stream::unfold((receiver, true), |(mut receiver, first)| async move {
             if first {
@@ -578,29 +364,35 @@ async fn events(
                 )),
             }
         });
-    Ok(HttpResponse::Ok()
+    HttpResponse::Ok()
         .insert_header((CONTENT_TYPE, "text/event-stream"))
         .insert_header((CACHE_CONTROL, "no-cache"))
         .insert_header(("X-Accel-Buffering", "no"))
-        .streaming(stream))
-}
-
-pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.route("/tournaments/{id}/live", web::get().to(live))
-        .route("/tournaments/{id}/live/events", web::get().to(events));
+        .streaming(stream)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::ids::TournamentId;
+
+    fn published(rows: &[(i32, i32, bool)]) -> Vec<Published> {
+        rows.iter()
+            .map(|&(id, version, public)| Published {
+                id: TournamentId(id),
+                version,
+                public,
+            })
+            .collect()
+    }
 
     #[test]
     fn publishing_wakes_only_changed_tournaments() {
         let hub = LiveHub::default();
-        hub.publish(&[(1, 5, true), (2, 1, false)]);
+        hub.publish(&published(&[(1, 5, true), (2, 1, false)]));
         let mut first = hub.subscribe(1).unwrap();
         let second = hub.subscribe(2).unwrap();
-        hub.publish(&[(1, 6, true), (2, 1, false)]);
+        hub.publish(&published(&[(1, 6, true), (2, 1, false)]));
         assert!(first.has_changed().unwrap());
         assert!(!second.has_changed().unwrap());
         assert_eq!(*first.borrow_and_update(), 6);
@@ -733,11 +525,5 @@ mod tests {
         .unwrap();
         assert_eq!(unpacked, html);
         assert_eq!(page.etag, "\"t7-v12\"");
-    }
-
-    #[test]
-    fn qr_svg_has_dark_modules() {
-        let svg = qr_svg("http://192.168.1.20:8080/tournaments/1/live");
-        assert!(svg.starts_with("<svg") && svg.contains("h1v1h-1z"));
     }
 }

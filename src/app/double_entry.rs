@@ -1,0 +1,106 @@
+//! Double entry: applies the domain's decision ([`crate::domain::double_entry::decide`])
+//! to the entries stored for a table.
+
+use super::Refusal;
+use super::entry::{
+    SaveOutcome, TableEntry, finish_result_writes, seating, sheets_before_write, write_checked,
+};
+use crate::db::models::PendingEntry;
+use crate::db::tournament_data::TournamentData;
+use crate::db::{Conn, audit, results, tournaments};
+use crate::domain::double_entry::{Decision, Typed, decide};
+use crate::domain::role::{Actor, Role};
+
+/// A new entry for a table without result in a tournament with double entry.
+pub(super) fn enter(
+    conn: &mut Conn,
+    actor: &Actor,
+    data: &TournamentData,
+    new: &TableEntry,
+) -> Result<SaveOutcome, Refusal> {
+    let (passe, table) = (new.passe, new.table);
+    let id = data.tournament.id;
+    seating(data, passe, table)?;
+    let pending: Vec<PendingEntry> = data.pending_at(passe, table).into_iter().cloned().collect();
+    let typed: Vec<Typed<_>> = pending
+        .iter()
+        .map(|p| Typed {
+            by: p.user_id,
+            score: p.score(),
+        })
+        .collect();
+    let this = Typed {
+        by: actor.id,
+        score: new.score,
+    };
+    let decision = decide(
+        &typed,
+        &this,
+        actor.role == Role::Leitung,
+        data.tournament.double_entry_same_user,
+    );
+    let record = |conn: &mut Conn, action: &str, entry: &PendingEntry| {
+        audit::record(
+            conn,
+            Some(actor),
+            audit::Entry {
+                tournament: Some(id),
+                entity: "pending_entry",
+                entity_id: Some(table as i32),
+                action,
+            },
+            Some(&pending),
+            Some(entry),
+        )
+    };
+    match decision {
+        Decision::RefuseSameAccount => Err(Refusal::invalid(
+            "Die zweite Erfassung muss von einem anderen Konto kommen (Doppelerfassung).",
+        )),
+        Decision::AwaitLeitung => Ok(SaveOutcome::Mismatch(pending)),
+        Decision::KeepFirst | Decision::Contradiction => {
+            let stored = results::insert_pending(conn, id, passe, table, actor.id, new.score)?;
+            let first = decision == Decision::KeepFirst;
+            record(
+                conn,
+                if first {
+                    "enter_first"
+                } else {
+                    "contradiction"
+                },
+                &stored,
+            )?;
+            tournaments::bump_version(conn, id)?;
+            Ok(if first {
+                SaveOutcome::FirstEntry
+            } else {
+                SaveOutcome::Mismatch(results::pending_at(conn, id, passe, table)?)
+            })
+        }
+        Decision::Confirm | Decision::Resolve => {
+            let before = sheets_before_write(conn, data)?;
+            let outcome = write_checked(conn, actor, data, new)?;
+            results::delete_pending(conn, id, passe, table)?;
+            let entry = PendingEntry {
+                id: 0,
+                tournament_id: id,
+                passe: passe as i32,
+                table_no: table as i32,
+                user_id: actor.id,
+                points_a: new.score.points_a as i32,
+                points_b: new.score.points_b as i32,
+                matches_a: new.score.matches_a as i32,
+                matches_b: new.score.matches_b as i32,
+                created_at: crate::db::now(),
+            };
+            let action = if decision == Decision::Resolve {
+                "resolve"
+            } else {
+                "confirm"
+            };
+            record(conn, action, &entry)?;
+            finish_result_writes(conn, id, before.as_deref())?;
+            Ok(outcome)
+        }
+    }
+}

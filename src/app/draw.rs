@@ -1,0 +1,150 @@
+//! The draw: Lose (and, with a fixed schedule, the tables of every Passe), and the next
+//! Passe of a per-Passe draw.
+
+use super::{Refusal, guard};
+use crate::db::tournament_data;
+use crate::db::{Conn, audit, seats, teams, tournaments, write_tx};
+use crate::domain::draw::{self, DrawMode, DrawRefusal, DrawState};
+use crate::domain::ids::{TeamId, TournamentId};
+use crate::domain::role::{Actor, Permission};
+use crate::domain::schedule::{self, DrawHistory, PasseDraw, Table};
+use crate::domain::team::TeamStatus;
+use serde::Serialize;
+
+impl From<DrawRefusal> for Refusal {
+    fn from(r: DrawRefusal) -> Self {
+        Refusal::invalid(r.message())
+    }
+}
+
+#[derive(Serialize)]
+struct DrawRecord {
+    mode: DrawMode,
+    seed: u64,
+    passe: Option<u32>,
+    tables: usize,
+    rematches: usize,
+}
+
+/// Draws the Lose (and, in fixed mode, the tables of every Passe). Redrawing is allowed
+/// until the first result is entered.
+pub fn draw(
+    conn: &mut Conn,
+    actor: &Actor,
+    id: TournamentId,
+    mode: DrawMode,
+    seed: u64,
+) -> Result<(), Refusal> {
+    guard::require(actor, Permission::Draw)?;
+    write_tx(conn, |conn| {
+        let tournament = guard::begin_write(conn, id)?;
+        let entered = tournaments::result_count(conn, id)? as usize;
+        let active: Vec<TeamId> = teams::list(conn, id)?
+            .iter()
+            .filter(|t| t.status == TeamStatus::Aktiv)
+            .map(|t| t.id)
+            .collect();
+        draw::may_draw(entered, active.len())?;
+        seats::delete_all(conn, id)?;
+        let lose = schedule::draw_lose(&active, seed);
+        teams::set_lose(conn, id, &lose)?;
+        let team_of_los = |los: u32| lose[los as usize - 1];
+        let draws: Vec<PasseDraw<TeamId>> = match mode {
+            DrawMode::Fest => schedule::fixed_schedule(lose.len() as u32, tournament.passen as u32)
+                .into_iter()
+                .map(|d| PasseDraw {
+                    tables: d
+                        .tables
+                        .iter()
+                        .map(|t| Table {
+                            number: t.number,
+                            team_a: team_of_los(t.team_a),
+                            team_b: team_of_los(t.team_b),
+                        })
+                        .collect(),
+                    bye: d.bye.map(team_of_los),
+                })
+                .collect(),
+            DrawMode::ProPasse => vec![schedule::draw_passe(
+                &active,
+                &DrawHistory::from_draws(&[]),
+                seed,
+                1,
+            )],
+        };
+        let mut rows = Vec::new();
+        for (index, d) in draws.iter().enumerate() {
+            rows.extend(seats::rows_of(id, index as u32 + 1, d));
+        }
+        seats::insert(conn, &rows)?;
+        tournaments::set_draw(conn, id, mode, seed)?;
+        audit::record(
+            conn,
+            Some(actor),
+            audit::Entry {
+                tournament: Some(id),
+                entity: "draw",
+                entity_id: None,
+                action: "draw",
+            },
+            tournament.draw_seed.as_ref(),
+            Some(&DrawRecord {
+                mode,
+                seed,
+                passe: None,
+                tables: draws.iter().map(|d| d.tables.len()).sum(),
+                rematches: schedule::rematches(&draws).len(),
+            }),
+        )?;
+        Ok(())
+    })
+}
+
+/// Per-Passe mode: draws the next Passe among the teams still active.
+pub fn draw_next_passe(conn: &mut Conn, actor: &Actor, id: TournamentId) -> Result<u32, Refusal> {
+    guard::require(actor, Permission::Draw)?;
+    write_tx(conn, |conn| {
+        let tournament = guard::begin_write(conn, id)?;
+        let data = tournament_data::load(conn, id)?;
+        let active: Vec<TeamId> = data
+            .teams
+            .iter()
+            .filter(|t| t.status == TeamStatus::Aktiv)
+            .map(|t| t.id)
+            .collect();
+        let passe = draw::next_passe(DrawState {
+            mode: tournament.draw_seed.map(|_| tournament.draw_mode),
+            drawn_passen: data.drawn_passen(),
+            passen: tournament.passen as u32,
+            active_teams: active.len(),
+        })?;
+        let seed = tournament.draw_seed.unwrap_or_default() as u64;
+        let previous = data.draws();
+        let drawn = schedule::draw_passe(&active, &DrawHistory::from_draws(&previous), seed, passe);
+        seats::insert(conn, &seats::rows_of(id, passe, &drawn))?;
+        let mut all = previous;
+        all.push(drawn.clone());
+        audit::record(
+            conn,
+            Some(actor),
+            audit::Entry {
+                tournament: Some(id),
+                entity: "draw",
+                entity_id: None,
+                action: "draw_passe",
+            },
+            None::<&()>,
+            Some(&DrawRecord {
+                mode: DrawMode::ProPasse,
+                seed,
+                passe: Some(passe),
+                tables: drawn.tables.len(),
+                rematches: schedule::rematches(&all)
+                    .iter()
+                    .filter(|r| r.0 == passe)
+                    .count(),
+            }),
+        )?;
+        Ok(passe)
+    })
+}

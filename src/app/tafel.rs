@@ -1,0 +1,193 @@
+//! Jassmarathon at the table: the clock of a Spielrunde and the digital Tafel, whose
+//! Striche are saved as the table's result through the one result path.
+
+use super::entry::{
+    SaveOutcome, TableEntry, finish_result_writes, sheets_before_write, write_checked,
+};
+use super::{Refusal, guard};
+use crate::db::tournament_data;
+use crate::db::{Conn, audit, marathon, now, results, write_tx};
+use crate::domain::clock::{self, ClockAction};
+use crate::domain::ids::TournamentId;
+use crate::domain::marathon::{Details, Spiel, Tafel, compute};
+use crate::domain::result::TableScore;
+use crate::domain::role::{Actor, Permission, ResultWrite};
+
+/// Starts, pauses, resumes or ends (gong) the clock of a Spielrunde.
+pub fn clock_action(
+    conn: &mut Conn,
+    actor: &Actor,
+    id: TournamentId,
+    passe: u32,
+    action: ClockAction,
+) -> Result<(), Refusal> {
+    guard::require(actor, Permission::ManageTournament)?;
+    write_tx(conn, |conn| {
+        let t = guard::begin_write(conn, id)?;
+        if !t.mode.has_clock() {
+            return Err(Refusal::invalid(format!(
+                "Im {} läuft keine Uhr.",
+                t.mode.label()
+            )));
+        }
+        guard::round(&t, passe)?;
+        let before = marathon::clock(conn, id, passe)?;
+        let after = clock::transition(action, before.as_ref(), now()).map_err(Refusal::invalid)?;
+        marathon::save_clock(conn, id, passe, &after)?;
+        audit::record(
+            conn,
+            Some(actor),
+            audit::Entry {
+                tournament: Some(id),
+                entity: "clock",
+                entity_id: Some(passe as i32),
+                action: action.as_str(),
+            },
+            before.map(ClockJson::of).as_ref(),
+            Some(&ClockJson::of(after)),
+        )?;
+        Ok(())
+    })
+}
+
+/// The clock as the audit log shows it.
+#[derive(serde::Serialize)]
+struct ClockJson {
+    started_at: chrono::NaiveDateTime,
+    paused_at: Option<chrono::NaiveDateTime>,
+    paused_seconds: i64,
+    ended_at: Option<chrono::NaiveDateTime>,
+}
+
+impl ClockJson {
+    fn of(c: clock::ClockFacts) -> Self {
+        ClockJson {
+            started_at: c.started_at,
+            paused_at: c.paused_at,
+            paused_seconds: c.paused_seconds,
+            ended_at: c.ended_at,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TafelChange {
+    Add(Spiel),
+    Replace(usize, Spiel),
+    Delete(usize),
+    Gong(bool),
+}
+
+impl TafelChange {
+    fn action(self) -> &'static str {
+        match self {
+            TafelChange::Add(_) => "add_line",
+            TafelChange::Replace(..) => "correct_line",
+            TafelChange::Delete(_) => "delete_line",
+            TafelChange::Gong(_) => "gong",
+        }
+    }
+}
+
+/// Applies one change to a Tafel, recomputes it from its first line, and writes the
+/// Striche as the table's result, all in one transaction. A visaed result may only be
+/// changed by those who may correct visaed results; the change removes the visas.
+pub fn change_tafel(
+    conn: &mut Conn,
+    actor: &Actor,
+    id: TournamentId,
+    passe: u32,
+    table: u32,
+    change: TafelChange,
+) -> Result<Tafel, Refusal> {
+    write_tx(conn, |conn| {
+        let t = guard::open_tournament(conn, id)?;
+        if !t.mode.has_tafel() {
+            return Err(Refusal::invalid(format!(
+                "Im {} gibt es keine Tafel.",
+                t.mode.label()
+            )));
+        }
+        guard::round(&t, passe)?;
+        let data = tournament_data::load_passe(conn, t, passe)?;
+        let round = data.tournament.mode.round();
+        if !data.tables(passe).iter().any(|t| t.number == table) {
+            return Err(Refusal::NotFound(format!(
+                "Tisch {table} gibt es in {round} {passe} nicht."
+            )));
+        }
+        let existing = data.result_at(passe, table).cloned();
+        let write = match &existing {
+            Some(r) => ResultWrite::Correction { visaed: r.visaed() },
+            None => ResultWrite::New,
+        };
+        actor
+            .may_write_result(write)
+            .map_err(|m| Refusal::Forbidden(m.into()))?;
+        let before = sheets_before_write(conn, &data)?;
+        let rules = marathon::rules(conn, id)?;
+        let (mut lines, mut gong) = marathon::tafel(conn, id, passe, table)?;
+        let bad_line = |n: usize| Refusal::invalid(format!("Zeile {n} gibt es nicht."));
+        match change {
+            TafelChange::Add(s) => lines.push(s),
+            TafelChange::Replace(n, s) => {
+                *lines
+                    .get_mut(n.wrapping_sub(1))
+                    .ok_or_else(|| bad_line(n))? = s
+            }
+            TafelChange::Delete(n) => {
+                if n == 0 || n > lines.len() {
+                    return Err(bad_line(n));
+                }
+                lines.remove(n - 1);
+            }
+            TafelChange::Gong(on) => gong = on,
+        }
+        let computed = compute(&rules, &lines, gong)
+            .map_err(|e| Refusal::invalid(format!("Zeile {}: {}", e.line, e.message)))?;
+        marathon::save_tafel(conn, id, passe, table, &lines, gong)?;
+        let details = Details {
+            a: computed.a,
+            b: computed.b,
+        };
+        let score = TableScore::of_striche(&details);
+        if lines.is_empty() && !gong {
+            if let Some(r) = &existing {
+                results::delete(conn, r.id)?;
+            }
+        } else {
+            let entry = TableEntry {
+                passe,
+                table,
+                score,
+                expected_version: existing.as_ref().map(|r| r.version),
+                details: Some(serde_json::to_string(&details)?),
+            };
+            if let SaveOutcome::Conflict(_) = write_checked(conn, actor, &data, &entry)? {
+                return Err(Refusal::Conflict(
+                    "Die Tafel wurde gleichzeitig geändert. Bitte neu laden.".into(),
+                ));
+            }
+        }
+        audit::record(
+            conn,
+            Some(actor),
+            audit::Entry {
+                tournament: Some(id),
+                entity: "tafel",
+                entity_id: Some(table as i32),
+                action: change.action(),
+            },
+            None::<&()>,
+            Some(&serde_json::json!({
+                "passe": passe,
+                "table": table,
+                "lines": lines.len(),
+                "gong": gong,
+                "striche": [score.points_a, score.points_b],
+            })),
+        )?;
+        finish_result_writes(conn, id, before.as_deref())?;
+        Ok(computed)
+    })
+}

@@ -1,0 +1,167 @@
+//! Registering teams: by hand, by CSV import, edits and deletion before the draw.
+
+use super::{Refusal, guard};
+use crate::db::models::TeamRow;
+use crate::db::{Conn, audit, teams, write_tx};
+use crate::domain::draw;
+use crate::domain::ids::{TeamId, TournamentId};
+use crate::domain::role::{Actor, Permission};
+use crate::domain::team::TeamInput;
+use crate::domain::team_import::ImportedTeam;
+
+/// Why a team was not written: the Startnummer (shown at its field), or another refusal.
+pub enum TeamRefusal {
+    StartnummerTaken(u32),
+    Refused(Refusal),
+}
+
+impl From<Refusal> for TeamRefusal {
+    fn from(e: Refusal) -> Self {
+        TeamRefusal::Refused(e)
+    }
+}
+
+impl From<diesel::result::Error> for TeamRefusal {
+    fn from(e: diesel::result::Error) -> Self {
+        TeamRefusal::Refused(e.into())
+    }
+}
+
+/// Teams can be added after the draw only when tables are drawn per Passe.
+fn ensure_may_add(tournament: &crate::db::models::TournamentRow) -> Result<(), Refusal> {
+    if !draw::may_add_teams(tournament.draw_seed.map(|_| tournament.draw_mode)) {
+        return Err(Refusal::invalid(
+            "Die Lose sind gezogen (fester Tischplan): neue Teams sind nur mit «Auslosung pro Passe» möglich.",
+        ));
+    }
+    Ok(())
+}
+
+fn record(
+    conn: &mut Conn,
+    actor: &Actor,
+    tournament: TournamentId,
+    action: &str,
+    before: Option<&TeamRow>,
+    after: Option<&TeamRow>,
+) -> Result<(), Refusal> {
+    let team = after.or(before).map(|t| t.id.0);
+    audit::record(
+        conn,
+        Some(actor),
+        audit::Entry {
+            tournament: Some(tournament),
+            entity: "team",
+            entity_id: team,
+            action,
+        },
+        before,
+        after,
+    )?;
+    Ok(())
+}
+
+pub fn create(
+    conn: &mut Conn,
+    actor: &Actor,
+    tournament: TournamentId,
+    input: &TeamInput,
+) -> Result<TeamId, TeamRefusal> {
+    guard::require(actor, Permission::ManageTeams)?;
+    write_tx(conn, |conn| {
+        let t = guard::begin_write(conn, tournament)?;
+        ensure_may_add(&t)?;
+        let startnummer = match input.startnummer {
+            Some(n) if teams::taken(conn, tournament, n, None)? => {
+                return Err(TeamRefusal::StartnummerTaken(n));
+            }
+            Some(n) => n,
+            None => {
+                teams::startnummern(conn, tournament)?
+                    .into_iter()
+                    .max()
+                    .unwrap_or(0)
+                    + 1
+            }
+        };
+        let row = teams::insert(conn, tournament, input, startnummer)?;
+        record(conn, actor, tournament, "create", None, Some(&row))?;
+        Ok(row.id)
+    })
+}
+
+pub fn update(
+    conn: &mut Conn,
+    actor: &Actor,
+    tournament: TournamentId,
+    team: TeamId,
+    input: &TeamInput,
+) -> Result<(), TeamRefusal> {
+    guard::require(actor, Permission::ManageTeams)?;
+    write_tx(conn, |conn| {
+        guard::begin_write(conn, tournament)?;
+        let before = teams::find(conn, tournament, team)?.ok_or_else(no_team)?;
+        // A Startnummer is never renumbered silently: an empty field keeps the old one.
+        let startnummer = input.startnummer.unwrap_or(before.startnummer as u32);
+        if teams::taken(conn, tournament, startnummer, Some(team))? {
+            return Err(TeamRefusal::StartnummerTaken(startnummer));
+        }
+        let after = teams::update(conn, team, input, startnummer)?;
+        record(
+            conn,
+            actor,
+            tournament,
+            "update",
+            Some(&before),
+            Some(&after),
+        )?;
+        Ok(())
+    })
+}
+
+fn no_team() -> Refusal {
+    Refusal::NotFound("Dieses Team gibt es in diesem Turnier nicht.".into())
+}
+
+pub fn delete(
+    conn: &mut Conn,
+    actor: &Actor,
+    tournament: TournamentId,
+    team: TeamId,
+) -> Result<TeamRow, Refusal> {
+    guard::require(actor, Permission::ManageTeams)?;
+    write_tx(conn, |conn| {
+        let t = guard::begin_write(conn, tournament)?;
+        if t.draw_seed.is_some() {
+            return Err(Refusal::invalid(
+                "Nach der Auslosung kann ein Team nicht mehr gelöscht werden, nur noch zurückgezogen oder disqualifiziert.",
+            ));
+        }
+        let before = teams::find(conn, tournament, team)?.ok_or_else(no_team)?;
+        teams::delete(conn, team)?;
+        record(conn, actor, tournament, "delete", Some(&before), None)?;
+        Ok(before)
+    })
+}
+
+/// Writes a whole import in one transaction; any clash rolls everything back.
+pub fn import(
+    conn: &mut Conn,
+    actor: &Actor,
+    tournament: TournamentId,
+    imported: &[ImportedTeam],
+) -> Result<usize, TeamRefusal> {
+    guard::require(actor, Permission::ManageTeams)?;
+    write_tx(conn, |conn| {
+        let t = guard::begin_write(conn, tournament)?;
+        ensure_may_add(&t)?;
+        for team in imported {
+            if teams::taken(conn, tournament, team.startnummer, None)? {
+                return Err(TeamRefusal::StartnummerTaken(team.startnummer));
+            }
+            let row = teams::insert(conn, tournament, &team.team, team.startnummer)?;
+            record(conn, actor, tournament, "import", None, Some(&row))?;
+        }
+        Ok(imported.len())
+    })
+}

@@ -1,0 +1,119 @@
+//! Tournaments: create, change the settings, close and reopen, public pages on or off.
+
+use super::{Refusal, guard};
+use crate::db::models::TournamentRow;
+use crate::db::{Conn, audit, marathon, tournaments, write_tx};
+use crate::domain::ids::TournamentId;
+use crate::domain::role::{Actor, Permission};
+use crate::domain::tournament::TournamentSettings;
+
+fn record(
+    conn: &mut Conn,
+    actor: &Actor,
+    action: &str,
+    before: Option<&TournamentRow>,
+    after: &TournamentRow,
+) -> Result<(), Refusal> {
+    audit::record(
+        conn,
+        Some(actor),
+        audit::Entry {
+            tournament: Some(after.id),
+            entity: "tournament",
+            entity_id: Some(after.id.0),
+            action,
+        },
+        before,
+        Some(after),
+    )?;
+    Ok(())
+}
+
+pub fn create(
+    conn: &mut Conn,
+    actor: &Actor,
+    settings: &TournamentSettings,
+) -> Result<TournamentId, Refusal> {
+    guard::require(actor, Permission::ManageTournament)?;
+    write_tx(conn, |conn| {
+        let row = tournaments::insert(conn, settings)?;
+        if let Some(rules) = &settings.marathon {
+            marathon::save_rules(conn, row.id, rules)?;
+        }
+        record(conn, actor, "create", None, &row)?;
+        Ok(row.id)
+    })
+}
+
+pub fn update(
+    conn: &mut Conn,
+    actor: &Actor,
+    id: TournamentId,
+    settings: &TournamentSettings,
+) -> Result<(), Refusal> {
+    guard::require(actor, Permission::ManageTournament)?;
+    write_tx(conn, |conn| {
+        let before = guard::begin_write(conn, id)?;
+        if before.draw_seed.is_some()
+            && (before.passen != settings.passen as i32
+                || before.spiele_per_passe != settings.spiele_per_passe as i32
+                || before.mode != settings.mode)
+        {
+            return Err(Refusal::invalid(format!(
+                "Nach der Auslosung lassen sich Modus, Anzahl {} und Spiele pro {} nicht mehr ändern.",
+                before.mode.rounds(),
+                before.mode.round()
+            )));
+        }
+        let after = tournaments::update(conn, id, settings)?;
+        if let Some(rules) = &settings.marathon {
+            marathon::save_rules(conn, id, rules)?;
+        }
+        record(conn, actor, "update", Some(&before), &after)?;
+        Ok(())
+    })
+}
+
+/// Closing is itself refused on a closed tournament; reopening is the one write allowed then.
+pub fn set_closed(
+    conn: &mut Conn,
+    actor: &Actor,
+    id: TournamentId,
+    closed: bool,
+) -> Result<(), Refusal> {
+    guard::require(actor, Permission::ManageTournament)?;
+    write_tx(conn, |conn| {
+        let before = guard::tournament(conn, id)?;
+        if before.closed == closed {
+            return Err(Refusal::invalid(if closed {
+                "Das Turnier ist bereits abgeschlossen."
+            } else {
+                "Das Turnier ist bereits offen."
+            }));
+        }
+        let after = tournaments::set_closed(conn, id, closed)?;
+        record(
+            conn,
+            actor,
+            if closed { "close" } else { "reopen" },
+            Some(&before),
+            &after,
+        )?;
+        Ok(())
+    })
+}
+
+pub fn set_public(
+    conn: &mut Conn,
+    actor: &Actor,
+    id: TournamentId,
+    public: bool,
+) -> Result<(), Refusal> {
+    guard::require(actor, Permission::ManageTournament)?;
+    write_tx(conn, |conn| {
+        let before = guard::begin_write(conn, id)?;
+        let after = tournaments::set_public(conn, id, public)?;
+        record(conn, actor, "visibility", Some(&before), &after)?;
+        Ok(())
+    })
+}

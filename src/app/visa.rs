@@ -1,0 +1,97 @@
+//! Kontrolleur visas: one Passe of one Standblatt (or both of a table), and the final visa
+//! of a team's total.
+
+use super::{Refusal, guard};
+use crate::db::tournament_data;
+use crate::db::{Conn, audit, now, results, teams, write_tx};
+use crate::domain::ids::{TeamId, TournamentId};
+use crate::domain::role::{Actor, Permission};
+use crate::domain::standblatt;
+
+/// Visas one Passe of one team, or (team None) both teams of the table.
+pub fn visa(
+    conn: &mut Conn,
+    actor: &Actor,
+    id: TournamentId,
+    passe: u32,
+    table: u32,
+    team: Option<TeamId>,
+) -> Result<(), Refusal> {
+    guard::require(actor, Permission::Visa)?;
+    write_tx(conn, |conn| {
+        let t = guard::begin_write(conn, id)?;
+        let stored = results::at(conn, id, passe, table)?.ok_or_else(|| {
+            Refusal::invalid(format!(
+                "{} {passe}, Tisch {table}: noch kein Resultat erfasst.",
+                t.mode.round()
+            ))
+        })?;
+        let side_a = team.is_none_or(|t| t == stored.team_a_id);
+        let side_b = team.is_none_or(|t| t == stored.team_b_id);
+        if !side_a && !side_b {
+            return Err(Refusal::invalid(
+                "Dieses Team spielte nicht an diesem Tisch.",
+            ));
+        }
+        let mark = Some((actor.id, now()));
+        let keep = |by: Option<_>, at: Option<_>| by.zip(at);
+        let visa_a = match keep(stored.visa_a_by, stored.visa_a_at) {
+            None if side_a => mark,
+            kept => kept,
+        };
+        let visa_b = match keep(stored.visa_b_by, stored.visa_b_at) {
+            None if side_b => mark,
+            kept => kept,
+        };
+        let updated = results::set_visas(conn, stored.id, visa_a, visa_b)?;
+        audit::record(
+            conn,
+            Some(actor),
+            audit::Entry {
+                tournament: Some(id),
+                entity: "result",
+                entity_id: Some(stored.id.0),
+                action: "visa",
+            },
+            Some(&stored),
+            Some(&updated),
+        )?;
+        Ok(())
+    })
+}
+
+/// The final visa of a team's total, given only when every Passe is visiert.
+pub fn final_visa(
+    conn: &mut Conn,
+    actor: &Actor,
+    id: TournamentId,
+    team: TeamId,
+) -> Result<(), Refusal> {
+    guard::require(actor, Permission::Visa)?;
+    write_tx(conn, |conn| {
+        guard::begin_write(conn, id)?;
+        let data = tournament_data::load(conn, id)?;
+        let sheets = data.standblaetter();
+        let sheet = sheets.iter().find(|s| s.team == team).ok_or_else(|| {
+            Refusal::NotFound("Dieses Team gibt es in diesem Turnier nicht.".into())
+        })?;
+        if let Some(reason) = standblatt::final_visa_refusal(sheet) {
+            return Err(Refusal::invalid(reason));
+        }
+        let before = data.team(team).cloned();
+        let after = teams::set_final_visa(conn, team, Some(actor.id))?;
+        audit::record(
+            conn,
+            Some(actor),
+            audit::Entry {
+                tournament: Some(id),
+                entity: "team",
+                entity_id: Some(team.0),
+                action: "final_visa",
+            },
+            before.as_ref(),
+            Some(&after),
+        )?;
+        Ok(())
+    })
+}

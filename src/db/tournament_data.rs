@@ -1,0 +1,288 @@
+//! The read model: one tournament with its teams, schedule, results and pending entries,
+//! from which Standblätter, Tischlisten and the Rangliste are built.
+
+use super::Conn;
+use super::models::{PendingEntry, ResultRow, SeatRow, TeamRow, TournamentRow};
+use super::schema::{pending_entries, results, seats, users};
+use crate::domain::ids::{ResultId, TeamId, TournamentId, UserId};
+use crate::domain::schedule::{PasseDraw, Table};
+use crate::domain::standblatt::{
+    self, ResultFacts, SeatFacts, Standblatt, TeamFacts, TournamentFacts, Visa,
+};
+use diesel::prelude::*;
+use std::collections::HashMap;
+
+/// Everything about one tournament that the Standblätter and the Rangliste are built from.
+pub struct TournamentData {
+    pub tournament: TournamentRow,
+    pub teams: Vec<TeamRow>,
+    pub seats: Vec<SeatRow>,
+    pub results: Vec<ResultRow>,
+    pub usernames: HashMap<UserId, String>,
+    /// Double entry: entries waiting for their confirmation (or in contradiction).
+    pub pending: Vec<PendingEntry>,
+    /// Which rows were read: [`load`] reads all, the others a part.
+    scope: Scope,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    Tournament,
+    Passe(u32),
+    Table(u32, u32),
+}
+
+/// The whole tournament; diesel's `NotFound` when there is none.
+pub fn load(conn: &mut Conn, id: TournamentId) -> QueryResult<TournamentData> {
+    let tournament = super::tournaments::get(conn, id)?;
+    load_scoped(conn, tournament, Scope::Tournament)
+}
+
+/// The whole tournament of a row already read.
+pub fn load_row(conn: &mut Conn, tournament: TournamentRow) -> QueryResult<TournamentData> {
+    load_scoped(conn, tournament, Scope::Tournament)
+}
+
+/// The tournament with the seats, results and pending entries of one Passe only: all that
+/// showing the tables of that Passe needs, a fraction of [`load`] on a big tournament.
+/// Never enough for Standblätter or a ranking.
+pub fn load_passe(
+    conn: &mut Conn,
+    tournament: TournamentRow,
+    passe: u32,
+) -> QueryResult<TournamentData> {
+    load_scoped(conn, tournament, Scope::Passe(passe))
+}
+
+/// Only one table of a Passe: its two teams, its seats, its result and pending entries.
+/// What saving a result there needs, independent of the tournament's size.
+pub fn load_table(
+    conn: &mut Conn,
+    tournament: TournamentRow,
+    passe: u32,
+    table: u32,
+) -> QueryResult<TournamentData> {
+    load_scoped(conn, tournament, Scope::Table(passe, table))
+}
+
+fn load_scoped(
+    conn: &mut Conn,
+    tournament: TournamentRow,
+    scope: Scope,
+) -> QueryResult<TournamentData> {
+    let id = tournament.id;
+    let mut seats = seats::table
+        .filter(seats::tournament_id.eq(id))
+        .select(SeatRow::as_select())
+        .order((seats::passe, seats::table_no, seats::team_id))
+        .into_boxed();
+    let mut results = results::table
+        .filter(results::tournament_id.eq(id))
+        .select(ResultRow::as_select())
+        .order((results::passe, results::table_no))
+        .into_boxed();
+    let mut pending = pending_entries::table
+        .filter(pending_entries::tournament_id.eq(id))
+        .select(PendingEntry::as_select())
+        .order(pending_entries::id)
+        .into_boxed();
+    if let Scope::Passe(passe) | Scope::Table(passe, _) = scope {
+        let passe = passe as i32;
+        seats = seats.filter(seats::passe.eq(passe));
+        results = results.filter(results::passe.eq(passe));
+        pending = pending.filter(pending_entries::passe.eq(passe));
+    }
+    if let Scope::Table(_, table) = scope {
+        let table = table as i32;
+        seats = seats.filter(seats::table_no.eq(table));
+        results = results.filter(results::table_no.eq(table));
+        pending = pending.filter(pending_entries::table_no.eq(table));
+    }
+    let seats: Vec<SeatRow> = seats.load(conn)?;
+    let teams = match scope {
+        Scope::Table(..) => {
+            let ids: Vec<TeamId> = seats.iter().map(|s| s.team_id).collect();
+            super::teams::some(conn, id, &ids)?
+        }
+        _ => super::teams::list(conn, id)?,
+    };
+    let usernames = users::table
+        .select((users::id, users::username))
+        .load::<(UserId, String)>(conn)?
+        .into_iter()
+        .collect();
+    Ok(TournamentData {
+        tournament,
+        teams,
+        seats,
+        results: results.load(conn)?,
+        usernames,
+        pending: pending.load(conn)?,
+        scope,
+    })
+}
+
+impl TournamentData {
+    /// Whether this is the whole tournament (not one Passe or table of it).
+    pub fn is_whole(&self) -> bool {
+        self.scope == Scope::Tournament
+    }
+
+    pub fn username(&self, id: UserId) -> String {
+        self.usernames
+            .get(&id)
+            .cloned()
+            .unwrap_or_else(|| format!("#{id}"))
+    }
+
+    fn visa(&self, by: Option<UserId>, at: Option<chrono::NaiveDateTime>) -> Option<Visa> {
+        match (by, at) {
+            (Some(by), Some(at)) => Some(Visa {
+                by: self.username(by),
+                at,
+            }),
+            _ => None,
+        }
+    }
+
+    pub fn standblaetter(&self) -> Vec<Standblatt> {
+        debug_assert!(
+            self.is_whole(),
+            "Standblätter need the whole tournament, not a part of it"
+        );
+        let teams: Vec<TeamFacts> = self
+            .teams
+            .iter()
+            .map(|t| TeamFacts {
+                id: t.id,
+                startnummer: t.startnummer as u32,
+                status: t.status,
+                out_passe: t.out_passe.map(|p| p as u32),
+                final_visa: self.visa(t.final_visa_by, t.final_visa_at),
+            })
+            .collect();
+        let seats: Vec<SeatFacts> = self
+            .seats
+            .iter()
+            .map(|s| SeatFacts {
+                passe: s.passe as u32,
+                team: s.team_id,
+                table: s.table_no.map(|t| t as u32),
+                opponent: s.opponent_id,
+            })
+            .collect();
+        let results: Vec<ResultFacts> = self
+            .results
+            .iter()
+            .map(|r| ResultFacts {
+                id: r.id,
+                passe: r.passe as u32,
+                table: r.table_no as u32,
+                team_a: r.team_a_id,
+                team_b: r.team_b_id,
+                points_a: r.points_a as u32,
+                points_b: r.points_b as u32,
+                matches_a: r.matches_a as u32,
+                matches_b: r.matches_b as u32,
+                visa_a: self.visa(r.visa_a_by, r.visa_a_at),
+                visa_b: self.visa(r.visa_b_by, r.visa_b_at),
+            })
+            .collect();
+        standblatt::standblaetter(&TournamentFacts {
+            passen: self.tournament.passen as u32,
+            pauschale: self.tournament.pauschale as u32,
+            teams: &teams,
+            seats: &seats,
+            results: &results,
+        })
+    }
+
+    pub fn team(&self, id: TeamId) -> Option<&TeamRow> {
+        self.teams.iter().find(|t| t.id == id)
+    }
+
+    /// The tables of one Passe, team A being the lower Startnummer.
+    pub fn tables(&self, passe: u32) -> Vec<Table<&TeamRow>> {
+        let mut tables: Vec<Table<&TeamRow>> = Vec::new();
+        for seat in self.seats.iter().filter(|s| s.passe == passe as i32) {
+            let (Some(table), Some(opponent)) = (seat.table_no, seat.opponent_id) else {
+                continue;
+            };
+            let (Some(me), Some(other)) = (self.team(seat.team_id), self.team(opponent)) else {
+                continue;
+            };
+            if me.startnummer < other.startnummer {
+                tables.push(Table {
+                    number: table as u32,
+                    team_a: me,
+                    team_b: other,
+                });
+            }
+        }
+        tables.sort_by_key(|t| t.number);
+        tables
+    }
+
+    pub fn byes(&self, passe: u32) -> Vec<&TeamRow> {
+        self.seats
+            .iter()
+            .filter(|s| s.passe == passe as i32 && s.table_no.is_none())
+            .filter_map(|s| self.team(s.team_id))
+            .collect()
+    }
+
+    /// The drawn Passen as the schedule module sees them, by team id.
+    pub fn draws(&self) -> Vec<PasseDraw<TeamId>> {
+        (1..=self.drawn_passen())
+            .map(|p| PasseDraw {
+                tables: self
+                    .tables(p)
+                    .iter()
+                    .map(|t| Table {
+                        number: t.number,
+                        team_a: t.team_a.id,
+                        team_b: t.team_b.id,
+                    })
+                    .collect(),
+                bye: self.byes(p).first().map(|t| t.id),
+            })
+            .collect()
+    }
+
+    pub fn result_at(&self, passe: u32, table: u32) -> Option<&ResultRow> {
+        self.results
+            .iter()
+            .find(|r| r.passe == passe as i32 && r.table_no == table as i32)
+    }
+
+    pub fn result(&self, id: ResultId) -> Option<&ResultRow> {
+        self.results.iter().find(|r| r.id == id)
+    }
+
+    /// Passen with a drawn schedule.
+    pub fn drawn_passen(&self) -> u32 {
+        self.seats.iter().map(|s| s.passe as u32).max().unwrap_or(0)
+    }
+
+    pub fn is_drawn(&self) -> bool {
+        self.tournament.draw_seed.is_some()
+    }
+
+    pub fn pending_at(&self, passe: u32, table: u32) -> Vec<&PendingEntry> {
+        self.pending
+            .iter()
+            .filter(|p| p.passe == passe as i32 && p.table_no == table as i32)
+            .collect()
+    }
+
+    pub fn spiele(&self) -> u32 {
+        self.tournament.spiele_per_passe as u32
+    }
+}
+
+impl TeamRow {
+    /// Whether the team has left the tournament by `passe` (its opponents get the Pauschale).
+    pub fn is_out(&self, passe: u32) -> bool {
+        standblatt::is_out(self.status, self.out_passe.map(|p| p as u32), passe)
+    }
+}

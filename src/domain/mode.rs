@@ -1,0 +1,210 @@
+//! The tournament modes, and everything that differs between them, asked in one place.
+//!
+//! Code and templates never compare a mode with a text: they ask [`Mode::facts`]. A new
+//! mode is one new variant and its [`ModeFacts`].
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// Card points of one Spiel, including 5 for the last trick (every seed agrees).
+pub const POINTS_PER_SPIEL: u32 = 157;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Partnerschieber,
+    Jassmarathon,
+}
+
+/// How the Büro types the result of one table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResultEntry {
+    /// One number per table: team A's points, team B gets the rest of 157 × Spiele
+    /// (seed 004); corrected in the same form with the stored version.
+    Points,
+    /// Striche per category, from the table's digital Tafel or a Schnellerfassung
+    /// (seed 003); a Tafel is corrected line by line, a Schnellerfassung in its form.
+    Striche,
+}
+
+/// The sheet the Schreiber writes at the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScoreSheet {
+    /// One line per Spiel, checked against 157 per Spiel.
+    Jasszettel,
+    /// The Jassmarathon Tafel: Spiele, Partien, Striche.
+    Tafel,
+}
+
+/// What a mode is, for every page, message, print and export.
+#[derive(Debug)]
+pub struct ModeFacts {
+    /// The text stored in the database and used in forms and exports.
+    pub key: &'static str,
+    pub label: &'static str,
+    /// One round of play: "Passe" or "Spielrunde".
+    pub round: &'static str,
+    pub rounds: &'static str,
+    /// Column heading of a round in narrow tables: "P1", "S1".
+    pub round_short: &'static str,
+    /// What a table result is counted in.
+    pub unit: &'static str,
+    /// What the Pauschale is counted in.
+    pub pauschale_unit: &'static str,
+    pub entry: ResultEntry,
+    /// Whether both teams of a table sum to 157 × Spiele (and Spiele per Passe are set).
+    pub table_sum_checked: bool,
+    pub sheet: ScoreSheet,
+    /// Whether a round runs on the clock (and ends by the gong).
+    pub clock: bool,
+    /// Whether the tournament's blind double entry applies to typed results.
+    pub double_entry: bool,
+}
+
+const PARTNERSCHIEBER: ModeFacts = ModeFacts {
+    key: "partnerschieber",
+    label: "Partnerschieber",
+    round: "Passe",
+    rounds: "Passen",
+    round_short: "P",
+    unit: "Punkte",
+    pauschale_unit: "Punkte",
+    entry: ResultEntry::Points,
+    table_sum_checked: true,
+    sheet: ScoreSheet::Jasszettel,
+    clock: false,
+    double_entry: true,
+};
+
+const JASSMARATHON: ModeFacts = ModeFacts {
+    key: "jassmarathon",
+    label: "Jassmarathon",
+    round: "Spielrunde",
+    rounds: "Spielrunden",
+    round_short: "S",
+    unit: "Striche",
+    pauschale_unit: "Striche",
+    entry: ResultEntry::Striche,
+    table_sum_checked: false,
+    sheet: ScoreSheet::Tafel,
+    clock: true,
+    // Striche come from a Tafel or per category; a blind second typing adds nothing there.
+    double_entry: false,
+};
+
+impl Mode {
+    pub const ALL: [Mode; 2] = [Mode::Partnerschieber, Mode::Jassmarathon];
+
+    pub const fn facts(self) -> &'static ModeFacts {
+        match self {
+            Mode::Partnerschieber => &PARTNERSCHIEBER,
+            Mode::Jassmarathon => &JASSMARATHON,
+        }
+    }
+
+    /// The stored text; [`Mode::from_key`] reads it back.
+    pub fn key(self) -> &'static str {
+        self.facts().key
+    }
+
+    /// Exactly a stored key, nothing else: unknown text is not a mode.
+    pub fn from_key(key: &str) -> Option<Mode> {
+        Mode::ALL.into_iter().find(|m| m.key() == key)
+    }
+
+    pub fn label(self) -> &'static str {
+        self.facts().label
+    }
+
+    pub fn round(self) -> &'static str {
+        self.facts().round
+    }
+
+    pub fn rounds(self) -> &'static str {
+        self.facts().rounds
+    }
+
+    pub fn unit(self) -> &'static str {
+        self.facts().unit
+    }
+
+    pub fn has_jasszettel(self) -> bool {
+        self.facts().sheet == ScoreSheet::Jasszettel
+    }
+
+    pub fn has_tafel(self) -> bool {
+        self.facts().sheet == ScoreSheet::Tafel
+    }
+
+    pub fn has_clock(self) -> bool {
+        self.facts().clock
+    }
+
+    /// The sum both teams of a table write in one round, where the mode checks one.
+    pub fn table_total(self, spiele: u32) -> Option<u32> {
+        self.facts()
+            .table_sum_checked
+            .then_some(POINTS_PER_SPIEL * spiele)
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+/// From a form: the key, case and surrounding blanks forgiven.
+impl FromStr for Mode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Mode::from_key(s.trim().to_lowercase().as_str())
+            .ok_or_else(|| "Bitte einen Modus wählen.".into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_round_trip_and_unknown_text_is_no_mode() {
+        for mode in Mode::ALL {
+            assert_eq!(Mode::from_key(mode.key()), Some(mode));
+            assert_eq!(mode.key().parse::<Mode>(), Ok(mode));
+        }
+        assert_eq!(Mode::from_key("Jassmarathon"), None);
+        assert_eq!(Mode::from_key(""), None);
+        assert!("schieber".parse::<Mode>().is_err());
+    }
+
+    #[test]
+    fn every_mode_speaks_its_own_words() {
+        assert_eq!(Mode::Partnerschieber.round(), "Passe");
+        assert_eq!(Mode::Partnerschieber.unit(), "Punkte");
+        assert_eq!(Mode::Jassmarathon.round(), "Spielrunde");
+        assert_eq!(Mode::Jassmarathon.rounds(), "Spielrunden");
+        assert_eq!(Mode::Jassmarathon.unit(), "Striche");
+        assert_eq!(Mode::Jassmarathon.facts().pauschale_unit, "Striche");
+    }
+
+    #[test]
+    fn only_point_modes_check_the_table_sum() {
+        assert_eq!(Mode::Partnerschieber.table_total(12), Some(1884));
+        assert_eq!(Mode::Jassmarathon.table_total(12), None);
+        assert!(Mode::Partnerschieber.has_jasszettel() && !Mode::Partnerschieber.has_tafel());
+        assert!(Mode::Jassmarathon.has_tafel() && Mode::Jassmarathon.has_clock());
+        assert!(!Mode::Partnerschieber.has_clock());
+    }
+
+    #[test]
+    fn facts_are_distinct_per_mode() {
+        for a in Mode::ALL {
+            for b in Mode::ALL {
+                assert_eq!(a == b, a.key() == b.key());
+                assert_eq!(a == b, a.round() == b.round());
+            }
+        }
+    }
+}

@@ -1,0 +1,145 @@
+//! Correcting a stored table result through its "korrigieren" link, in any mode: the
+//! points form, the Striche per category of a Schnellerfassung, or the table's Tafel.
+
+use super::views::{TableView, table_views};
+use super::{AppState, Ctx, Secured, User, db, entry, page, page_with, see_other};
+use crate::app::guard;
+use crate::db::marathon;
+use crate::db::models::TournamentRow;
+use crate::db::results;
+use crate::db::tournament_data::TournamentData;
+use crate::domain::form::FieldErrors;
+use crate::domain::ids::{ResultId, TournamentId};
+use crate::domain::marathon::Details;
+use crate::domain::mode::ResultEntry;
+use crate::domain::result::ResultForm;
+use crate::web::error::AppError;
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, web};
+use askama::Template;
+
+#[derive(Template)]
+#[template(path = "correction.html")]
+struct CorrectionPage {
+    ctx: Ctx,
+    t: TournamentRow,
+    passe: u32,
+    table: TableView,
+    /// The mode counts Striche per category.
+    striche: bool,
+    form: ResultForm,
+    errors: FieldErrors,
+}
+
+fn correction_page(
+    ctx: Ctx,
+    data: TournamentData,
+    passe: u32,
+    table: u32,
+    form: ResultForm,
+    errors: FieldErrors,
+) -> Result<CorrectionPage, AppError> {
+    let table = table_views(&data, passe)
+        .into_iter()
+        .find(|t| t.number == table)
+        .ok_or_else(AppError::not_found)?;
+    Ok(CorrectionPage {
+        ctx: ctx.with_tournament(&data.tournament),
+        striche: data.tournament.mode.facts().entry == ResultEntry::Striche,
+        t: data.tournament,
+        passe,
+        table,
+        form,
+        errors,
+    })
+}
+
+/// Where a stored result is corrected.
+enum Correction {
+    Form(Box<(TournamentData, ResultForm, u32, u32)>),
+    /// The result comes from a Tafel: it is corrected line by line there.
+    Tafel(u32, u32),
+}
+
+async fn form(
+    state: web::Data<AppState>,
+    user: User,
+    path: web::Path<(i32, i32)>,
+) -> Result<HttpResponse, AppError> {
+    let (id, result) = path.into_inner();
+    let tid = TournamentId(id);
+    let found = db(&state, move |conn| {
+        let row = results::get(conn, tid, ResultId(result))?;
+        let (passe, table) = (row.passe as u32, row.table_no as u32);
+        let data = guard::load_round(conn, tid, passe)?;
+        let form = match data.tournament.mode.facts().entry {
+            ResultEntry::Points => ResultForm::of_points(table, row.version, row.score()),
+            ResultEntry::Striche if marathon::has_tafel(conn, tid, passe, table)? => {
+                return Ok(Correction::Tafel(passe, table));
+            }
+            ResultEntry::Striche => {
+                let details = Details::parse(row.details.as_deref()).unwrap_or_default();
+                ResultForm::of_striche(table, row.version, &details)
+            }
+        };
+        Ok(Correction::Form(Box::new((data, form, passe, table))))
+    })
+    .await?;
+    match found {
+        Correction::Tafel(passe, table) => Ok(see_other(&format!(
+            "/tournaments/{id}/passen/{passe}/tafel/{table}"
+        ))),
+        Correction::Form(found) => {
+            let (data, form, passe, table) = *found;
+            page(&correction_page(
+                user.0.ctx(),
+                data,
+                passe,
+                table,
+                form,
+                FieldErrors::new(),
+            )?)
+        }
+    }
+}
+
+/// The correction form again, with what was typed and why it was refused.
+pub(super) async fn again(
+    state: &web::Data<AppState>,
+    post: Secured<ResultForm>,
+    id: TournamentId,
+    passe: u32,
+    errors: FieldErrors,
+) -> Result<HttpResponse, AppError> {
+    let data = db(state, move |conn| Ok(guard::load_round(conn, id, passe)?)).await?;
+    let table = post.form.table.trim().parse::<u32>().unwrap_or(0);
+    let page = correction_page(post.session.ctx(), data, passe, table, post.form, errors)?;
+    page_with(&page, StatusCode::UNPROCESSABLE_ENTITY)
+}
+
+async fn correct(
+    state: web::Data<AppState>,
+    path: web::Path<(i32, u32)>,
+    post: Secured<ResultForm>,
+) -> Result<HttpResponse, AppError> {
+    let (id, passe) = path.into_inner();
+    entry::save(
+        &state,
+        post,
+        TournamentId(id),
+        passe,
+        format!("/tournaments/{id}/passen/{passe}"),
+    )
+    .await
+}
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route(
+        "/tournaments/{id}/passen/{passe}/correct",
+        web::post().to(correct),
+    )
+    .route(
+        "/tournaments/{id}/results/{result}/edit",
+        web::get().to(form),
+    );
+}

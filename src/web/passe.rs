@@ -1,0 +1,111 @@
+//! The Tischliste of a Passe or Spielrunde, with its visas.
+
+use super::auth::flash_redirect;
+use super::views::{TableView, progress, table_views, team_label};
+use super::{AppState, Ctx, Secured, User, db, page};
+use crate::app::{guard, visa};
+use crate::db::models::TournamentRow;
+use crate::domain::format;
+use crate::domain::ids::{TeamId, TournamentId};
+use crate::web::error::AppError;
+use actix_web::{HttpResponse, web};
+use askama::Template;
+use serde::Deserialize;
+
+#[derive(Template)]
+#[template(path = "passe.html")]
+struct PassePage {
+    ctx: Ctx,
+    t: TournamentRow,
+    passe: u32,
+    tables: Vec<TableView>,
+    byes: Vec<String>,
+    entered: usize,
+    expected: usize,
+    /// What both teams of a table sum to, where the mode checks a sum.
+    total: Option<String>,
+}
+
+async fn show(
+    state: web::Data<AppState>,
+    user: User,
+    path: web::Path<(i32, u32)>,
+) -> Result<HttpResponse, AppError> {
+    let (id, passe) = path.into_inner();
+    let data = db(&state, move |conn| {
+        Ok(guard::load_round(conn, TournamentId(id), passe)?)
+    })
+    .await?;
+    let tables = table_views(&data, passe);
+    let (entered, expected) = progress(&tables);
+    let t = &data.tournament;
+    page(&PassePage {
+        ctx: user.0.ctx().with_tournament(t),
+        passe,
+        byes: data.byes(passe).into_iter().map(team_label).collect(),
+        total: t
+            .mode
+            .table_total(t.spiele_per_passe as u32)
+            .map(|total| format::number(i64::from(total))),
+        tables,
+        entered,
+        expected,
+        t: data.tournament,
+    })
+}
+
+#[derive(Deserialize)]
+struct VisaForm {
+    /// A team id for one Standblatt; empty for both teams of the table.
+    #[serde(default)]
+    team: String,
+    #[serde(default)]
+    back: String,
+}
+
+/// Only paths inside the app may be redirect targets.
+pub fn safe_back(back: &str, fallback: String) -> String {
+    if back.starts_with("/tournaments/") && !back.contains("//") {
+        back.to_string()
+    } else {
+        fallback
+    }
+}
+
+async fn visa(
+    state: web::Data<AppState>,
+    path: web::Path<(i32, u32, u32)>,
+    post: Secured<VisaForm>,
+) -> Result<HttpResponse, AppError> {
+    let actor = post.session.actor().clone();
+    let (id, passe, table) = path.into_inner();
+    let team = match post.form.team.trim() {
+        "" => None,
+        raw => {
+            Some(TeamId(raw.parse().map_err(|_| {
+                AppError::BadRequest("Ungültiges Team.".into())
+            })?))
+        }
+    };
+    let round = db(&state, move |conn| {
+        visa::visa(conn, &actor, TournamentId(id), passe, table, team)?;
+        Ok(guard::tournament(conn, TournamentId(id))?.mode.round())
+    })
+    .await?;
+    let back = safe_back(&post.form.back, format!("/tournaments/{id}/passen/{passe}"));
+    flash_redirect(
+        &state,
+        &post.session,
+        &back,
+        format!("{round} {passe}, Tisch {table} visiert."),
+    )
+    .await
+}
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/tournaments/{id}/passen/{passe}", web::get().to(show))
+        .route(
+            "/tournaments/{id}/passen/{passe}/tables/{table}/visa",
+            web::post().to(visa),
+        );
+}

@@ -1,0 +1,95 @@
+//! The bulk CSV import of table results (`passe;startnummer;punkte`).
+
+use super::auth::{SecuredUpload, flash_redirect};
+use super::{AppState, Ctx, User, db, page, page_with};
+use crate::app::{guard, import};
+use crate::db::models::TournamentRow;
+use crate::domain::ids::TournamentId;
+use crate::domain::result_import::{assemble, parse_result_csv};
+use crate::domain::role::Permission;
+use crate::domain::text_import::ImportError;
+use crate::web::error::AppError;
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, web};
+use askama::Template;
+
+#[derive(Template)]
+#[template(path = "results_import.html")]
+struct ImportPage {
+    ctx: Ctx,
+    t: TournamentRow,
+    errors: Vec<ImportError>,
+}
+
+async fn form(
+    state: web::Data<AppState>,
+    user: User,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, AppError> {
+    user.0.require(Permission::EnterResults)?;
+    let id = TournamentId(path.into_inner());
+    let t = db(&state, move |conn| Ok(guard::tournament(conn, id)?)).await?;
+    page(&ImportPage {
+        ctx: user.0.ctx().with_tournament(&t),
+        t,
+        errors: Vec::new(),
+    })
+}
+
+async fn upload(
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    upload: SecuredUpload,
+) -> Result<HttpResponse, AppError> {
+    let actor = upload.session.require(Permission::EnterResults)?.clone();
+    let id = TournamentId(path.into_inner());
+    let bytes = upload.fields.get("file").cloned().unwrap_or_default();
+    let data = db(&state, move |conn| Ok(guard::load(conn, id)?)).await?;
+    let parsed = parse_result_csv(&bytes, data.tournament.passen as u32).and_then(|lines| {
+        let seat = |passe: u32, startnummer: u32| {
+            data.tables(passe)
+                .iter()
+                .find(|t| {
+                    t.team_a.startnummer as u32 == startnummer
+                        || t.team_b.startnummer as u32 == startnummer
+                })
+                .map(|t| {
+                    (
+                        t.number,
+                        t.team_a.startnummer as u32,
+                        t.team_b.startnummer as u32,
+                    )
+                })
+        };
+        assemble(&lines, &seat, data.spiele())
+    });
+    let tables = match parsed {
+        Ok(tables) => tables,
+        Err(errors) => {
+            return page_with(
+                &ImportPage {
+                    ctx: upload.session.ctx().with_tournament(&data.tournament),
+                    t: data.tournament,
+                    errors,
+                },
+                StatusCode::UNPROCESSABLE_ENTITY,
+            );
+        }
+    };
+    let count = db(&state, move |conn| {
+        Ok(import::import_results(conn, &actor, id, &tables)?)
+    })
+    .await?;
+    flash_redirect(
+        &state,
+        &upload.session,
+        &format!("/tournaments/{id}"),
+        format!("{count} Tischresultate importiert."),
+    )
+    .await
+}
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/tournaments/{id}/results/import", web::get().to(form))
+        .route("/tournaments/{id}/results/import", web::post().to(upload));
+}

@@ -1,0 +1,289 @@
+//! The digital Tafel of one table in one Spielrunde: its lines, Partien and Striche.
+
+use super::auth::flash_redirect;
+use super::views::team_label;
+use super::{AppState, Ctx, Secured, User, db, page_with};
+use crate::app::Refusal;
+use crate::app::guard;
+use crate::app::tafel::{TafelChange, change_tafel};
+use crate::db::marathon;
+use crate::db::models::TournamentRow;
+use crate::domain::form::FieldErrors;
+use crate::domain::format;
+use crate::domain::ids::TournamentId;
+use crate::domain::marathon::{CARD_POINTS, Cards, Side, Spiel, SpielForm, Tafel, Trump, compute};
+use crate::domain::role::ResultWrite;
+use crate::web::error::AppError;
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, web};
+use askama::Template;
+use serde::Deserialize;
+
+pub struct LineView {
+    pub number: usize,
+    pub partie: u32,
+    pub trump: &'static str,
+    pub cards: String,
+    pub weis: String,
+    pub added_a: String,
+    pub added_b: String,
+    pub score: String,
+    pub events: String,
+}
+
+#[derive(Template)]
+#[template(path = "tafel.html")]
+struct TafelPage {
+    ctx: Ctx,
+    t: TournamentRow,
+    passe: u32,
+    table: u32,
+    team_a: String,
+    team_b: String,
+    lines: Vec<LineView>,
+    gong: bool,
+    striche_a: String,
+    striche_b: String,
+    total_a: u32,
+    total_b: u32,
+    form: SpielForm,
+    /// The line being corrected, if any.
+    editing: Option<usize>,
+    errors: FieldErrors,
+    error: Option<String>,
+    trumps: [Trump; 6],
+}
+
+fn striche_text(s: &crate::domain::marathon::Striche) -> String {
+    format!(
+        "Berg {} · Sieg {} · Schneider {} · Match {} · Gong {}",
+        s.berg, s.sieg, s.schneider, s.matches, s.gong
+    )
+}
+
+fn side(s: Side) -> &'static str {
+    match s {
+        Side::A => "A",
+        Side::B => "B",
+    }
+}
+
+fn line_views(spiele: &[Spiel], tafel: &Tafel) -> Vec<LineView> {
+    spiele
+        .iter()
+        .zip(&tafel.lines)
+        .enumerate()
+        .map(|(i, (s, l))| LineView {
+            number: i + 1,
+            partie: l.partie,
+            trump: s.trump.label(),
+            cards: match s.cards {
+                Cards::Points(a) => format!("{a} : {}", CARD_POINTS.saturating_sub(a)),
+                Cards::Match(m) => format!("Match {}", side(m)),
+            },
+            weis: [
+                (s.weis_a > 0).then(|| format!("Weis A {}", s.weis_a)),
+                (s.weis_b > 0).then(|| format!("Weis B {}", s.weis_b)),
+                s.stoeck.map(|x| format!("Stöck {}", side(x))),
+            ]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(", "),
+            added_a: format::number(i64::from(l.added.0)),
+            added_b: format::number(i64::from(l.added.1)),
+            score: format!(
+                "{} : {}",
+                format::number(i64::from(l.score.0)),
+                format::number(i64::from(l.score.1))
+            ),
+            events: l
+                .events
+                .iter()
+                .map(|e| e.label())
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+        .collect()
+}
+
+#[derive(Deserialize)]
+struct TafelQuery {
+    edit: Option<usize>,
+}
+
+/// What the Tafel page shows besides the Tafel itself.
+struct Shown {
+    form: Option<SpielForm>,
+    editing: Option<usize>,
+    errors: FieldErrors,
+    error: Option<String>,
+}
+
+async fn tafel_page(
+    state: &web::Data<AppState>,
+    ctx: Ctx,
+    id: TournamentId,
+    passe: u32,
+    table: u32,
+    shown: Shown,
+) -> Result<HttpResponse, AppError> {
+    let (data, rules, (spiele, gong)) = db(state, move |conn| {
+        Ok((
+            guard::load_round(conn, id, passe)?,
+            marathon::rules(conn, id)?,
+            marathon::tafel(conn, id, passe, table)?,
+        ))
+    })
+    .await?;
+    if !data.tournament.mode.has_tafel() {
+        return Err(AppError::not_found());
+    }
+    let seating = data
+        .tables(passe)
+        .into_iter()
+        .find(|t| t.number == table)
+        .ok_or_else(AppError::not_found)?;
+    let tafel = compute(&rules, &spiele, gong).map_err(|e| AppError::Internal(e.message))?;
+    let Shown {
+        form,
+        editing,
+        errors,
+        error,
+    } = shown;
+    let form = form.unwrap_or_else(|| {
+        editing
+            .and_then(|n| spiele.get(n.wrapping_sub(1)))
+            .map(SpielForm::of)
+            .unwrap_or_default()
+    });
+    let status = if errors.is_empty() && error.is_none() {
+        StatusCode::OK
+    } else {
+        StatusCode::UNPROCESSABLE_ENTITY
+    };
+    page_with(
+        &TafelPage {
+            ctx: ctx.with_tournament(&data.tournament),
+            passe,
+            table,
+            team_a: team_label(seating.team_a),
+            team_b: team_label(seating.team_b),
+            lines: line_views(&spiele, &tafel),
+            gong,
+            striche_a: striche_text(&tafel.a),
+            striche_b: striche_text(&tafel.b),
+            total_a: tafel.a.total(),
+            total_b: tafel.b.total(),
+            form,
+            editing,
+            errors,
+            error,
+            trumps: Trump::ALL,
+            t: data.tournament,
+        },
+        status,
+    )
+}
+
+async fn show(
+    state: web::Data<AppState>,
+    user: User,
+    path: web::Path<(i32, u32, u32)>,
+    query: web::Query<TafelQuery>,
+) -> Result<HttpResponse, AppError> {
+    let (id, passe, table) = path.into_inner();
+    let shown = Shown {
+        form: None,
+        editing: query.edit,
+        errors: FieldErrors::new(),
+        error: None,
+    };
+    tafel_page(&state, user.0.ctx(), TournamentId(id), passe, table, shown).await
+}
+
+#[derive(Deserialize)]
+struct TafelForm {
+    #[serde(default)]
+    action: String,
+    #[serde(default)]
+    line: String,
+    #[serde(flatten)]
+    spiel: SpielForm,
+}
+
+async fn change(
+    state: web::Data<AppState>,
+    path: web::Path<(i32, u32, u32)>,
+    post: Secured<TafelForm>,
+) -> Result<HttpResponse, AppError> {
+    let actor = post.session.actor().clone();
+    // Who may touch a Tafel at all; whether this change is allowed is the use case's rule.
+    actor
+        .may_write_result(ResultWrite::Correction { visaed: false })
+        .map_err(|m| AppError::Forbidden(m.into()))?;
+    let (id, passe, table) = path.into_inner();
+    let tid = TournamentId(id);
+    let line = post.form.line.trim().parse::<usize>().ok();
+    let which = || line.ok_or_else(|| AppError::BadRequest("Welche Zeile?".into()));
+    let editing = (post.form.action == "replace").then_some(line).flatten();
+    let change = match post.form.action.as_str() {
+        "gong" => TafelChange::Gong(true),
+        "ungong" => TafelChange::Gong(false),
+        "delete" => TafelChange::Delete(which()?),
+        action @ ("add" | "replace") => match Spiel::try_from(&post.form.spiel) {
+            Ok(spiel) if action == "add" => TafelChange::Add(spiel),
+            Ok(spiel) => TafelChange::Replace(which()?, spiel),
+            Err(errors) => {
+                let shown = Shown {
+                    form: Some(post.form.spiel),
+                    editing,
+                    errors,
+                    error: None,
+                };
+                return tafel_page(&state, post.session.ctx(), tid, passe, table, shown).await;
+            }
+        },
+        _ => return Err(AppError::BadRequest("Unbekannte Aktion.".into())),
+    };
+    let done = db(&state, move |conn| {
+        Ok(change_tafel(conn, &actor, tid, passe, table, change))
+    })
+    .await?;
+    match done {
+        Ok(tafel) => {
+            flash_redirect(
+                &state,
+                &post.session,
+                &format!("/tournaments/{id}/passen/{passe}/tafel/{table}"),
+                format!(
+                    "Tafel gespeichert: {} : {} Striche.",
+                    tafel.a.total(),
+                    tafel.b.total()
+                ),
+            )
+            .await
+        }
+        Err(Refusal::Invalid(message)) => {
+            let shown = Shown {
+                form: Some(post.form.spiel),
+                editing,
+                errors: FieldErrors::new(),
+                error: Some(message),
+            };
+            tafel_page(&state, post.session.ctx(), tid, passe, table, shown).await
+        }
+        Err(other) => Err(other.into()),
+    }
+}
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route(
+        "/tournaments/{id}/passen/{passe}/tafel/{table}",
+        web::get().to(show),
+    )
+    .route(
+        "/tournaments/{id}/passen/{passe}/tafel/{table}",
+        web::post().to(change),
+    );
+}

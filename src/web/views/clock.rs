@@ -1,0 +1,43 @@
+//! The clock of a Spielrunde as shown on the office pages and the live page.
+
+use crate::domain::clock::{self, ClockFacts, ClockState};
+use crate::domain::marathon::Rules;
+
+pub struct ClockView {
+    pub state: &'static str,
+    pub remaining: String,
+    /// While running: the moment of the gong, epoch milliseconds, for the live countdown.
+    pub ends_at_ms: Option<i64>,
+}
+
+pub fn clock_view(rules: &Rules, facts: Option<&ClockFacts>) -> ClockView {
+    let now = crate::db::now();
+    match clock::state(rules.round_minutes, facts, now) {
+        ClockState::NotStarted => ClockView {
+            state: "nicht gestartet",
+            remaining: clock::format_remaining(i64::from(rules.round_minutes) * 60),
+            ends_at_ms: None,
+        },
+        ClockState::Running {
+            remaining_seconds,
+            ends_at,
+        } => ClockView {
+            state: "läuft",
+            remaining: clock::format_remaining(remaining_seconds),
+            ends_at_ms: ends_at
+                .and_local_timezone(chrono::Local)
+                .single()
+                .map(|t| t.timestamp_millis()),
+        },
+        ClockState::Paused { remaining_seconds } => ClockView {
+            state: "angehalten",
+            remaining: clock::format_remaining(remaining_seconds),
+            ends_at_ms: None,
+        },
+        ClockState::Gong => ClockView {
+            state: "Gong",
+            remaining: "0:00".into(),
+            ends_at_ms: None,
+        },
+    }
+}

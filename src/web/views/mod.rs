@@ -1,0 +1,8 @@
+//! View types shared by several pages: a table of a round, the clock of a Spielrunde, the
+//! label of a team. Pages hold these, not rows.
+
+pub mod clock;
+pub mod table;
+
+pub use clock::{ClockView, clock_view};
+pub use table::{PendingView, ResultView, TableView, progress, table_views, team_label};

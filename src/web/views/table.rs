@@ -1,0 +1,114 @@
+//! One table of a Passe or Spielrunde as the office sees it.
+
+use crate::db::models::{ResultRow, TeamRow};
+use crate::db::tournament_data::TournamentData;
+use crate::domain::format;
+use crate::domain::ids::ResultId;
+use crate::domain::team::display_name;
+
+pub fn team_label(team: &TeamRow) -> String {
+    format!(
+        "{} {}",
+        team.startnummer,
+        display_name(team.name.as_deref(), &team.player1, &team.player2)
+    )
+}
+
+pub struct TableView {
+    pub number: u32,
+    pub team_a: String,
+    pub team_b: String,
+    pub result: Option<ResultView>,
+    /// "Pauschale" when a team of the table has left the tournament.
+    pub pauschale: bool,
+    /// Double entry: entries not yet confirmed. Their values are shown only once they
+    /// contradict each other, so that the second clerk types blind.
+    pub pending: Vec<PendingView>,
+}
+
+pub struct PendingView {
+    pub by: String,
+    pub points: String,
+}
+
+impl TableView {
+    pub fn contradiction(&self) -> bool {
+        self.pending.len() > 1
+    }
+    /// Progress word: offen, 1× erfasst, Widerspruch, erfasst (bestätigt with double entry).
+    pub fn state(&self, double_entry: &bool) -> &'static str {
+        match (&self.result, self.pending.len()) {
+            (Some(_), _) if *double_entry => "bestätigt",
+            (Some(_), _) => "erfasst",
+            (None, 0) => "offen",
+            (None, 1) => "1× erfasst",
+            (None, _) => "Widerspruch",
+        }
+    }
+}
+
+fn pending_views(data: &TournamentData, passe: u32, table: u32) -> Vec<PendingView> {
+    data.pending_at(passe, table)
+        .into_iter()
+        .map(|p| PendingView {
+            by: data.usernames.get(&p.user_id).cloned().unwrap_or_default(),
+            points: format!(
+                "{} : {}",
+                format::number(i64::from(p.points_a)),
+                format::number(i64::from(p.points_b))
+            ),
+        })
+        .collect()
+}
+
+pub struct ResultView {
+    pub id: ResultId,
+    pub points_a: String,
+    pub points_b: String,
+    pub matches: String,
+    pub visa_a: bool,
+    pub visa_b: bool,
+    pub version: i32,
+}
+
+impl ResultView {
+    pub fn new(r: &ResultRow) -> Self {
+        ResultView {
+            id: r.id,
+            points_a: format::number(i64::from(r.points_a)),
+            points_b: format::number(i64::from(r.points_b)),
+            matches: if r.matches_a + r.matches_b > 0 {
+                format!("{} : {}", r.matches_a, r.matches_b)
+            } else {
+                String::new()
+            },
+            visa_a: r.visa_a_by.is_some(),
+            visa_b: r.visa_b_by.is_some(),
+            version: r.version,
+        }
+    }
+}
+
+pub fn table_views(data: &TournamentData, passe: u32) -> Vec<TableView> {
+    data.tables(passe)
+        .iter()
+        .map(|t| TableView {
+            number: t.number,
+            team_a: team_label(t.team_a),
+            team_b: team_label(t.team_b),
+            result: data.result_at(passe, t.number).map(ResultView::new),
+            pauschale: t.team_a.is_out(passe) || t.team_b.is_out(passe),
+            pending: pending_views(data, passe, t.number),
+        })
+        .collect()
+}
+
+/// (entered, expected): tables with a result among those that play (not the Pauschale).
+pub fn progress(tables: &[TableView]) -> (usize, usize) {
+    let expected = tables.iter().filter(|t| !t.pauschale).count();
+    let entered = tables
+        .iter()
+        .filter(|t| !t.pauschale && t.result.is_some())
+        .count();
+    (entered, expected)
+}
