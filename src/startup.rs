@@ -2,7 +2,7 @@
 
 use crate::config::Settings;
 use crate::db;
-use crate::web::{self, AppState};
+use crate::web::{self, state::AppState};
 use actix_web::dev::Server;
 use actix_web::{App, HttpServer, middleware};
 use std::net::TcpListener;
@@ -28,11 +28,11 @@ pub fn build(settings: &Settings) -> Result<Application, String> {
     let state = actix_web::web::Data::new(AppState {
         pool: pool.clone(),
         public_url: settings.public_url.clone(),
-        live: std::sync::Arc::new(crate::web::live::LiveHub::default()),
+        live: std::sync::Arc::new(crate::web::live::hub::LiveHub::default()),
         db_threads: web::threads::DbThreads::start(DB_CONNECTIONS as usize)
             .map_err(|e| format!("database threads: {e}"))?,
     });
-    crate::web::live::spawn_poller(state.clone());
+    crate::web::live::publish::spawn_poller(state.clone());
     if !settings.backup_interval.is_zero() {
         spawn_backups(
             pool.clone(),
@@ -48,7 +48,9 @@ pub fn build(settings: &Settings) -> Result<Application, String> {
             .app_data(state.clone())
             .app_data(actix_web::web::PayloadConfig::new(MAX_FORM_BYTES))
             .app_data(actix_web::web::FormConfig::default().limit(MAX_FORM_BYTES))
-            .wrap(middleware::from_fn(crate::web::live::refresh_after_writes))
+            .wrap(middleware::from_fn(
+                crate::web::live::publish::refresh_after_writes,
+            ))
             .wrap(
                 middleware::DefaultHeaders::new()
                     .add(("X-Content-Type-Options", "nosniff"))

@@ -2,7 +2,7 @@
 //! to the entries stored for a table.
 
 use super::Refusal;
-use super::entry::{
+use super::result_write::{
     SaveOutcome, TableEntry, finish_result_writes, seating, sheets_before_write, write_checked,
 };
 use crate::db::models::PendingEntry;

@@ -1,7 +1,7 @@
 //! Imports: table results from a CSV file, and a whole tournament from its JSON export.
 //! Both all or nothing.
 
-use super::entry::{
+use super::result_write::{
     SaveOutcome, TableEntry, finish_result_writes, sheets_before_write, write_checked,
 };
 use super::{Refusal, guard};

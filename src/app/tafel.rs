@@ -1,7 +1,7 @@
 //! Jassmarathon at the table: the clock of a Spielrunde and the digital Tafel, whose
 //! Striche are saved as the table's result through the one result path.
 
-use super::entry::{
+use super::result_write::{
     SaveOutcome, TableEntry, finish_result_writes, sheets_before_write, write_checked,
 };
 use super::{Refusal, guard};
@@ -9,7 +9,8 @@ use crate::db::tournament_data;
 use crate::db::{Conn, audit, marathon, now, results, write_tx};
 use crate::domain::clock::{self, ClockAction};
 use crate::domain::ids::TournamentId;
-use crate::domain::marathon::{Details, Spiel, Tafel, compute};
+use crate::domain::marathon::tafel::{Tafel, compute};
+use crate::domain::marathon::{Details, Spiel};
 use crate::domain::result::TableScore;
 use crate::domain::role::{Actor, Permission, ResultWrite};
 

@@ -1,7 +1,7 @@
 //! Disqualification and withdrawal of a team (and undoing them). The opponents'
 //! Standblätter follow from the status (Pauschale, seed 004 §9); results stay stored.
 
-use super::entry::revoke_changed_final_visas;
+use super::result_write::revoke_changed_final_visas;
 use super::{Refusal, guard};
 use crate::db::teams::StatusChange;
 use crate::db::tournament_data;

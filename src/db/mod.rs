@@ -2,6 +2,7 @@
 
 pub mod audit;
 pub mod backup;
+pub mod dump;
 pub mod marathon;
 pub mod models;
 pub mod results;
@@ -70,63 +71,4 @@ where
 
 pub fn now() -> chrono::NaiveDateTime {
     chrono::Local::now().naive_local()
-}
-
-/// Every row of every domain table (sessions aside), for checks that a refused request
-/// wrote nothing.
-pub fn dump(conn: &mut Conn) -> diesel::QueryResult<String> {
-    use diesel::prelude::*;
-    use models::*;
-    use schema::*;
-    let mut out = String::new();
-    out += &format!(
-        "{:?}\n",
-        users::table
-            .select(UserRow::as_select())
-            .order(users::id)
-            .load(conn)?
-    );
-    out += &format!(
-        "{:?}\n",
-        tournaments::table
-            .select(TournamentRow::as_select())
-            .order(tournaments::id)
-            .load(conn)?
-    );
-    out += &format!(
-        "{:?}\n",
-        teams::table
-            .select(TeamRow::as_select())
-            .order(teams::id)
-            .load(conn)?
-    );
-    out += &format!(
-        "{:?}\n",
-        seats::table
-            .select(SeatRow::as_select())
-            .order(seats::id)
-            .load(conn)?
-    );
-    out += &format!(
-        "{:?}\n",
-        results::table
-            .select(ResultRow::as_select())
-            .order(results::id)
-            .load(conn)?
-    );
-    out += &format!(
-        "{:?}\n",
-        audit_log::table
-            .select(AuditRow::as_select())
-            .order(audit_log::id)
-            .load(conn)?
-    );
-    out += &format!(
-        "{:?}\n",
-        pending_entries::table
-            .select(PendingEntry::as_select())
-            .order(pending_entries::id)
-            .load(conn)?
-    );
-    Ok(out)
 }

@@ -2,7 +2,8 @@
 //! (the other team gets the rest of 157 × Spiele) or Striche per category.
 
 use super::form::FieldErrors;
-use super::marathon::{Details, Rules, parse_quick};
+use super::marathon::quick::parse_quick;
+use super::marathon::{Details, Rules};
 use super::mode::{Mode, ResultEntry};
 use super::result::{ResultForm, TableScore, parse_score, parse_table};
 

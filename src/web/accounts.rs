@@ -1,7 +1,10 @@
 //! Account management by the Turnierleitung.
 
 use super::auth::flash_redirect;
-use super::{AppState, Ctx, Secured, User, db, page, page_with};
+use super::auth::{Secured, User};
+use super::ctx::Ctx;
+use super::render::{page, page_with};
+use super::state::{AppState, db};
 use crate::db::models::UserRow;
 use crate::db::users::{self, UserChange};
 use crate::domain::form::FieldErrors;

@@ -1,6 +1,9 @@
 //! The audit log page for the Turnierleitung.
 
-use super::{AppState, Ctx, User, db, page};
+use super::auth::User;
+use super::ctx::Ctx;
+use super::render::page;
+use super::state::{AppState, db};
 use crate::db::models::{AuditRow, TournamentRow};
 use crate::db::{audit, tournaments};
 use crate::domain::format;

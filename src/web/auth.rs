@@ -1,6 +1,8 @@
 //! Sessions, CSRF, login/logout and the first-run setup.
 
-use super::{AppState, Ctx, db, page, page_with, see_other};
+use super::ctx::Ctx;
+use super::render::{page, page_with, see_other};
+use super::state::{AppState, db};
 use crate::db::users::{self, SessionInfo};
 use crate::domain::role::{Actor, Permission, Role};
 use crate::web::error::AppError;

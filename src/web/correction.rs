@@ -1,8 +1,12 @@
 //! Correcting a stored table result through its "korrigieren" link, in any mode: the
 //! points form, the Striche per category of a Schnellerfassung, or the table's Tafel.
 
-use super::views::{TableView, table_views};
-use super::{AppState, Ctx, Secured, User, db, entry, page, page_with, see_other};
+use super::auth::{Secured, User};
+use super::ctx::Ctx;
+use super::render::{page, page_with, see_other};
+use super::result_save::{Answer, Refusal, save};
+use super::state::{AppState, db};
+use super::views::{ResultView, TableView, table_views};
 use crate::app::guard;
 use crate::db::marathon;
 use crate::db::models::TournamentRow;
@@ -14,7 +18,6 @@ use crate::domain::marathon::Details;
 use crate::domain::mode::ResultEntry;
 use crate::domain::result::ResultForm;
 use crate::web::error::AppError;
-use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 use askama::Template;
 
@@ -29,6 +32,8 @@ struct CorrectionPage {
     striche: bool,
     form: ResultForm,
     errors: FieldErrors,
+    /// The result was changed meanwhile: what is stored now.
+    conflict: Option<ResultView>,
 }
 
 fn correction_page(
@@ -51,6 +56,7 @@ fn correction_page(
         table,
         form,
         errors,
+        conflict: None,
     })
 }
 
@@ -109,12 +115,20 @@ pub(super) async fn again(
     post: Secured<ResultForm>,
     id: TournamentId,
     passe: u32,
-    errors: FieldErrors,
+    refusal: Refusal,
 ) -> Result<HttpResponse, AppError> {
     let data = db(state, move |conn| Ok(guard::load_round(conn, id, passe)?)).await?;
     let table = post.form.table.trim().parse::<u32>().unwrap_or(0);
-    let page = correction_page(post.session.ctx(), data, passe, table, post.form, errors)?;
-    page_with(&page, StatusCode::UNPROCESSABLE_ENTITY)
+    let mut page = correction_page(
+        post.session.ctx(),
+        data,
+        passe,
+        table,
+        post.form,
+        refusal.errors,
+    )?;
+    page.conflict = refusal.conflict.as_ref().map(ResultView::new);
+    page_with(&page, refusal.status)
 }
 
 async fn correct(
@@ -123,14 +137,12 @@ async fn correct(
     post: Secured<ResultForm>,
 ) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
-    entry::save(
-        &state,
-        post,
-        TournamentId(id),
-        passe,
-        format!("/tournaments/{id}/passen/{passe}"),
-    )
-    .await
+    let back = format!("/tournaments/{id}/passen/{passe}");
+    let id = TournamentId(id);
+    match save(&state, &post, id, passe, &back).await? {
+        Answer::Done(response) => Ok(response),
+        Answer::Again(refusal) => again(&state, post, id, passe, refusal).await,
+    }
 }
 
 pub fn routes(cfg: &mut web::ServiceConfig) {

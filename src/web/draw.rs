@@ -1,8 +1,11 @@
 //! Lose and tables: the draw, its lists, and the per-Passe draw.
 
 use super::auth::flash_redirect;
+use super::auth::{Secured, User};
+use super::ctx::Ctx;
+use super::render::page;
+use super::state::{AppState, db};
 use super::views::team_label;
-use super::{AppState, Ctx, Secured, User, db, page};
 use crate::app::{self, guard};
 use crate::db::models::TournamentRow;
 use crate::db::tournament_data::TournamentData;

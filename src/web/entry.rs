@@ -1,16 +1,18 @@
-//! Result entry per round: the fast one-number entry of a points mode, and the one save
-//! handler behind every typed result (new, correction, Schnellerfassung).
+//! Result entry per round: the fast one-number entry of a points mode (the Spielrunde page
+//! where the mode counts Striche).
 
+use super::auth::{Secured, User};
+use super::correction;
+use super::ctx::Ctx;
+use super::render::{html_page, page_with};
+use super::result_save::{Answer, save};
+use super::spielrunde;
+use super::state::{AppState, db};
 use super::views::{ResultView, TableView, progress, table_views};
-use super::{
-    AppState, Ctx, Secured, User, correction, db, html_page, live, page_with, see_other, spielrunde,
-};
-use crate::app::entry::{SaveOutcome, Typed, save_typed};
 use crate::app::guard;
 use crate::db::models::TournamentRow;
 use crate::db::tournament_data::TournamentData;
 use crate::domain::form::FieldErrors;
-use crate::domain::format;
 use crate::domain::ids::TournamentId;
 use crate::domain::mode::{POINTS_PER_SPIEL, ResultEntry};
 use crate::domain::result::ResultForm;
@@ -128,111 +130,38 @@ async fn entry_form(
     }
 }
 
-/// The flash message after a save that redirects; None when the page is shown again.
-fn saved_message(
-    t: &TournamentRow,
-    outcome: &SaveOutcome,
-    passe: u32,
-    table: u32,
-    correction: bool,
-) -> Option<String> {
-    let round = t.mode.round();
-    match outcome {
-        SaveOutcome::Saved(row) => Some(format!(
-            "{round} {passe}, Tisch {table} gespeichert: {} : {}{}{}",
-            format::number(i64::from(row.points_a)),
-            format::number(i64::from(row.points_b)),
-            match t.mode.facts().entry {
-                ResultEntry::Striche => " Striche",
-                ResultEntry::Points => "",
-            },
-            if correction {
-                " (korrigiert, Visum aufgehoben)"
-            } else {
-                ""
-            }
-        )),
-        SaveOutcome::FirstEntry => Some(format!(
-            "{round} {passe}, Tisch {table}: 1× erfasst – zählt nach der zweiten, blinden Erfassung durch ein anderes Konto."
-        )),
-        SaveOutcome::Mismatch(_) | SaveOutcome::Conflict(_) => None,
-    }
-}
-
-/// Saves a typed result (new when `version` is empty, else a correction of that version)
-/// in any mode: 303 on success, 409 on a conflict, 422 on bad input, each with the page
-/// the clerk came from. Parsing, saving and the flash message take one trip to the
-/// database: under load every trip waits for a thread.
-pub(super) async fn save(
-    state: &web::Data<AppState>,
-    post: Secured<ResultForm>,
-    id: TournamentId,
-    passe: u32,
-    back: String,
-) -> Result<HttpResponse, AppError> {
-    let correction = !post.form.version.trim().is_empty();
-    let actor = post.session.actor().clone();
-    let form = post.form.clone();
-    let token = post.session.token.clone();
-    let (typed, t, versions) = db(state, move |conn| {
-        let typed = save_typed(conn, &actor, id, passe, &form)?;
-        let t = guard::tournament(conn, id)?;
-        if let Typed::Done { table, outcome } = &typed
-            && let Some(message) = saved_message(&t, outcome, passe, *table, correction)
-        {
-            crate::db::users::set_flash(conn, &token, &message)?;
-        }
-        Ok((typed, t, crate::db::tournaments::versions(conn)?))
-    })
-    .await?;
-    state.live.publish(&versions);
-    let (errors, conflict, status) = match typed {
-        Typed::Done {
-            outcome: SaveOutcome::Saved(_) | SaveOutcome::FirstEntry,
-            ..
-        } => {
-            let mut response = see_other(&back);
-            response.extensions_mut().insert(live::VersionsPublished);
-            return Ok(response);
-        }
-        Typed::Invalid(errors) => (errors, None, StatusCode::UNPROCESSABLE_ENTITY),
-        // Double entry: the contradicting entry is shown with the one before it.
-        Typed::Done {
-            outcome: SaveOutcome::Mismatch(_),
-            ..
-        } => (FieldErrors::new(), None, StatusCode::CONFLICT),
-        Typed::Done {
-            outcome: SaveOutcome::Conflict(stored),
-            ..
-        } => (FieldErrors::new(), Some(stored), StatusCode::CONFLICT),
-    };
-    // The form again, with the round as it is now.
-    if correction && status == StatusCode::UNPROCESSABLE_ENTITY {
-        return correction::again(state, post, id, passe, errors).await;
-    }
-    if t.mode.facts().entry == ResultEntry::Striche {
-        return spielrunde::again(state, post, id, passe, errors, conflict, status).await;
-    }
-    let data = db(state, move |conn| Ok(guard::load_round(conn, id, passe)?)).await?;
-    let conflict = conflict.map(|stored| (stored.table_no as u32, ResultView::new(&stored)));
-    let page = entry_page(post.session.ctx(), data, passe, post.form, errors, conflict);
-    page_with(&page, status)
-}
-
 async fn enter(
     state: web::Data<AppState>,
     path: web::Path<(i32, u32)>,
     post: Secured<ResultForm>,
 ) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
-    save(
-        &state,
-        post,
-        TournamentId(id),
+    let back = format!("/tournaments/{id}/passen/{passe}/entry");
+    let id = TournamentId(id);
+    let refusal = match save(&state, &post, id, passe, &back).await? {
+        Answer::Done(response) => return Ok(response),
+        Answer::Again(refusal) => refusal,
+    };
+    if refusal.correction && refusal.status == StatusCode::UNPROCESSABLE_ENTITY {
+        return correction::again(&state, post, id, passe, refusal).await;
+    }
+    if refusal.mode_entry == ResultEntry::Striche {
+        return spielrunde::again(&state, post, id, passe, refusal).await;
+    }
+    // The form again, with the round as it is now.
+    let data = db(&state, move |conn| Ok(guard::load_round(conn, id, passe)?)).await?;
+    let conflict = refusal
+        .conflict
+        .map(|stored| (stored.table_no as u32, ResultView::new(&stored)));
+    let page = entry_page(
+        post.session.ctx(),
+        data,
         passe,
-        format!("/tournaments/{id}/passen/{passe}/entry"),
-    )
-    .await
+        post.form,
+        refusal.errors,
+        conflict,
+    );
+    page_with(&page, refusal.status)
 }
 
 pub fn routes(cfg: &mut web::ServiceConfig) {

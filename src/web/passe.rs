@@ -1,8 +1,11 @@
 //! The Tischliste of a Passe or Spielrunde, with its visas.
 
 use super::auth::flash_redirect;
+use super::auth::{Secured, User};
+use super::ctx::Ctx;
+use super::render::page;
+use super::state::{AppState, db};
 use super::views::{TableView, progress, table_views, team_label};
-use super::{AppState, Ctx, Secured, User, db, page};
 use crate::app::{guard, visa};
 use crate::db::models::TournamentRow;
 use crate::domain::format;

@@ -1,9 +1,11 @@
 //! Prints and exports: Standblätter, Tischliste, Start-/Losliste, Jasszettel (login), and
 //! the Rangliste as PDF, CSV and JSON (public unless the Leitung hides the tournament).
 
+use super::auth::{MaybeUser, User};
 use super::ranking::{RankingQuery, SectionView, ensure_visible, ranking_view};
+use super::render::base_url;
+use super::state::{AppState, db};
 use super::views::team_label;
-use super::{AppState, MaybeUser, User, base_url, db};
 use crate::app::guard;
 use crate::db::tournament_data::TournamentData;
 use crate::domain::format;

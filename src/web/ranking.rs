@@ -1,7 +1,10 @@
 //! The Rangliste: the HTML page and the shared view that PDF, CSV and JSON print.
 
+use super::auth::MaybeUser;
+use super::ctx::Ctx;
+use super::render::page;
+use super::state::{AppState, db};
 use super::views::team_label;
-use super::{AppState, Ctx, MaybeUser, db, page};
 use crate::app::guard;
 use crate::db::models::{TeamRow, TournamentRow};
 use crate::db::tournament_data::TournamentData;

@@ -1,7 +1,10 @@
 //! The bulk CSV import of table results (`passe;startnummer;punkte`).
 
+use super::auth::User;
 use super::auth::{SecuredUpload, flash_redirect};
-use super::{AppState, Ctx, User, db, page, page_with};
+use super::ctx::Ctx;
+use super::render::{page, page_with};
+use super::state::{AppState, db};
 use crate::app::{guard, import};
 use crate::db::models::TournamentRow;
 use crate::domain::ids::TournamentId;

@@ -1,7 +1,8 @@
 //! Data safety: database snapshot download, tournament export/import as JSON.
 
+use super::auth::User;
 use super::auth::{SecuredUpload, flash_redirect};
-use super::{AppState, User, db};
+use super::state::{AppState, db};
 use crate::app::import;
 use crate::db::{backup, transfer};
 use crate::domain::ids::TournamentId;

@@ -1,9 +1,14 @@
 //! The Spielrunde page of a mode that counts Striche: the clock, the Schnellerfassung
 //! (Striche per category) and the Tafel of every table.
 
+use super::auth::Secured;
 use super::auth::{Session, flash_redirect};
+use super::correction;
+use super::ctx::Ctx;
+use super::render::page_with;
+use super::result_save::{Answer, Refusal, save};
+use super::state::{AppState, db};
 use super::views::{ClockView, TableView, clock_view, progress, table_views};
-use super::{AppState, Ctx, Secured, db, entry, page_with};
 use crate::app::{guard, tafel};
 use crate::db::marathon;
 use crate::db::models::{ResultRow, TournamentRow};
@@ -120,10 +125,14 @@ pub(super) async fn again(
     post: Secured<ResultForm>,
     id: TournamentId,
     passe: u32,
-    errors: FieldErrors,
-    conflict: Option<ResultRow>,
-    status: StatusCode,
+    refusal: Refusal,
 ) -> Result<HttpResponse, AppError> {
+    let Refusal {
+        errors,
+        conflict,
+        status,
+        ..
+    } = refusal;
     render(
         state,
         post.session.ctx(),
@@ -145,14 +154,16 @@ async fn quick(
     post: Secured<ResultForm>,
 ) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
-    entry::save(
-        &state,
-        post,
-        TournamentId(id),
-        passe,
-        format!("/tournaments/{id}/passen/{passe}/entry"),
-    )
-    .await
+    let back = format!("/tournaments/{id}/passen/{passe}/entry");
+    let id = TournamentId(id);
+    let refusal = match save(&state, &post, id, passe, &back).await? {
+        Answer::Done(response) => return Ok(response),
+        Answer::Again(refusal) => refusal,
+    };
+    if refusal.correction && refusal.status == StatusCode::UNPROCESSABLE_ENTITY {
+        return correction::again(&state, post, id, passe, refusal).await;
+    }
+    again(&state, post, id, passe, refusal).await
 }
 
 #[derive(Deserialize)]

@@ -1,9 +1,12 @@
 //! The Standblatt of a team: its Passen, visas, final visa, disqualification.
 
 use super::auth::flash_redirect;
+use super::auth::{Secured, User};
+use super::ctx::Ctx;
 use super::passe::safe_back;
+use super::render::page;
+use super::state::{AppState, db};
 use super::views::team_label;
-use super::{AppState, Ctx, Secured, User, db, page};
 use crate::app::{guard, team_status, visa};
 use crate::db::models::{TeamRow, TournamentRow};
 use crate::domain::format;

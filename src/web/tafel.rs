@@ -1,8 +1,11 @@
 //! The digital Tafel of one table in one Spielrunde: its lines, Partien and Striche.
 
 use super::auth::flash_redirect;
+use super::auth::{Secured, User};
+use super::ctx::Ctx;
+use super::render::page_with;
+use super::state::{AppState, db};
 use super::views::team_label;
-use super::{AppState, Ctx, Secured, User, db, page_with};
 use crate::app::Refusal;
 use crate::app::guard;
 use crate::app::tafel::{TafelChange, change_tafel};
@@ -11,7 +14,9 @@ use crate::db::models::TournamentRow;
 use crate::domain::form::FieldErrors;
 use crate::domain::format;
 use crate::domain::ids::TournamentId;
-use crate::domain::marathon::{CARD_POINTS, Cards, Side, Spiel, SpielForm, Tafel, Trump, compute};
+use crate::domain::marathon::quick::SpielForm;
+use crate::domain::marathon::tafel::{Tafel, compute};
+use crate::domain::marathon::{CARD_POINTS, Cards, Side, Spiel, Trump};
 use crate::domain::role::ResultWrite;
 use crate::web::error::AppError;
 use actix_web::http::StatusCode;

@@ -1,7 +1,10 @@
 //! Teams: list, add, edit, remove, CSV import with preview.
 
+use super::auth::{Secured, User};
 use super::auth::{SecuredUpload, flash_redirect};
-use super::{AppState, Ctx, Secured, User, db, page, page_with};
+use super::ctx::Ctx;
+use super::render::{page, page_with};
+use super::state::{AppState, db};
 use crate::app::guard;
 use crate::app::teams::{self as team_writes, TeamRefusal};
 use crate::db::models::{TeamRow, TournamentRow};

@@ -1,7 +1,10 @@
 //! Tournaments: list, create, edit, close and reopen.
 
 use super::auth::flash_redirect;
-use super::{AppState, Ctx, MaybeUser, Secured, User, db, page, page_with, see_other};
+use super::auth::{MaybeUser, Secured, User};
+use super::ctx::Ctx;
+use super::render::{page, page_with, see_other};
+use super::state::{AppState, db};
 use crate::app::{self, guard};
 use crate::db::models::TournamentRow;
 use crate::db::{marathon, tournaments, users};

@@ -79,7 +79,7 @@ impl TestApp {
 
     pub fn dump(&self) -> String {
         let mut conn = self.pool.get().expect("conn");
-        db::dump(&mut conn).expect("dump")
+        db::dump::dump(&mut conn).expect("dump")
     }
 
     pub fn audit_actions(&self) -> Vec<String> {

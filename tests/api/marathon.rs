@@ -1,6 +1,7 @@
 use crate::helpers::*;
 use jassturnier::domain::ids::TournamentId;
-use jassturnier::domain::marathon::{Cards, Rules, Side, Spiel, Trump, compute};
+use jassturnier::domain::marathon::tafel::compute;
+use jassturnier::domain::marathon::{Cards, Rules, Side, Spiel, Trump};
 use reqwest::StatusCode;
 use scraper::Html;
 use std::collections::HashMap;

@@ -16,9 +16,6 @@
 pub mod quick;
 pub mod tafel;
 
-pub use quick::{SpielForm, parse_quick};
-pub use tafel::{Event, LineOutcome, Tafel, TafelError, compute};
-
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;

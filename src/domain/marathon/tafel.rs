@@ -228,7 +228,8 @@ pub fn compute(rules: &Rules, spiele: &[Spiel], gong: bool) -> Result<Tafel, Taf
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::marathon::{Trump, parse_quick};
+    use crate::domain::marathon::Trump;
+    use crate::domain::marathon::quick::parse_quick;
     use Side::{A, B};
     use Trump::*;
     use proptest::prelude::*;

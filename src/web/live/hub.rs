@@ -7,18 +7,14 @@
 //! poller does the same every second for writes from outside the server (CLI). Neither the
 //! cached page nor an SSE connection touches the database.
 
-use super::super::{AppState, db};
-use crate::db::tournaments::{self, Published};
+use crate::db::tournaments::Published;
 use crate::web::error::AppError;
 use actix_web::body::{BodySize, MessageBody};
-use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::Method;
 use actix_web::http::header::{
     ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_ENCODING, CONTENT_TYPE, ETAG, IF_NONE_MATCH, VARY,
 };
-use actix_web::middleware::Next;
 use actix_web::web::Bytes;
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse};
 use std::collections::HashMap;
 use std::io::Write;
 use std::pin::Pin;
@@ -27,8 +23,6 @@ use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 
-/// How often writes from outside the server are picked up.
-const POLL_INTERVAL: Duration = Duration::from_secs(1);
 /// SSE keep-alive, so proxies do not drop idle connections.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
@@ -247,51 +241,6 @@ impl LiveHub {
             pages.insert(id, page);
         }
     }
-}
-
-pub async fn refresh(state: &web::Data<AppState>) -> Result<(), AppError> {
-    let rows = db(state, |conn| Ok(tournaments::versions(conn)?)).await?;
-    state.live.publish(&rows);
-    Ok(())
-}
-
-/// Marks a response whose handler already published the versions after its write (read in
-/// the same trip to the database), so the middleware need not read them again.
-#[derive(Clone, Copy)]
-pub struct VersionsPublished;
-
-/// Middleware: after every request that may have written, publish the new versions at once,
-/// so the next live request and every SSE subscriber see the change.
-pub async fn refresh_after_writes(
-    req: ServiceRequest,
-    next: Next<impl MessageBody>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let wrote = !matches!(*req.method(), Method::GET | Method::HEAD);
-    let state = req.app_data::<web::Data<AppState>>().cloned();
-    let response = next.call(req).await?;
-    let published = response
-        .response()
-        .extensions()
-        .get::<VersionsPublished>()
-        .is_some();
-    if let (true, false, Some(state)) = (wrote, published, state)
-        && let Err(e) = refresh(&state).await
-    {
-        tracing::warn!(error = %e, "live refresh failed");
-    }
-    Ok(response)
-}
-
-pub fn spawn_poller(state: web::Data<AppState>) {
-    tokio::spawn(async move {
-        let mut interval = tokio::time::interval(POLL_INTERVAL);
-        loop {
-            interval.tick().await;
-            if let Err(e) = refresh(&state).await {
-                tracing::warn!(error = %e, "live poll failed");
-            }
-        }
-    });
 }
 
 pub(super) async fn respond(

@@ -3,15 +3,16 @@
 
 pub mod hub;
 pub mod page;
+pub mod publish;
 
-pub use hub::{LiveHub, VersionsPublished, refresh, refresh_after_writes, spawn_poller};
-
-use super::{AppState, base_url};
+use super::render::base_url;
+use super::state::AppState;
 use crate::web::error::AppError;
 use actix_web::http::header::CONTENT_TYPE;
 use actix_web::{HttpRequest, HttpResponse, web};
 use hub::{CachedPage, respond};
 use page::{Rendered, load_live, render};
+use publish::refresh;
 use serde::Deserialize;
 use std::sync::Arc;
 

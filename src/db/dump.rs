@@ -1,0 +1,62 @@
+//! The whole database as text, for checks that a refused request wrote nothing.
+
+use super::Conn;
+use super::models::{AuditRow, PendingEntry, ResultRow, SeatRow, TeamRow, TournamentRow, UserRow};
+use super::schema::{audit_log, pending_entries, results, seats, teams, tournaments, users};
+use diesel::prelude::*;
+
+/// Every row of every domain table (sessions aside), for checks that a refused request
+/// wrote nothing.
+pub fn dump(conn: &mut Conn) -> diesel::QueryResult<String> {
+    let mut out = String::new();
+    out += &format!(
+        "{:?}\n",
+        users::table
+            .select(UserRow::as_select())
+            .order(users::id)
+            .load(conn)?
+    );
+    out += &format!(
+        "{:?}\n",
+        tournaments::table
+            .select(TournamentRow::as_select())
+            .order(tournaments::id)
+            .load(conn)?
+    );
+    out += &format!(
+        "{:?}\n",
+        teams::table
+            .select(TeamRow::as_select())
+            .order(teams::id)
+            .load(conn)?
+    );
+    out += &format!(
+        "{:?}\n",
+        seats::table
+            .select(SeatRow::as_select())
+            .order(seats::id)
+            .load(conn)?
+    );
+    out += &format!(
+        "{:?}\n",
+        results::table
+            .select(ResultRow::as_select())
+            .order(results::id)
+            .load(conn)?
+    );
+    out += &format!(
+        "{:?}\n",
+        audit_log::table
+            .select(AuditRow::as_select())
+            .order(audit_log::id)
+            .load(conn)?
+    );
+    out += &format!(
+        "{:?}\n",
+        pending_entries::table
+            .select(PendingEntry::as_select())
+            .order(pending_entries::id)
+            .load(conn)?
+    );
+    Ok(out)
+}

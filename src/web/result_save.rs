@@ -1,0 +1,128 @@
+//! Saving a typed table result from any form (fast entry, correction, Schnellerfassung):
+//! one trip to the database for parsing, saving and the flash message. The form's own page
+//! decides how to show a refusal.
+
+use super::auth::Secured;
+use super::live::publish::VersionsPublished;
+use super::render::see_other;
+use super::state::{AppState, db};
+use crate::app::entry::{Typed, save_typed};
+use crate::app::guard;
+use crate::app::result_write::SaveOutcome;
+use crate::db::models::{ResultRow, TournamentRow};
+use crate::domain::form::FieldErrors;
+use crate::domain::format;
+use crate::domain::ids::TournamentId;
+use crate::domain::mode::ResultEntry;
+use crate::domain::result::ResultForm;
+use crate::web::error::AppError;
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, web};
+
+/// What the clerk sees after saving.
+pub enum Answer {
+    /// Saved (or kept blind as a first entry): 303 to the page the clerk came from.
+    Done(HttpResponse),
+    /// Nothing counted: the form again, with why.
+    Again(Refusal),
+}
+
+/// Why a typed result did not count, for the page that shows the form again.
+pub struct Refusal {
+    pub mode_entry: ResultEntry,
+    /// The form carried a version: it was a correction.
+    pub correction: bool,
+    pub errors: FieldErrors,
+    /// Someone saved this table first (or changed it since): what is stored.
+    pub conflict: Option<ResultRow>,
+    /// 422 for input that does not fit, 409 for a conflict or a contradiction.
+    pub status: StatusCode,
+}
+
+/// The flash message after a save that redirects; None when the page is shown again.
+fn saved_message(
+    t: &TournamentRow,
+    outcome: &SaveOutcome,
+    passe: u32,
+    table: u32,
+    correction: bool,
+) -> Option<String> {
+    let round = t.mode.round();
+    match outcome {
+        SaveOutcome::Saved(row) => Some(format!(
+            "{round} {passe}, Tisch {table} gespeichert: {} : {}{}{}",
+            format::number(i64::from(row.points_a)),
+            format::number(i64::from(row.points_b)),
+            match t.mode.facts().entry {
+                ResultEntry::Striche => " Striche",
+                ResultEntry::Points => "",
+            },
+            if correction {
+                " (korrigiert, Visum aufgehoben)"
+            } else {
+                ""
+            }
+        )),
+        SaveOutcome::FirstEntry => Some(format!(
+            "{round} {passe}, Tisch {table}: 1× erfasst – zählt nach der zweiten, blinden Erfassung durch ein anderes Konto."
+        )),
+        SaveOutcome::Mismatch(_) | SaveOutcome::Conflict(_) => None,
+    }
+}
+
+/// Saves a typed result (new when `version` is empty, else a correction of that version)
+/// in any mode. Parsing, saving and the flash message take one trip to the database: under
+/// load every trip waits for a thread.
+pub async fn save(
+    state: &web::Data<AppState>,
+    post: &Secured<ResultForm>,
+    id: TournamentId,
+    passe: u32,
+    back: &str,
+) -> Result<Answer, AppError> {
+    let correction = !post.form.version.trim().is_empty();
+    let actor = post.session.actor().clone();
+    let form = post.form.clone();
+    let token = post.session.token.clone();
+    let (typed, t, versions) = db(state, move |conn| {
+        let typed = save_typed(conn, &actor, id, passe, &form)?;
+        let t = guard::tournament(conn, id)?;
+        if let Typed::Done { table, outcome } = &typed
+            && let Some(message) = saved_message(&t, outcome, passe, *table, correction)
+        {
+            crate::db::users::set_flash(conn, &token, &message)?;
+        }
+        Ok((typed, t, crate::db::tournaments::versions(conn)?))
+    })
+    .await?;
+    state.live.publish(&versions);
+    let refusal = |errors, conflict, status| {
+        Answer::Again(Refusal {
+            mode_entry: t.mode.facts().entry,
+            correction,
+            errors,
+            conflict,
+            status,
+        })
+    };
+    Ok(match typed {
+        Typed::Done {
+            outcome: SaveOutcome::Saved(_) | SaveOutcome::FirstEntry,
+            ..
+        } => {
+            let mut response = see_other(back);
+            response.extensions_mut().insert(VersionsPublished);
+            Answer::Done(response)
+        }
+        Typed::Invalid(errors) => refusal(errors, None, StatusCode::UNPROCESSABLE_ENTITY),
+        // Double entry: the contradicting entry is shown with the one before it.
+        Typed::Done {
+            outcome: SaveOutcome::Mismatch(_),
+            ..
+        } => refusal(FieldErrors::new(), None, StatusCode::CONFLICT),
+        Typed::Done {
+            outcome: SaveOutcome::Conflict(stored),
+            ..
+        } => refusal(FieldErrors::new(), Some(stored), StatusCode::CONFLICT),
+    })
+}

@@ -1,0 +1,32 @@
+//! What every handler shares: the database pool, the threads that use it, the live hub.
+
+use super::error::AppError;
+use super::live::hub::LiveHub;
+use super::threads::DbThreads;
+use crate::db::{Conn, Pool};
+use actix_web::web;
+
+#[derive(Clone)]
+pub struct AppState {
+    pub pool: Pool,
+    pub public_url: Option<String>,
+    pub live: std::sync::Arc<LiveHub>,
+    pub db_threads: DbThreads,
+}
+
+/// Runs blocking database work off the async threads, at normal priority. A use case's
+/// refusal or a query error becomes an [`AppError`] with `?`.
+pub async fn db<F, T>(state: &web::Data<AppState>, f: F) -> Result<T, AppError>
+where
+    F: FnOnce(&mut Conn) -> Result<T, AppError> + Send + 'static,
+    T: Send + 'static,
+{
+    let pool = state.pool.clone();
+    state
+        .db_threads
+        .run(move || {
+            let mut conn = pool.get()?;
+            f(&mut conn)
+        })
+        .await?
+}
