@@ -10,7 +10,7 @@ use crate::db::transfer::{self, Export, FORMAT, ImportedResult};
 use crate::db::{Conn, audit, results, tournament_data, write_tx};
 use crate::domain::draw::DrawMode;
 use crate::domain::ids::{TeamId, TournamentId};
-use crate::domain::mode::Mode;
+use crate::domain::mode::{Mode, ResultEntry};
 use crate::domain::result_import::ImportedTable;
 use crate::domain::role::{Actor, Permission};
 use crate::domain::team::TeamStatus;
@@ -26,7 +26,13 @@ pub fn import_results(
 ) -> Result<usize, Refusal> {
     guard::require(actor, Permission::EnterResults)?;
     write_tx(conn, |conn| {
-        guard::open_tournament(conn, id)?;
+        let t = guard::open_tournament(conn, id)?;
+        if t.mode.facts().entry != ResultEntry::Points {
+            return Err(Refusal::invalid(format!(
+                "Der CSV-Import gilt für Punkte-Resultate; im {} zählen die Tafeln.",
+                t.mode.label()
+            )));
+        }
         let data = tournament_data::load(conn, id)?;
         let before = sheets_before_write(conn, &data)?;
         for t in tables {

@@ -75,7 +75,7 @@ pub fn final_visa(
         let sheet = sheets.iter().find(|s| s.team == team).ok_or_else(|| {
             Refusal::NotFound("Dieses Team gibt es in diesem Turnier nicht.".into())
         })?;
-        if let Some(reason) = standblatt::final_visa_refusal(sheet) {
+        if let Some(reason) = standblatt::final_visa_refusal(sheet, data.tournament.mode) {
             return Err(Refusal::invalid(reason));
         }
         let before = data.team(team).cloned();

@@ -10,6 +10,7 @@
 //!   Pauschalen are set by the Turnierleitung and need no Kontrolleur visa.
 
 use super::ids::{ResultId, TeamId};
+use super::mode::Mode;
 use super::ranking::{RankInput, rank};
 use super::team::TeamStatus;
 use chrono::NaiveDateTime;
@@ -148,14 +149,15 @@ pub enum SheetStatus {
 }
 
 impl SheetStatus {
-    pub fn label(self) -> &'static str {
+    /// The status word, in the words of the tournament's mode ("Passen visiert").
+    pub fn label(self, mode: Mode) -> String {
         match self {
-            SheetStatus::Offen => "Resultate fehlen",
-            SheetStatus::Erfasst => "erfasst",
-            SheetStatus::Visiert => "Passen visiert",
-            SheetStatus::Endvisum => "Endvisum",
-            SheetStatus::Disqualifiziert => "disqualifiziert",
-            SheetStatus::Zurueckgezogen => "zurückgezogen",
+            SheetStatus::Offen => "Resultate fehlen".into(),
+            SheetStatus::Erfasst => "erfasst".into(),
+            SheetStatus::Visiert => format!("{} visiert", mode.rounds()),
+            SheetStatus::Endvisum => "Endvisum".into(),
+            SheetStatus::Disqualifiziert => "disqualifiziert".into(),
+            SheetStatus::Zurueckgezogen => "zurückgezogen".into(),
         }
     }
     pub fn css(self) -> &'static str {
@@ -192,15 +194,16 @@ impl Standblatt {
 }
 
 /// Why a final visa cannot be given.
-pub fn final_visa_refusal(sheet: &Standblatt) -> Option<&'static str> {
+pub fn final_visa_refusal(sheet: &Standblatt, mode: Mode) -> Option<String> {
     match sheet.status {
         SheetStatus::Disqualifiziert | SheetStatus::Zurueckgezogen => {
-            Some("Das Team ist ausgeschieden und wird nicht bewertet.")
+            Some("Das Team ist ausgeschieden und wird nicht bewertet.".into())
         }
-        SheetStatus::Endvisum => Some("Das Endtotal ist bereits visiert."),
-        _ if !sheet.all_passen_visiert() => {
-            Some("Erst wenn alle Passen visiert sind, kann das Endtotal visiert werden.")
-        }
+        SheetStatus::Endvisum => Some("Das Endtotal ist bereits visiert.".into()),
+        _ if !sheet.all_passen_visiert() => Some(format!(
+            "Erst wenn alle {} visiert sind, kann das Endtotal visiert werden.",
+            mode.rounds()
+        )),
         _ => None,
     }
 }
@@ -488,16 +491,16 @@ mod tests {
             result(2, 2, 2, 1, 3, 900, false, false),
         ];
         assert_eq!(sheets(&teams, &results)[0].status, SheetStatus::Erfasst);
-        assert!(final_visa_refusal(&sheets(&teams, &results)[0]).is_some());
+        assert!(final_visa_refusal(&sheets(&teams, &results)[0], Mode::Partnerschieber).is_some());
         results[0].visa_a = visa();
         results[1].visa_a = visa();
         let s = sheets(&teams, &results);
         assert_eq!(s[0].status, SheetStatus::Visiert);
-        assert_eq!(final_visa_refusal(&s[0]), None);
+        assert_eq!(final_visa_refusal(&s[0], Mode::Partnerschieber), None);
         teams[0].final_visa = visa();
         let s = sheets(&teams, &results);
         assert_eq!(s[0].status, SheetStatus::Endvisum);
-        assert!(final_visa_refusal(&s[0]).is_some());
+        assert!(final_visa_refusal(&s[0], Mode::Partnerschieber).is_some());
     }
 
     #[test]

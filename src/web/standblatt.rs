@@ -90,10 +90,10 @@ struct StandblattPage {
     label: String,
     lines: Vec<LineView>,
     total: String,
-    status: &'static str,
     status_css: &'static str,
     final_visa: Option<String>,
-    final_visa_refusal: Option<&'static str>,
+    final_visa_refusal: Option<String>,
+    status_text: String,
     back: String,
     passen: Vec<u32>,
 }
@@ -122,13 +122,13 @@ async fn show(
         label: team_label(&row),
         lines: line_views(sheet, &label_of),
         total: format::number(i64::from(sheet.total)),
-        status: sheet.status.label(),
+        status_text: sheet.status.label(data.tournament.mode),
         status_css: sheet.status.css(),
         final_visa: sheet
             .final_visa
             .as_ref()
             .map(|v| format!("{} {}", v.by, format::date_time(v.at))),
-        final_visa_refusal: final_visa_refusal(sheet),
+        final_visa_refusal: final_visa_refusal(sheet, data.tournament.mode),
         back: format!("/tournaments/{id}/teams/{team}"),
         passen: (1..=data.tournament.passen as u32).collect(),
         team: row,

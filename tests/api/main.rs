@@ -5,6 +5,7 @@ mod foundation;
 mod helpers;
 mod live;
 mod marathon;
+mod marathon_corrections;
 mod partnerschieber;
 mod prints;
 mod safety;

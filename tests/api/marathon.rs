@@ -6,7 +6,7 @@ use reqwest::StatusCode;
 use scraper::Html;
 use std::collections::HashMap;
 
-async fn marathon_tournament(app: &TestApp, leitung: &Client, minutes: &str) -> i32 {
+pub(crate) async fn marathon_tournament(app: &TestApp, leitung: &Client, minutes: &str) -> i32 {
     let r = leitung
         .post(
             "/tournaments",
@@ -40,7 +40,7 @@ async fn marathon_tournament(app: &TestApp, leitung: &Client, minutes: &str) -> 
 }
 
 /// The hand-computed Spielrunde of the domain tests, as the Büro types it.
-fn lines() -> Vec<Vec<(&'static str, &'static str)>> {
+pub(crate) fn lines() -> Vec<Vec<(&'static str, &'static str)>> {
     let l = |trump: &'static str, cards: &'static str| vec![("trump", trump), ("cards_a", cards)];
     let m = |trump: &'static str, side: &'static str| vec![("trump", trump), ("match_side", side)];
     vec![
@@ -62,7 +62,7 @@ fn lines() -> Vec<Vec<(&'static str, &'static str)>> {
     ]
 }
 
-fn quick(
+pub(crate) fn quick(
     table: u32,
     a: &[(&'static str, &'static str)],
     b: &[(&'static str, &'static str)],
@@ -73,7 +73,11 @@ fn quick(
     form
 }
 
-async fn post_owned(client: &Client, path: &str, form: &[(String, String)]) -> reqwest::Response {
+pub(crate) async fn post_owned(
+    client: &Client,
+    path: &str,
+    form: &[(String, String)],
+) -> reqwest::Response {
     let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     client.post(path, &pairs).await
 }

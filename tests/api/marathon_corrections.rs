@@ -1,0 +1,267 @@
+//! A Jassmarathon after the redesign: its results are corrected through the same links as
+//! in the Partnerschieber, and every page speaks of Spielrunden and Striche.
+
+use crate::helpers::*;
+use crate::marathon::{lines, marathon_tournament, post_owned, quick};
+use jassturnier::domain::marathon::Details;
+use reqwest::StatusCode;
+use scraper::{Html, Selector};
+
+/// The "korrigieren" link of a table on the Tischliste of Spielrunde 1.
+fn correction_link(tischliste: &Html, table: u32) -> String {
+    let selector =
+        Selector::parse(&format!("tr[data-table=\"{table}\"] a[href$=\"/edit\"]")).unwrap();
+    let link = tischliste
+        .select(&selector)
+        .next()
+        .unwrap_or_else(|| panic!("table {table} has a korrigieren link"));
+    assert!(link.text().collect::<String>().contains("korrigieren"));
+    link.value().attr("href").unwrap().to_string()
+}
+
+#[tokio::test]
+async fn jassmarathon_results_are_corrected_through_the_tischliste_link() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let buero = app.account(&leitung, BUERO, "buero").await;
+    let kontrolle = app.account(&leitung, KONTROLLEUR, "kontrolleur").await;
+    let id = marathon_tournament(&app, &leitung, "90").await;
+
+    // Table 1 from its Tafel, table 2 by Schnellerfassung; both visaed.
+    let tafel = format!("/tournaments/{id}/passen/1/tafel/1");
+    for line in lines().into_iter().take(3) {
+        let mut form = line.clone();
+        form.push(("action", "add"));
+        buero.post_ok(&tafel, &form).await;
+    }
+    let r = post_owned(
+        &buero,
+        &format!("/tournaments/{id}/passen/1/quick"),
+        &quick(2, &[("sieg", "2"), ("berg", "1")], &[("gong", "1")]),
+    )
+    .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    for table in [1, 2] {
+        kontrolle
+            .post_ok(
+                &format!("/tournaments/{id}/passen/1/tables/{table}/visa"),
+                &[],
+            )
+            .await;
+    }
+    let before = app.data(id);
+    let stored = |data: &jassturnier::db::tournament_data::TournamentData, table: u32| {
+        data.result_at(1, table).cloned().unwrap()
+    };
+    assert!(stored(&before, 1).visa_a_by.is_some() && stored(&before, 2).visa_b_by.is_some());
+    let tischliste = kontrolle.html(&format!("/tournaments/{id}/passen/1")).await;
+
+    // The Schnellerfassung: its link opens the Striche per category with the version.
+    let link = correction_link(&tischliste, 2);
+    let form = kontrolle.html(&link).await;
+    assert!(text(&form, "h1").contains("Spielrunde 1, Tisch 2"));
+    assert_eq!(attr(&form, "#sieg_a", "value").as_deref(), Some("2"));
+    assert_eq!(attr(&form, "#berg_a", "value").as_deref(), Some("1"));
+    assert_eq!(attr(&form, "#gong_b", "value").as_deref(), Some("1"));
+    let version = attr(&form, "input[name=version]", "value").unwrap();
+    assert_eq!(version, stored(&before, 2).version.to_string());
+    let action = attr(&form, "#correction-form", "action").unwrap();
+    let corrected = [
+        ("table", "2"),
+        ("version", version.as_str()),
+        ("sieg_a", "4"),
+        ("berg_a", "1"),
+        ("gong_b", "1"),
+    ];
+    // A visaed result is not the Büro's to change.
+    let dump = app.dump();
+    let r = buero.post(&action, &corrected).await;
+    assert_eq!(r.status(), StatusCode::FORBIDDEN);
+    assert_eq!(app.dump(), dump, "a refused correction writes nothing");
+    let page = kontrolle.post_ok(&action, &corrected).await;
+    assert!(text(&page, ".flash").contains("Spielrunde 1, Tisch 2 gespeichert: 5 : 1 Striche"));
+    let after = app.data(id);
+    let quick_result = stored(&after, 2);
+    assert_eq!((quick_result.points_a, quick_result.points_b), (5, 1));
+    assert_eq!(
+        (quick_result.visa_a_by, quick_result.visa_b_by),
+        (None, None),
+        "the correction removes both visas"
+    );
+    assert_eq!(quick_result.version, stored(&before, 2).version + 1);
+    let details = Details::parse(quick_result.details.as_deref()).unwrap();
+    assert_eq!((details.a.sieg, details.a.berg, details.b.gong), (4, 1, 1));
+    // The old version is stale now: a second correction against it is a conflict.
+    let r = kontrolle.post(&action, &corrected).await;
+    assert_eq!(r.status(), StatusCode::CONFLICT);
+
+    // The Tafel: its link leads to the Tafel, where a line is corrected.
+    let link = correction_link(&tischliste, 1);
+    let r = kontrolle.get(&link).await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    assert_eq!(location(&r), tafel);
+    let dump = app.dump();
+    let r = buero
+        .post(
+            &tafel,
+            &[
+                ("action", "replace"),
+                ("line", "2"),
+                ("trump", "rose"),
+                ("cards_a", "100"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::FORBIDDEN, "visaed: not the Büro's");
+    assert_eq!(app.dump(), dump);
+    let page = kontrolle
+        .post_ok(
+            &tafel,
+            &[
+                ("action", "replace"),
+                ("line", "2"),
+                ("trump", "rose"),
+                ("cards_a", "100"),
+            ],
+        )
+        .await;
+    let tafel_result = stored(&app.data(id), 1);
+    assert_eq!(
+        (
+            tafel_result.points_a.to_string(),
+            tafel_result.points_b.to_string()
+        ),
+        (text(&page, "#total-a"), text(&page, "#total-b")),
+        "the result is what the Tafel shows"
+    );
+    assert_eq!(
+        (tafel_result.visa_a_by, tafel_result.visa_b_by),
+        (None, None)
+    );
+    assert!(tafel_result.version > stored(&before, 1).version);
+    let rows = select_all(&page, "#lines tbody tr[data-line]");
+    assert!(
+        rows[1].contains("Rose") && rows[1].contains("100 : 57"),
+        "{}",
+        rows[1]
+    );
+    let audit = app.audit_actions();
+    // Every Tafel line after the first rewrites the table's result: lines 2 and 3, the
+    // corrected Schnellerfassung and the corrected Tafel line.
+    assert_eq!(audit.iter().filter(|a| *a == "result:correct").count(), 4);
+    assert!(audit.contains(&"tafel:correct_line".to_string()));
+}
+
+/// The visible text of a page's main part.
+fn main_text(html: &Html) -> String {
+    text(html, "main")
+}
+
+fn assert_marathon_words(what: &str, text: &str) {
+    for word in ["Passe", "Punkte", "Summe pro Tisch"] {
+        assert!(!text.contains(word), "{what} says «{word}»: {text}");
+    }
+}
+
+#[tokio::test]
+async fn jassmarathon_pages_prints_and_exports_speak_spielrunde_and_striche() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let kontrolle = app.account(&leitung, KONTROLLEUR, "kontrolleur").await;
+    let id = marathon_tournament(&app, &leitung, "90").await;
+    let r = post_owned(
+        &leitung,
+        &format!("/tournaments/{id}/passen/1/quick"),
+        &quick(2, &[("sieg", "2")], &[("berg", "1")]),
+    )
+    .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    let entry = leitung
+        .html(&format!("/tournaments/{id}/passen/1/entry"))
+        .await;
+    assert!(text(&entry, ".flash").contains("Spielrunde 1, Tisch 2 gespeichert: 2 : 1 Striche"));
+    assert!(text(&entry, "h1").contains("Spielrunde 1"));
+    assert_marathon_words("the Spielrunde page", &main_text(&entry));
+
+    // A table that does not exist: the message speaks of the Spielrunde.
+    let r = post_owned(
+        &leitung,
+        &format!("/tournaments/{id}/passen/1/quick"),
+        &quick(9, &[("sieg", "2")], &[]),
+    )
+    .await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let html = Html::parse_document(&r.text().await.unwrap());
+    assert!(text(&html, "#table-error").contains("Tisch 9 gibt es in dieser Spielrunde nicht"));
+    assert_marathon_words("the refused Schnellerfassung", &main_text(&html));
+
+    let tischliste = leitung.html(&format!("/tournaments/{id}/passen/1")).await;
+    assert!(text(&tischliste, "h1").contains("Spielrunde 1: Tischliste"));
+    assert!(text(&tischliste, "#tables thead").contains("Striche A"));
+    assert_marathon_words("the Tischliste", &main_text(&tischliste));
+
+    let visa = kontrolle
+        .post_ok(&format!("/tournaments/{id}/passen/1/tables/2/visa"), &[])
+        .await;
+    assert!(text(&visa, ".flash").contains("Spielrunde 1, Tisch 2 visiert"));
+
+    let data = app.data(id);
+    let result = data.result_at(1, 2).unwrap();
+    let team = result.team_a_id;
+    let sheet = leitung
+        .html(&format!("/tournaments/{id}/teams/{team}"))
+        .await;
+    assert!(text(&sheet, "#lines thead").contains("Spielrunde"));
+    assert!(text(&sheet, "#lines thead").contains("Striche"));
+    assert!(text(&sheet, "label[for=passe]").contains("in Spielrunde"));
+    assert_marathon_words("the Standblatt", &main_text(&sheet));
+
+    let correction = leitung
+        .html(&format!("/tournaments/{id}/results/{}/edit", result.id))
+        .await;
+    assert!(text(&correction, "h1").contains("Spielrunde 1, Tisch 2: Resultat korrigieren"));
+    assert!(text(&correction, "#stored").contains("2 : 1 Striche"));
+    assert_marathon_words("the correction page", &main_text(&correction));
+
+    let draw = leitung.html(&format!("/tournaments/{id}/draw")).await;
+    assert!(text(&draw, "#by-los thead").contains("Spielrunde 1"));
+    assert_marathon_words("the draw list", &main_text(&draw));
+    let overview = leitung.html(&format!("/tournaments/{id}")).await;
+    assert_marathon_words("the overview", &main_text(&overview));
+
+    // Prints and exports.
+    let (_, _, pdf) = bytes(
+        &leitung,
+        &format!("/tournaments/{id}/passen/1/tischliste.pdf"),
+    )
+    .await;
+    let pdf_text = pdf_pages(&pdf).join("\n");
+    assert!(pdf_text.contains("Spielrunde 1"));
+    assert_marathon_words("the Tischliste PDF", &pdf_text);
+    let (_, _, pdf) = bytes(
+        &leitung,
+        &format!("/tournaments/{id}/teams/{team}/standblatt.pdf"),
+    )
+    .await;
+    let pdf_text = pdf_pages(&pdf).join("\n");
+    assert!(pdf_text.contains("Striche") && pdf_text.contains("Nach jeder Spielrunde"));
+    assert_marathon_words("the Standblatt PDF", &pdf_text);
+    let (status, _, _) = bytes(
+        &leitung,
+        &format!("/tournaments/{id}/passen/1/jasszettel.pdf"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "a Tafel, not a Jasszettel");
+    let (_, _, csv) = bytes(&leitung, &format!("/tournaments/{id}/ranking.csv")).await;
+    let header = String::from_utf8(csv[3..].to_vec()).unwrap();
+    let header = header.lines().next().unwrap().to_string();
+    assert_eq!(
+        header,
+        "rang;startnummer;team;spieler1;spieler2;spielrunde_1;spielrunde_2;total;status"
+    );
+    let (_, _, csv) = bytes(&leitung, &format!("/tournaments/{id}/results.csv")).await;
+    assert!(csv.starts_with(b"\xEF\xBB\xBFspielrunde;startnummer;striche\r\n"));
+    let (_, _, json) = bytes(&leitung, &format!("/tournaments/{id}/ranking.json")).await;
+    let json: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    assert_eq!(json["mode"], "jassmarathon");
+}
