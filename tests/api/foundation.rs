@@ -554,3 +554,40 @@ async fn cli_user_add_writes_to_the_server_database() {
         StatusCode::FORBIDDEN
     );
 }
+
+/// Typed rows: text in the database that is no known status or mode is an error (an opaque
+/// 500, the cause in the log), never silently read as "aktiv" or "Partnerschieber".
+#[tokio::test]
+async fn unknown_text_in_the_database_is_an_error_not_a_default() {
+    use diesel::RunQueryDsl;
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let tournament = create_tournament(&leitung, "4", "12").await;
+    import_teams(&leitung, tournament, fixture("teams_semikolon_cp1252.csv")).await;
+    let teams = format!("/tournaments/{tournament}/teams");
+    assert_eq!(leitung.get(&teams).await.status(), StatusCode::OK);
+    let corrupt = |sql: &str| {
+        let mut conn = app.pool.get().unwrap();
+        diesel::sql_query(sql).execute(&mut conn).unwrap();
+    };
+    corrupt("UPDATE teams SET status = 'gesperrt' WHERE startnummer = 1");
+    let r = leitung.get(&teams).await;
+    assert_eq!(r.status(), StatusCode::INTERNAL_SERVER_ERROR);
+    assert!(
+        !r.text().await.unwrap().contains("gesperrt"),
+        "the cause stays in the log"
+    );
+    let mut conn = app.pool.get().unwrap();
+    assert!(
+        jassturnier::db::teams::list(
+            &mut conn,
+            jassturnier::domain::ids::TournamentId(tournament)
+        )
+        .is_err()
+    );
+    corrupt("UPDATE teams SET status = 'aktiv'");
+    assert_eq!(leitung.get(&teams).await.status(), StatusCode::OK);
+    corrupt("UPDATE tournaments SET mode = 'Schieber'");
+    let r = leitung.get(&format!("/tournaments/{tournament}")).await;
+    assert_eq!(r.status(), StatusCode::INTERNAL_SERVER_ERROR);
+}
