@@ -1,4 +1,4 @@
-//! Command line: `serve` (default), `user add|passwd`, `demo`.
+//! Command line: `serve` (default), `user add|passwd|unlock`, `backup`, `demo`.
 
 use crate::config::{DEFAULT_BIND, DEFAULT_DATABASE, Settings};
 use crate::db::{self, users};
@@ -48,6 +48,10 @@ struct Cli {
         global = true
     )]
     worker_nice: i32,
+    /// The first-run setup needs the setup code from the console even from this machine
+    /// (use it behind a reverse proxy, where every visitor seems to come from here).
+    #[arg(long, env = "JASSTURNIER_SETUP_REQUIRES_CODE", global = true)]
+    setup_requires_code: bool,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -82,8 +86,10 @@ enum UserAction {
         #[arg(long)]
         role: String,
     },
-    /// Set a new password (read from standard input).
+    /// Set a new password (read from standard input); also unlocks the account.
     Passwd { name: String },
+    /// Clear the failed-login counters of an account at every address.
+    Unlock { name: String },
 }
 
 fn read_password() -> Result<String, String> {
@@ -134,6 +140,15 @@ fn user_command(database_url: &str, action: UserAction) -> Result<String, String
             .map_err(|e| e.to_string())?;
             Ok(format!("Passwort von «{name}» geändert."))
         }
+        UserAction::Unlock { name } => {
+            users::find_by_name(&mut conn, &name)
+                .map_err(|e| e.to_string())?
+                .ok_or_else(|| format!("Das Konto «{name}» gibt es nicht."))?;
+            let cleared = users::unlock(&mut conn, &name).map_err(|e| e.to_string())?;
+            Ok(format!(
+                "Konto «{name}» entsperrt ({cleared} gesperrte Adresse(n) freigegeben)."
+            ))
+        }
     }
 }
 
@@ -153,6 +168,7 @@ pub fn run() -> ExitCode {
             public_url: cli.public_url,
             backup_dir: cli.backup_dir,
             backup_interval: std::time::Duration::from_secs(cli.backup_minutes * 60),
+            setup_from_loopback: !cli.setup_requires_code,
         }),
         Command::Backup { file } => backup(&cli.database_url, &file).map(|m| println!("{m}")),
         Command::User { action } => {

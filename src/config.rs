@@ -16,6 +16,10 @@ pub struct Settings {
     pub backup_dir: Option<std::path::PathBuf>,
     /// How often to back up while a tournament is open and something changed; zero: never.
     pub backup_interval: std::time::Duration,
+    /// Whether the first-run setup is open to requests from the machine itself without the
+    /// setup code. Off behind a reverse proxy on the same machine, where every visitor
+    /// arrives from loopback.
+    pub setup_from_loopback: bool,
 }
 
 impl Settings {

@@ -2,7 +2,8 @@
 
 use crate::config::Settings;
 use crate::db;
-use crate::web::{self, state::AppState};
+use crate::web::state::{AppState, SetupAccess};
+use crate::web::{self};
 use actix_web::dev::Server;
 use actix_web::{App, HttpServer, middleware};
 use std::net::TcpListener;
@@ -18,6 +19,8 @@ pub struct Application {
     pub server: Server,
     pub port: u16,
     pub pool: db::Pool,
+    /// The one-time code for the first-run setup from another machine.
+    pub setup_code: String,
 }
 
 pub fn build(settings: &Settings) -> Result<Application, String> {
@@ -31,7 +34,9 @@ pub fn build(settings: &Settings) -> Result<Application, String> {
         live: std::sync::Arc::new(crate::web::live::hub::LiveHub::default()),
         db_threads: web::threads::DbThreads::start(DB_CONNECTIONS as usize)
             .map_err(|e| format!("database threads: {e}"))?,
+        setup: setup_access(&pool, settings, port)?,
     });
+    let setup_code = state.setup.code.clone();
     crate::web::live::publish::spawn_poller(state.clone());
     if !settings.backup_interval.is_zero() {
         spawn_backups(
@@ -66,7 +71,29 @@ pub fn build(settings: &Settings) -> Result<Application, String> {
     .listen(listener)
     .map_err(|e| e.to_string())?
     .run();
-    Ok(Application { server, port, pool })
+    Ok(Application {
+        server,
+        port,
+        pool,
+        setup_code,
+    })
+}
+
+/// The one-time setup code of this start; printed on the console while there is no account,
+/// so that the office can set up the server from another machine (and a visitor cannot).
+fn setup_access(pool: &db::Pool, settings: &Settings, port: u16) -> Result<SetupAccess, String> {
+    let code = crate::web::auth::new_setup_code();
+    let mut conn = pool.get().map_err(|e| e.to_string())?;
+    if db::users::count(&mut conn).map_err(|e| e.to_string())? == 0 {
+        tracing::warn!(
+            "Noch kein Konto: Ersteinrichtung unter http://127.0.0.1:{port}/setup auf diesem Rechner, \
+             von einem anderen Gerät mit dem Einrichtungscode {code}"
+        );
+    }
+    Ok(SetupAccess {
+        code,
+        from_loopback: settings.setup_from_loopback,
+    })
 }
 
 /// Automatic backups: every interval, if anything changed and a tournament is open.

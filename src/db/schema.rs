@@ -59,10 +59,12 @@ diesel::table! {
 }
 
 diesel::table! {
-    login_failures (id) {
-        id -> Integer,
-        username -> Text,
-        at -> Timestamp,
+    login_throttle (kind, subject) {
+        kind -> Text,
+        subject -> Text,
+        failures -> Integer,
+        last_failure -> Timestamp,
+        blocked_until -> Nullable<Timestamp>,
     }
 }
 
@@ -203,7 +205,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     results,
     audit_log,
     pending_entries,
-    login_failures,
+    login_throttle,
     marathon_rules,
     round_clocks,
     tafel_lines,

@@ -3,10 +3,11 @@
 
 use super::audit::{self, Entry};
 use super::models::{NewUser, SessionRow, UserRow};
-use super::schema::{sessions, users};
+use super::schema::{login_throttle, sessions, users};
 use super::{Conn, now};
 use crate::domain::ids::UserId;
 use crate::domain::role::{Actor, Role};
+use crate::domain::throttle::{self, Counter};
 use argon2::Argon2;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use diesel::prelude::*;
@@ -29,7 +30,16 @@ pub fn hash_password(password: &str) -> Result<String, String> {
         .map_err(|e| e.to_string())
 }
 
+/// How many passwords this process has checked: refusing an unknown name must cost a check
+/// like refusing a wrong password (the tests count them; nothing else reads it).
+static PASSWORD_CHECKS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+pub fn password_checks() -> usize {
+    PASSWORD_CHECKS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 fn verify_password(password: &str, hash: &str) -> bool {
+    PASSWORD_CHECKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     PasswordHash::new(hash)
         .map(|parsed| {
             Argon2::default()
@@ -178,6 +188,8 @@ pub fn update(
                 .set(users::password_hash.eq(hash))
                 .execute(conn)?;
             diesel::delete(sessions::table.filter(sessions::user_id.eq(user))).execute(conn)?;
+            // A new password unlocks the account everywhere.
+            unlock(conn, &before.username)?;
         }
         let after: UserRow = users::table
             .find(user)
@@ -204,58 +216,169 @@ pub fn update(
     })
 }
 
-/// Failed logins per account before it is locked for [`LOCKOUT_MINUTES`].
-pub const MAX_FAILURES: i64 = 5;
-pub const LOCKOUT_MINUTES: i64 = 15;
-
 pub enum LoginOutcome {
     /// A new session: (token, csrf token).
     Opened(String, String),
     Refused,
-    /// Too many failed attempts for this name recently; the password was not even checked.
-    Throttled,
+    /// Too many failed attempts from this address (for this account) recently; the password
+    /// was not even checked. The wait in seconds.
+    Throttled(i64),
 }
 
-/// Checks the credentials and opens a session. Failed attempts are counted per user name;
-/// after [`MAX_FAILURES`] within [`LOCKOUT_MINUTES`] further attempts are refused unchecked.
-pub fn login(conn: &mut Conn, username: &str, password: &str) -> QueryResult<LoginOutcome> {
-    use super::schema::login_failures;
-    let username = username.trim();
-    let since = now() - chrono::Duration::minutes(LOCKOUT_MINUTES);
-    let recent: i64 = login_failures::table
-        .filter(login_failures::username.eq(username))
-        .filter(login_failures::at.gt(since))
-        .count()
-        .get_result(conn)?;
-    if recent >= MAX_FAILURES {
-        return Ok(LoginOutcome::Throttled);
-    }
-    let user = find_by_name(conn, username)?;
-    let Some(user) = user.filter(|u| u.active && verify_password(password, &u.password_hash))
-    else {
-        diesel::insert_into(login_failures::table)
-            .values((
-                login_failures::username.eq(username),
-                login_failures::at.eq(now()),
-            ))
-            .execute(conn)?;
-        return Ok(LoginOutcome::Refused);
-    };
-    diesel::delete(login_failures::table.filter(login_failures::username.eq(username)))
-        .execute(conn)?;
-    let token = random_token();
-    let csrf = random_token();
-    let created = now();
-    diesel::insert_into(sessions::table)
+/// A hash that no password matches, verified for unknown accounts so that refusing an
+/// unknown name costs the same as refusing a wrong password (names cannot be probed).
+fn dummy_hash() -> &'static str {
+    static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    DUMMY.get_or_init(|| {
+        hash_password(&random_token()).unwrap_or_else(|_| {
+            // Not reached with Argon2's defaults; any parseable hash keeps the timing.
+            "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA".into()
+        })
+    })
+}
+
+fn throttle_row(
+    conn: &mut Conn,
+    counter: Counter,
+    subject: &str,
+) -> QueryResult<Option<(i32, chrono::NaiveDateTime, Option<chrono::NaiveDateTime>)>> {
+    login_throttle::table
+        .find((counter.key(), subject))
+        .select((
+            login_throttle::failures,
+            login_throttle::last_failure,
+            login_throttle::blocked_until,
+        ))
+        .first(conn)
+        .optional()
+}
+
+/// Seconds the counter still blocks, if it does.
+fn blocked(conn: &mut Conn, counter: Counter, subject: &str) -> QueryResult<Option<i64>> {
+    let at = now();
+    Ok(throttle_row(conn, counter, subject)?
+        .and_then(|(_, _, until)| until)
+        .filter(|until| *until > at)
+        .map(|until| (until - at).num_seconds().max(1)))
+}
+
+/// Counts one failure on a counter, blocking it for a while past its free attempts.
+fn count_failure(conn: &mut Conn, counter: Counter, subject: &str) -> QueryResult<()> {
+    let at = now();
+    let failures = match throttle_row(conn, counter, subject)? {
+        Some((failures, last, _)) => throttle::current_failures(failures.max(0) as u32, last, at),
+        None => 0,
+    } + 1;
+    let until = throttle::block_after(counter, failures).map(|d| at + d);
+    diesel::insert_into(login_throttle::table)
         .values((
-            sessions::token.eq(&token),
-            sessions::user_id.eq(user.id),
-            sessions::csrf_token.eq(&csrf),
-            sessions::created_at.eq(created),
-            sessions::expires_at.eq(created + chrono::Duration::hours(SESSION_HOURS)),
+            login_throttle::kind.eq(counter.key()),
+            login_throttle::subject.eq(subject),
+            login_throttle::failures.eq(failures as i32),
+            login_throttle::last_failure.eq(at),
+            login_throttle::blocked_until.eq(until),
+        ))
+        .on_conflict((login_throttle::kind, login_throttle::subject))
+        .do_update()
+        .set((
+            login_throttle::failures.eq(failures as i32),
+            login_throttle::last_failure.eq(at),
+            login_throttle::blocked_until.eq(until),
         ))
         .execute(conn)?;
+    Ok(())
+}
+
+/// Forgets counters without a failure for a day, and expired sessions.
+fn purge(conn: &mut Conn) -> QueryResult<()> {
+    let at = now();
+    diesel::delete(login_throttle::table.filter(
+        login_throttle::last_failure.lt(at - chrono::Duration::hours(throttle::FORGET_AFTER_HOURS)),
+    ))
+    .execute(conn)?;
+    diesel::delete(sessions::table.filter(sessions::expires_at.lt(at))).execute(conn)?;
+    Ok(())
+}
+
+/// Checks the credentials of a client at `address` and opens a session. A name that is no
+/// valid username is refused before anything is written. Failures are counted per address
+/// and per account at that address ([`crate::domain::throttle`]); a blocked counter refuses
+/// unchecked.
+pub fn login(
+    conn: &mut Conn,
+    username: &str,
+    password: &str,
+    address: &str,
+) -> QueryResult<LoginOutcome> {
+    let Ok(username) = check_username(username) else {
+        verify_password(password, dummy_hash());
+        return Ok(LoginOutcome::Refused);
+    };
+    let account = throttle::account_at(username, address);
+    let user = find_by_name(conn, username)?;
+    let wait = match blocked(conn, Counter::Address, address)? {
+        Some(wait) => Some(wait),
+        None if user.is_some() => blocked(conn, Counter::AccountAtAddress, &account)?,
+        None => None,
+    };
+    if let Some(wait) = wait {
+        return Ok(LoginOutcome::Throttled(wait));
+    }
+    let checked = match &user {
+        Some(u) => verify_password(password, &u.password_hash) && u.active,
+        None => verify_password(password, dummy_hash()),
+    };
+    let known = user.is_some();
+    let Some(user) = user.filter(|_| checked) else {
+        super::write_tx(conn, |conn| {
+            count_failure(conn, Counter::Address, address)?;
+            if known {
+                count_failure(conn, Counter::AccountAtAddress, &account)?;
+            }
+            purge(conn)
+        })?;
+        return Ok(LoginOutcome::Refused);
+    };
+    let token = random_token();
+    let csrf = random_token();
+    super::write_tx(conn, |conn| {
+        diesel::delete(login_throttle::table.find((Counter::Address.key(), address)))
+            .execute(conn)?;
+        diesel::delete(
+            login_throttle::table.find((Counter::AccountAtAddress.key(), account.as_str())),
+        )
+        .execute(conn)?;
+        purge(conn)?;
+        let created = now();
+        diesel::insert_into(sessions::table)
+            .values((
+                sessions::token.eq(&token),
+                sessions::user_id.eq(user.id),
+                sessions::csrf_token.eq(&csrf),
+                sessions::created_at.eq(created),
+                sessions::expires_at.eq(created + chrono::Duration::hours(SESSION_HOURS)),
+            ))
+            .execute(conn)
+    })?;
     Ok(LoginOutcome::Opened(token, csrf))
+}
+
+/// Clears the failure counters of an account at every address; the number cleared.
+pub fn unlock(conn: &mut Conn, username: &str) -> QueryResult<usize> {
+    let prefix = throttle::account_at(username, "");
+    let subjects: Vec<String> = login_throttle::table
+        .filter(login_throttle::kind.eq(Counter::AccountAtAddress.key()))
+        .select(login_throttle::subject)
+        .load::<String>(conn)?
+        .into_iter()
+        .filter(|s| s.starts_with(&prefix))
+        .collect();
+    diesel::delete(
+        login_throttle::table
+            .filter(login_throttle::kind.eq(Counter::AccountAtAddress.key()))
+            .filter(login_throttle::subject.eq_any(&subjects)),
+    )
+    .execute(conn)
 }
 
 pub fn logout(conn: &mut Conn, token: &str) -> QueryResult<()> {
@@ -299,4 +422,34 @@ pub fn set_flash(conn: &mut Conn, token: &str, message: &str) -> QueryResult<()>
         .set(sessions::flash.eq(Some(message)))
         .execute(conn)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refusing_an_unknown_name_costs_a_password_check_too() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.sqlite3");
+        let pool = super::super::connect(path.to_str().unwrap(), 1).unwrap();
+        let mut conn = pool.get().unwrap();
+        let hash = hash_password("richtig-richtig").unwrap();
+        assert!(matches!(
+            create(&mut conn, None, "leitung", &hash, Role::Leitung, true),
+            Ok(Some(_))
+        ));
+        let checks = |conn: &mut Conn, name: &str, password: &str| {
+            let before = password_checks();
+            let outcome = login(conn, name, password, "127.0.0.9").unwrap();
+            (
+                password_checks() - before,
+                matches!(outcome, LoginOutcome::Opened(..)),
+            )
+        };
+        assert_eq!(checks(&mut conn, "leitung", "falsch-falsch"), (1, false));
+        assert_eq!(checks(&mut conn, "niemand", "falsch-falsch"), (1, false));
+        assert_eq!(checks(&mut conn, &"x".repeat(300), "falsch"), (1, false));
+        assert_eq!(checks(&mut conn, "leitung", "richtig-richtig"), (1, true));
+    }
 }

@@ -18,4 +18,5 @@ pub mod standblatt;
 pub mod team;
 pub mod team_import;
 pub mod text_import;
+pub mod throttle;
 pub mod tournament;

@@ -2,7 +2,7 @@
 
 use super::ctx::Ctx;
 use super::render::{page, page_with, see_other};
-use super::state::{AppState, db};
+use super::state::{AppState, SetupAccess, db};
 use crate::db::users::{self, SessionInfo};
 use crate::domain::role::{Actor, Permission, Role};
 use crate::web::error::AppError;
@@ -230,6 +230,8 @@ struct LoginPage {
 struct SetupPage {
     ctx: Ctx,
     username: String,
+    /// The setup code this page was opened with, sent along with the form.
+    code: String,
     errors: crate::domain::form::FieldErrors,
 }
 
@@ -249,6 +251,8 @@ struct SetupForm {
     password: String,
     #[serde(default)]
     password2: String,
+    #[serde(default)]
+    code: String,
 }
 
 fn session_cookie(token: &str) -> Cookie<'static> {
@@ -273,14 +277,24 @@ async fn login_page(state: web::Data<AppState>, user: MaybeUser) -> Result<HttpR
     })
 }
 
+/// The client's address as the server sees it: the peer of the connection. Behind a
+/// reverse proxy every client has the proxy's address (see the README).
+pub fn client_address(req: &HttpRequest) -> String {
+    req.peer_addr()
+        .map(|a| a.ip().to_string())
+        .unwrap_or_else(|| "unbekannt".into())
+}
+
 async fn login(
     state: web::Data<AppState>,
+    req: HttpRequest,
     form: web::Form<LoginForm>,
 ) -> Result<HttpResponse, AppError> {
     let form = form.into_inner();
     let (username, password) = (form.username.clone(), form.password);
+    let address = client_address(&req);
     let opened = db(&state, move |conn| {
-        Ok(users::login(conn, &username, &password)?)
+        Ok(users::login(conn, &username, &password, &address)?)
     })
     .await?;
     let (status, message) = match opened {
@@ -294,11 +308,15 @@ async fn login(
             StatusCode::UNAUTHORIZED,
             "Benutzername oder Passwort ist falsch.".to_string(),
         ),
-        users::LoginOutcome::Throttled => (
+        users::LoginOutcome::Throttled(seconds) => (
             StatusCode::TOO_MANY_REQUESTS,
             format!(
-                "Zu viele Fehlversuche für dieses Konto. Bitte in {} Minuten nochmals versuchen oder die Turnierleitung fragen.",
-                users::LOCKOUT_MINUTES
+                "Zu viele Fehlversuche von diesem Gerät. Bitte in {} nochmals versuchen oder die Turnierleitung fragen.",
+                if seconds > 90 {
+                    format!("{} Minuten", (seconds + 59) / 60)
+                } else {
+                    format!("{seconds} Sekunden")
+                }
             ),
         ),
     };
@@ -330,22 +348,76 @@ async fn setup_gone() -> AppError {
     AppError::NotFound("Die Einrichtung ist abgeschlossen. Bitte anmelden.".into())
 }
 
-async fn setup_page(state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
+/// Characters of the setup code: no 0/O, 1/I/L, so that it is read off a console safely.
+const SETUP_CODE_ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+const SETUP_CODE_LENGTH: usize = 10;
+
+/// A fresh one-time setup code (31^10 ≈ 8·10^14 possibilities).
+pub fn new_setup_code() -> String {
+    use rand::Rng;
+    let mut rng = rand::rng();
+    (0..SETUP_CODE_LENGTH)
+        .map(|_| SETUP_CODE_ALPHABET[rng.random_range(0..SETUP_CODE_ALPHABET.len())] as char)
+        .collect()
+}
+
+/// Whether a request may run the first-run setup: from the machine itself (where allowed),
+/// or with the code from the console, compared in constant time.
+pub fn may_set_up(peer: Option<std::net::IpAddr>, presented: &str, access: &SetupAccess) -> bool {
+    let local = access.from_loopback && peer.is_some_and(|ip| ip.is_loopback());
+    let expected = access.code.as_bytes();
+    let presented = presented.trim().to_uppercase();
+    let presented = presented.as_bytes();
+    let same = expected.len() == presented.len()
+        && expected
+            .iter()
+            .zip(presented)
+            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+            == 0;
+    local || same
+}
+
+#[derive(Deserialize)]
+struct SetupQuery {
+    #[serde(default)]
+    code: String,
+}
+
+fn setup_refused() -> AppError {
+    AppError::Forbidden(
+        "Die Ersteinrichtung ist nur am Server selbst möglich, oder mit dem Einrichtungscode, den der Server beim Start in seiner Konsole zeigt: /setup?code=…".into(),
+    )
+}
+
+async fn setup_page(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    query: web::Query<SetupQuery>,
+) -> Result<HttpResponse, AppError> {
     if db(&state, |conn| Ok(users::count(conn)?)).await? > 0 {
         return Err(setup_gone().await);
+    }
+    let peer = req.peer_addr().map(|a| a.ip());
+    if !may_set_up(peer, &query.code, &state.setup) {
+        return Err(setup_refused());
     }
     page(&SetupPage {
         ctx: Ctx::anonymous(),
         username: String::new(),
+        code: query.code.clone(),
         errors: Default::default(),
     })
 }
 
 async fn setup(
     state: web::Data<AppState>,
+    req: HttpRequest,
     form: web::Form<SetupForm>,
 ) -> Result<HttpResponse, AppError> {
     let form = form.into_inner();
+    if !may_set_up(req.peer_addr().map(|a| a.ip()), &form.code, &state.setup) {
+        return Err(setup_refused());
+    }
     let mut errors = crate::domain::form::FieldErrors::new();
     let username = match users::check_username(&form.username) {
         Ok(name) => name.to_string(),
@@ -364,6 +436,7 @@ async fn setup(
             &SetupPage {
                 ctx: Ctx::anonymous(),
                 username: form.username,
+                code: form.code,
                 errors,
             },
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -382,8 +455,9 @@ async fn setup(
     if created.is_none() {
         return Err(setup_gone().await);
     }
+    let address = client_address(&req);
     let opened = db(&state, move |conn| {
-        Ok(users::login(conn, &username, &password)?)
+        Ok(users::login(conn, &username, &password, &address)?)
     })
     .await?;
     let mut response = HttpResponse::SeeOther();

@@ -12,6 +12,15 @@ pub struct AppState {
     pub public_url: Option<String>,
     pub live: std::sync::Arc<LiveHub>,
     pub db_threads: DbThreads,
+    pub setup: SetupAccess,
+}
+
+/// Who may run the first-run setup of an empty database: the machine itself (unless the
+/// settings say otherwise) or whoever has the one-time code printed on the server's console.
+#[derive(Clone)]
+pub struct SetupAccess {
+    pub code: String,
+    pub from_loopback: bool,
 }
 
 /// Runs blocking database work off the async threads, at normal priority. A use case's

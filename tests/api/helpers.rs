@@ -12,6 +12,7 @@ pub const KONTROLLEUR: (&str, &str) = ("kontrolle", "kontrolle-passwort");
 
 pub struct TestApp {
     pub address: String,
+    pub setup_code: String,
     pub db_path: PathBuf,
     pub pool: Pool,
     pub dir: tempfile::TempDir,
@@ -40,6 +41,7 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
         public_url: None,
         backup_dir: None,
         backup_interval: std::time::Duration::ZERO,
+        setup_from_loopback: true,
     };
     adjust(&mut settings);
     let app = jassturnier::startup::build(&settings).expect("app starts");
@@ -47,6 +49,7 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
     tokio::spawn(app.server);
     TestApp {
         address,
+        setup_code: app.setup_code.clone(),
         db_path,
         pool: app.pool,
         dir,

@@ -4,6 +4,7 @@ mod crash;
 mod foundation;
 mod helpers;
 mod live;
+mod login;
 mod marathon;
 mod marathon_corrections;
 mod partnerschieber;

@@ -1,0 +1,121 @@
+//! Throttling failed logins: slow an attacker down without letting a stranger lock out the
+//! Turnierleitung.
+//!
+//! Failures are counted per client address, and per account *and* address: guessing at one
+//! address never blocks the same account at another address (the Leitung at the office
+//! computer), and guessing many accounts from one address is slowed by the address's own
+//! counter. Past a number of free attempts every further failure blocks for a growing time
+//! (30 s, 1 min, 2 min … up to 15 minutes). A successful login clears the counters of its
+//! address; `jassturnier user unlock NAME` or a new password clears an account's.
+
+use chrono::{Duration, NaiveDateTime};
+
+/// What is counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counter {
+    /// Every failure from one client address, whatever the username.
+    Address,
+    /// Failures for one existing account from one client address.
+    AccountAtAddress,
+}
+
+impl Counter {
+    /// Failures before the first block.
+    pub fn free_attempts(self) -> u32 {
+        match self {
+            // Several clerks may share an address (NAT): more slack than for one account.
+            Counter::Address => 19,
+            Counter::AccountAtAddress => 4,
+        }
+    }
+
+    pub fn key(self) -> &'static str {
+        match self {
+            Counter::Address => "address",
+            Counter::AccountAtAddress => "account",
+        }
+    }
+}
+
+/// The first block, doubled with every further failure.
+pub const FIRST_BLOCK_SECONDS: i64 = 30;
+/// The longest block after a failure.
+pub const MAX_BLOCK_SECONDS: i64 = 15 * 60;
+/// Counters without a failure for this long are forgotten (and purged).
+pub const FORGET_AFTER_HOURS: i64 = 24;
+
+/// How long to block after the `failures`-th failure (counted with this one).
+pub fn block_after(counter: Counter, failures: u32) -> Option<Duration> {
+    let over = failures.checked_sub(counter.free_attempts())?;
+    if over == 0 {
+        return None;
+    }
+    let seconds = FIRST_BLOCK_SECONDS
+        .checked_shl(over.min(32) - 1)
+        .map_or(MAX_BLOCK_SECONDS, |s| s.min(MAX_BLOCK_SECONDS));
+    Some(Duration::seconds(seconds))
+}
+
+/// A stored counter as it stands now: old failures are forgotten.
+pub fn current_failures(failures: u32, last_failure: NaiveDateTime, now: NaiveDateTime) -> u32 {
+    if now - last_failure > Duration::hours(FORGET_AFTER_HOURS) {
+        0
+    } else {
+        failures
+    }
+}
+
+/// The key of an account at an address; usernames are checked before (≤ 64 characters).
+pub fn account_at(username: &str, address: &str) -> String {
+    format!("{username}@{address}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn free_attempts_then_growing_blocks() {
+        let c = Counter::AccountAtAddress;
+        for f in 1..=4 {
+            assert_eq!(block_after(c, f), None);
+        }
+        assert_eq!(block_after(c, 5), Some(Duration::seconds(30)));
+        assert_eq!(block_after(c, 6), Some(Duration::seconds(60)));
+        assert_eq!(block_after(c, 9), Some(Duration::seconds(480)));
+        assert_eq!(
+            block_after(c, 10),
+            Some(Duration::seconds(MAX_BLOCK_SECONDS))
+        );
+        assert_eq!(
+            block_after(c, 4000),
+            Some(Duration::seconds(MAX_BLOCK_SECONDS))
+        );
+        assert_eq!(block_after(Counter::Address, 19), None);
+        assert_eq!(
+            block_after(Counter::Address, 20),
+            Some(Duration::seconds(30))
+        );
+    }
+
+    #[test]
+    fn old_failures_are_forgotten() {
+        let day = chrono::NaiveDate::from_ymd_opt(2026, 11, 22).unwrap();
+        let at = day.and_hms_opt(9, 0, 0).unwrap();
+        assert_eq!(current_failures(7, at, at + Duration::hours(3)), 7);
+        assert_eq!(current_failures(7, at, at + Duration::hours(25)), 0);
+    }
+
+    proptest! {
+        #[test]
+        fn blocks_never_shrink_and_stay_bounded(failures in 0u32..10_000) {
+            for counter in [Counter::Address, Counter::AccountAtAddress] {
+                let now = block_after(counter, failures).map_or(0, |d| d.num_seconds());
+                let next = block_after(counter, failures + 1).map_or(0, |d| d.num_seconds());
+                prop_assert!(next >= now);
+                prop_assert!(next <= MAX_BLOCK_SECONDS);
+            }
+        }
+    }
+}
