@@ -255,10 +255,16 @@ struct SetupForm {
     code: String,
 }
 
-fn session_cookie(token: &str) -> Cookie<'static> {
+/// The session cookie; `Secure` when the app is reached by https (its public URL).
+fn session_cookie(state: &AppState, token: &str) -> Cookie<'static> {
+    let secure = state
+        .public_url
+        .as_deref()
+        .is_some_and(|url| url.trim().to_ascii_lowercase().starts_with("https://"));
     Cookie::build(SESSION_COOKIE, token.to_string())
         .path("/")
         .http_only(true)
+        .secure(secure)
         .same_site(SameSite::Lax)
         .finish()
 }
@@ -300,7 +306,7 @@ async fn login(
     let (status, message) = match opened {
         users::LoginOutcome::Opened(token, _csrf) => {
             return Ok(HttpResponse::SeeOther()
-                .cookie(session_cookie(&token))
+                .cookie(session_cookie(&state, &token))
                 .insert_header((actix_web::http::header::LOCATION, "/"))
                 .finish());
         }
@@ -336,7 +342,7 @@ async fn logout(
 ) -> Result<HttpResponse, AppError> {
     let token = post.session.token.clone();
     db(&state, move |conn| Ok(users::logout(conn, &token)?)).await?;
-    let mut removal = session_cookie("");
+    let mut removal = session_cookie(&state, "");
     removal.make_removal();
     Ok(HttpResponse::SeeOther()
         .cookie(removal)
@@ -462,7 +468,7 @@ async fn setup(
     .await?;
     let mut response = HttpResponse::SeeOther();
     if let users::LoginOutcome::Opened(token, _) = opened {
-        response.cookie(session_cookie(&token));
+        response.cookie(session_cookie(&state, &token));
     }
     Ok(response
         .insert_header((actix_web::http::header::LOCATION, "/"))

@@ -85,12 +85,19 @@ fn entry_page(
         entered,
         entered_count,
         expected,
-        // `</` cannot end the script element early: names are user input.
-        tables_json: serde_json::Value::Object(json)
-            .to_string()
-            .replace("</", "<\\/"),
+        tables_json: script_json(&serde_json::Value::Object(json)),
         t: data.tournament,
     }
+}
+
+/// JSON to embed in a `<script>` data block: no `<`, `>` or `&` in it, so that no team name
+/// (`<!--<script>`, `</script>`) can end or change the block.
+fn script_json(value: &serde_json::Value) -> String {
+    value
+        .to_string()
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026")
 }
 
 /// The entry page of a round: the fast entry in a points mode, the Spielrunde page (clock,

@@ -53,7 +53,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 }
 
 /// Stylesheets and scripts are part of the binary, so it runs from any directory.
-const ASSETS: [(&str, &str, &str); 4] = [
+const ASSETS: [(&str, &str, &str); 5] = [
     (
         "style.css",
         "text/css; charset=utf-8",
@@ -74,6 +74,11 @@ const ASSETS: [(&str, &str, &str); 4] = [
         "text/javascript; charset=utf-8",
         include_str!("../../static/entry.js"),
     ),
+    (
+        "print.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../static/print.js"),
+    ),
 ];
 
 async fn asset(
@@ -93,6 +98,10 @@ async fn asset(
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("static")
         .join(name.as_str());
+    // Files only: a folder (`/static/fonts`) is no page.
+    if !path.is_file() {
+        return Err(AppError::not_found());
+    }
     let file = actix_files::NamedFile::open(path).map_err(|_| AppError::not_found())?;
     Ok(file.into_response(&req))
 }

@@ -357,7 +357,18 @@ fn export_status(official: bool, section: Section, status: SheetStatus) -> &'sta
     }
 }
 
-/// CSV for Excel on Swiss Windows: UTF-8 with BOM, `;`.
+/// A cell that a spreadsheet would take for a formula (`=`, `+`, `-`, `@`, tab, CR at the
+/// start: a team called `=HYPERLINK(…)`) is written with a leading `'`, so that Excel shows
+/// it as text.
+fn neutral_cell(cell: String) -> String {
+    if cell.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{cell}")
+    } else {
+        cell
+    }
+}
+
+/// CSV for Excel on Swiss Windows: UTF-8 with BOM, `;`, no cell read as a formula.
 fn excel_csv(header: Vec<String>, rows: Vec<Vec<String>>) -> Result<Vec<u8>, AppError> {
     let mut out = b"\xEF\xBB\xBF".to_vec();
     {
@@ -370,7 +381,7 @@ fn excel_csv(header: Vec<String>, rows: Vec<Vec<String>>) -> Result<Vec<u8>, App
             .map_err(|e| AppError::Internal(e.to_string()))?;
         for row in rows {
             writer
-                .write_record(&row)
+                .write_record(row.into_iter().map(neutral_cell))
                 .map_err(|e| AppError::Internal(e.to_string()))?;
         }
         writer.flush()?;

@@ -7,6 +7,7 @@ mod live;
 mod login;
 mod marathon;
 mod marathon_corrections;
+mod output_safety;
 mod partnerschieber;
 mod prints;
 mod safety;
