@@ -16,6 +16,16 @@ use rand::Rng;
 pub const MIN_PASSWORD_CHARS: usize = 8;
 pub const SESSION_HOURS: i64 = 24;
 
+/// What the database keeps of a session token: its hash. A backup or export of the database
+/// therefore holds no token that opens a session.
+fn stored_token(token: &str) -> String {
+    use blake2::{Blake2s256, Digest};
+    Blake2s256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 pub fn random_token() -> String {
     let bytes: [u8; 32] = rand::rng().random();
     bytes.iter().map(|b| format!("{b:02x}")).collect()
@@ -352,7 +362,7 @@ pub fn login(
         let created = now();
         diesel::insert_into(sessions::table)
             .values((
-                sessions::token.eq(&token),
+                sessions::token.eq(stored_token(&token)),
                 sessions::user_id.eq(user.id),
                 sessions::csrf_token.eq(&csrf),
                 sessions::created_at.eq(created),
@@ -382,7 +392,7 @@ pub fn unlock(conn: &mut Conn, username: &str) -> QueryResult<usize> {
 }
 
 pub fn logout(conn: &mut Conn, token: &str) -> QueryResult<()> {
-    diesel::delete(sessions::table.find(token)).execute(conn)?;
+    diesel::delete(sessions::table.find(stored_token(token))).execute(conn)?;
     Ok(())
 }
 
@@ -394,6 +404,8 @@ pub struct SessionInfo {
 
 /// The live session of a token; with `take_flash` the flash message is consumed.
 pub fn session(conn: &mut Conn, token: &str, take_flash: bool) -> QueryResult<Option<SessionInfo>> {
+    let token = stored_token(token);
+    let token = token.as_str();
     let found: Option<(SessionRow, UserRow)> = sessions::table
         .inner_join(users::table)
         .filter(sessions::token.eq(token))
@@ -418,6 +430,8 @@ pub fn session(conn: &mut Conn, token: &str, take_flash: bool) -> QueryResult<Op
 }
 
 pub fn set_flash(conn: &mut Conn, token: &str, message: &str) -> QueryResult<()> {
+    let token = stored_token(token);
+    let token = token.as_str();
     diesel::update(sessions::table.find(token))
         .set(sessions::flash.eq(Some(message)))
         .execute(conn)?;

@@ -23,6 +23,10 @@ pub const SESSION_COOKIE: &str = "jassturnier_session";
 pub const CSRF_FIELD: &str = "_csrf";
 /// Largest file accepted by an upload form.
 pub const MAX_UPLOAD_BYTES: usize = 2 * 1024 * 1024;
+/// Room for the other fields of an upload form (CSRF token, options).
+const MAX_FORM_FIELDS_BYTES: usize = 64 * 1024;
+/// Fields of an upload form: the file, the token and a few options.
+const MAX_UPLOAD_FIELDS: usize = 8;
 
 pub struct Session {
     pub token: String,
@@ -172,7 +176,15 @@ impl FromRequest for SecuredUpload {
                 .await
                 .map_err(|_| AppError::BadRequest("Bitte eine Datei hochladen.".into()))?;
             let mut fields = HashMap::new();
+            let mut total = 0usize;
             while let Some(field) = multipart.next().await {
+                // The whole request, not each field, is bounded: many small fields of a
+                // forged upload are refused as early as one big file.
+                if fields.len() >= MAX_UPLOAD_FIELDS {
+                    return Err(AppError::PayloadTooLarge(
+                        "Zu viele Felder in der Anfrage.".into(),
+                    ));
+                }
                 let mut field = field.map_err(|_| {
                     AppError::BadRequest("Die Datei kam nicht vollständig an.".into())
                 })?;
@@ -182,7 +194,10 @@ impl FromRequest for SecuredUpload {
                     let chunk = chunk.map_err(|_| {
                         AppError::BadRequest("Die Datei kam nicht vollständig an.".into())
                     })?;
-                    if bytes.len() + chunk.len() > MAX_UPLOAD_BYTES {
+                    total += chunk.len();
+                    if bytes.len() + chunk.len() > MAX_UPLOAD_BYTES
+                        || total > MAX_UPLOAD_BYTES + MAX_FORM_FIELDS_BYTES
+                    {
                         return Err(AppError::PayloadTooLarge(format!(
                             "Die Datei ist zu gross (höchstens {} MB).",
                             MAX_UPLOAD_BYTES / (1024 * 1024)

@@ -169,3 +169,68 @@ async fn expired_sessions_are_purged() {
         "an expired session is gone after the next login"
     );
 }
+
+/// A downloaded backup holds the sessions, but no token in it opens one.
+#[tokio::test]
+async fn a_backup_holds_no_usable_session_token() {
+    use jassturnier::db::schema::sessions;
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let (status, _, snapshot) = bytes(&leitung, "/backup").await;
+    assert_eq!(status, StatusCode::OK);
+    let file = app.dir.path().join("aus-der-sicherung.sqlite3");
+    std::fs::write(&file, snapshot).unwrap();
+    let tokens: Vec<String> = {
+        let pool = jassturnier::db::connect(file.to_str().unwrap(), 1).unwrap();
+        let mut conn = pool.get().unwrap();
+        sessions::table
+            .select(sessions::token)
+            .load(&mut conn)
+            .unwrap()
+    };
+    assert!(!tokens.is_empty(), "the Leitung's session is in the backup");
+    for token in tokens {
+        let thief = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap();
+        let r = thief
+            .get(format!("{}/users", app.address))
+            .header("cookie", format!("jassturnier_session={token}"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            r.status(),
+            StatusCode::SEE_OTHER,
+            "a stored token opens nothing"
+        );
+        assert_eq!(location(&r), "/login");
+    }
+    assert_eq!(leitung.get("/users").await.status(), StatusCode::OK);
+}
+
+/// An upload is bounded as a whole: many fields below the file limit are refused too.
+#[tokio::test]
+async fn an_upload_with_many_big_fields_is_refused() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = create_tournament(&leitung, "4", "12").await;
+    let before = app.dump();
+    let mut form = reqwest::multipart::Form::new().text("_csrf", leitung.csrf.clone());
+    for n in 0..6 {
+        form = form.part(
+            format!("teil{n}"),
+            reqwest::multipart::Part::bytes(vec![b'x'; 1024 * 1024]).file_name("x.csv"),
+        );
+    }
+    let r = leitung
+        .http
+        .post(leitung.url(&format!("/tournaments/{id}/teams/import")))
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(app.dump(), before);
+}
