@@ -179,5 +179,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     .route(
         "/tournaments/{id}/passen/{passe}/entry",
         web::post().to(enter),
+    )
+    // The Schnellerfassung of a Spielrunde: the same save, shown again on its own page.
+    .route(
+        "/tournaments/{id}/passen/{passe}/quick",
+        web::post().to(enter),
     );
 }

@@ -3,10 +3,9 @@
 
 use super::auth::Secured;
 use super::auth::{Session, flash_redirect};
-use super::correction;
 use super::ctx::Ctx;
 use super::render::page_with;
-use super::result_save::{Answer, Refusal, save};
+use super::result_save::Refusal;
 use super::state::{AppState, db};
 use super::views::{ClockView, TableView, clock_view, progress, table_views};
 use crate::app::{guard, tafel};
@@ -148,24 +147,6 @@ pub(super) async fn again(
     .await
 }
 
-async fn quick(
-    state: web::Data<AppState>,
-    path: web::Path<(i32, u32)>,
-    post: Secured<ResultForm>,
-) -> Result<HttpResponse, AppError> {
-    let (id, passe) = path.into_inner();
-    let back = format!("/tournaments/{id}/passen/{passe}/entry");
-    let id = TournamentId(id);
-    let refusal = match save(&state, &post, id, passe, &back).await? {
-        Answer::Done(response) => return Ok(response),
-        Answer::Again(refusal) => refusal,
-    };
-    if refusal.correction && refusal.status == StatusCode::UNPROCESSABLE_ENTITY {
-        return correction::again(&state, post, id, passe, refusal).await;
-    }
-    again(&state, post, id, passe, refusal).await
-}
-
 #[derive(Deserialize)]
 struct ClockForm {
     #[serde(default)]
@@ -202,10 +183,6 @@ async fn clock_post(
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route(
-        "/tournaments/{id}/passen/{passe}/quick",
-        web::post().to(quick),
-    )
-    .route(
         "/tournaments/{id}/passen/{passe}/clock",
         web::post().to(clock_post),
     );
