@@ -34,6 +34,9 @@ struct Cli {
         global = true
     )]
     backup_minutes: u64,
+    /// Seconds between automatic backups, instead of minutes (for tests).
+    #[arg(long, env = "JASSTURNIER_BACKUP_SECONDS", hide = true, global = true)]
+    backup_seconds: Option<u64>,
     /// HTTP worker threads. More than cores: only one at a time sends a live page to a fast
     /// reader, so the connection of the Büro rarely shares an event loop with one.
     #[arg(long, env = "JASSTURNIER_WORKERS", default_value_t = 16, global = true)]
@@ -167,7 +170,9 @@ pub fn run() -> ExitCode {
             worker_nice: cli.worker_nice,
             public_url: cli.public_url,
             backup_dir: cli.backup_dir,
-            backup_interval: std::time::Duration::from_secs(cli.backup_minutes * 60),
+            backup_interval: std::time::Duration::from_secs(
+                cli.backup_seconds.unwrap_or(cli.backup_minutes * 60),
+            ),
             setup_from_loopback: !cli.setup_requires_code,
         }),
         Command::Backup { file } => backup(&cli.database_url, &file).map(|m| println!("{m}")),

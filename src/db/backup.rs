@@ -11,19 +11,73 @@ pub const KEEP: usize = 50;
 const PREFIX: &str = "jassturnier-";
 const SUFFIX: &str = ".sqlite3";
 
-/// Writes a consistent copy of the database to `path` (which must not exist yet).
+/// Marks a backup being written: such a file never looks like a backup.
+const UNFINISHED: &str = ".unfertig-";
+
+/// Writes a consistent copy of the database to `path` (which must not exist yet): first
+/// under a temporary name, readable only by the server's user, then checked (integrity and
+/// the app's tables), then renamed in one step. A backup that fails or is interrupted (a
+/// crash, `kill -9`) leaves nothing under the backup's name.
 pub fn snapshot(conn: &mut Conn, path: &Path) -> Result<(), String> {
     if path.exists() {
         return Err(format!("{} existiert bereits.", path.display()));
     }
-    let target = path
+    let mut name = path
+        .file_name()
+        .ok_or("Kein Dateiname angegeben.")?
+        .to_os_string();
+    name.push(format!("{UNFINISHED}{}", super::users::random_token()));
+    let temporary = path.with_file_name(name);
+    let written = write_checked(conn, &temporary)
+        .and_then(|()| std::fs::rename(&temporary, path).map_err(|e| e.to_string()));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    written
+}
+
+fn write_checked(conn: &mut Conn, temporary: &Path) -> Result<(), String> {
+    private_empty_file(temporary)?;
+    let target = temporary
         .to_str()
         .ok_or("Der Pfad ist kein gültiger Text.")?
         .replace('\'', "''");
+    // VACUUM INTO writes into an empty file and keeps its permissions.
     diesel::sql_query(format!("VACUUM INTO '{target}'"))
         .execute(conn)
         .map_err(|e| e.to_string())?;
-    Ok(())
+    super::check_database_file(temporary)?;
+    std::fs::File::open(temporary)
+        .and_then(|f| f.sync_all())
+        .map_err(|e| e.to_string())
+}
+
+/// An empty file only the server's user may read: a backup holds every result and account.
+fn private_empty_file(path: &Path) -> Result<(), String> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    options
+        .open(path)
+        .map(drop)
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Removes what interrupted backups left in `dir`.
+pub fn remove_unfinished(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        if name.to_string_lossy().contains(UNFINISHED) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// A snapshot as bytes, for the download.
@@ -102,6 +156,7 @@ pub fn automatic(
         return Ok((marker, None));
     }
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    remove_unfinished(dir);
     let mut path = dir.join(file_name(super::now()));
     let mut n = 1;
     while path.exists() {
@@ -119,6 +174,41 @@ pub fn automatic(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_snapshot_is_private_checked_and_never_half_there() {
+        let dir = tempfile::tempdir().unwrap();
+        let pool =
+            super::super::connect(dir.path().join("db.sqlite3").to_str().unwrap(), 1).unwrap();
+        let mut conn = pool.get().unwrap();
+        let backups = dir.path().join("backups");
+        std::fs::create_dir(&backups).unwrap();
+        let path = backups.join(file_name(super::super::now()));
+        snapshot(&mut conn, &path).unwrap();
+        super::super::check_database_file(&path).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        assert!(
+            snapshot(&mut conn, &path).is_err(),
+            "never over an existing file"
+        );
+        // A snapshot that cannot be written leaves nothing behind.
+        let nowhere = backups.join("fehlt").join("x.sqlite3");
+        assert!(snapshot(&mut conn, &nowhere).is_err());
+        // What an interrupted backup leaves is no backup, and is cleaned up.
+        std::fs::write(
+            backups.join(format!("jassturnier-1{SUFFIX}{UNFINISHED}abc")),
+            b"",
+        )
+        .unwrap();
+        assert_eq!(list(&backups), vec![path.clone()]);
+        remove_unfinished(&backups);
+        assert_eq!(std::fs::read_dir(&backups).unwrap().count(), 1);
+    }
 
     #[test]
     fn prune_keeps_the_newest() {

@@ -47,7 +47,67 @@ pub fn sqlite_path(database_url: &str) -> &str {
         .unwrap_or(database_url)
 }
 
+/// The tables every jassturnier database has; a file without them is not one.
+const EXPECTED_TABLES: [&str; 5] = [
+    "__diesel_schema_migrations",
+    "users",
+    "tournaments",
+    "teams",
+    "results",
+];
+
+#[derive(diesel::QueryableByName)]
+struct TextRow {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    value: String,
+}
+
+/// Checks that a file is a sound jassturnier database: SQLite's integrity check passes and
+/// the app's tables are there.
+pub fn check_database_file(path: &std::path::Path) -> Result<(), String> {
+    use diesel::{Connection, RunQueryDsl};
+    let shown = path.display();
+    let url = path.to_str().ok_or("Der Pfad ist kein gültiger Text.")?;
+    let mut conn = Conn::establish(url).map_err(|e| format!("{shown}: {e}"))?;
+    let check: Vec<TextRow> =
+        diesel::sql_query("SELECT integrity_check AS value FROM pragma_integrity_check")
+            .load(&mut conn)
+            .map_err(|e| format!("{shown}: {e}"))?;
+    if check.first().map(|r| r.value.as_str()) != Some("ok") {
+        return Err(format!("{shown}: die Datei ist beschädigt."));
+    }
+    let tables: Vec<TextRow> =
+        diesel::sql_query("SELECT name AS value FROM sqlite_master WHERE type = 'table'")
+            .load(&mut conn)
+            .map_err(|e| format!("{shown}: {e}"))?;
+    let missing: Vec<&str> = EXPECTED_TABLES
+        .into_iter()
+        .filter(|t| !tables.iter().any(|r| r.value == *t))
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "{shown} ist keine Jassturnier-Datenbank (es fehlen: {}).",
+            missing.join(", ")
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses to start on a file that has content but is no jassturnier database (a damaged or
+/// foreign file, a half-written backup): it would get a fresh schema, and its first-run
+/// setup would be open. A missing or empty file is a new database.
+fn refuse_foreign_file(path: &str) -> Result<(), String> {
+    let path = std::path::Path::new(path);
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() && meta.len() > 0 => check_database_file(path).map_err(|e| {
+            format!("Start abgebrochen: {e} Bitte eine gültige Datenbank oder Sicherung angeben.")
+        }),
+        _ => Ok(()),
+    }
+}
+
 pub fn connect(database_url: &str, max_size: u32) -> Result<Pool, String> {
+    refuse_foreign_file(sqlite_path(database_url))?;
     let manager = ConnectionManager::<Conn>::new(sqlite_path(database_url));
     let pool = R2d2Pool::builder()
         .max_size(max_size)

@@ -182,3 +182,99 @@ async fn acknowledged_entries_survive_kill_9() {
     let _ = server.kill();
     let _ = server.wait();
 }
+
+/// Chaos: the server is killed again and again around its automatic backup (every second
+/// while something changed). Whatever moment the kill hits, every file that looks like a
+/// backup is a sound jassturnier database.
+#[tokio::test]
+async fn killing_the_server_during_automatic_backups_leaves_no_invalid_backup() {
+    use rand::{Rng, SeedableRng};
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("chaos.sqlite3");
+    let backups = dir.path().join("backups");
+    let out = Command::new(env!("CARGO_BIN_EXE_jassturnier"))
+        .args(["demo", "--teams", "300", "--passen", "8", "--spiele", "12"])
+        .env("DATABASE_URL", &db)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let http = reqwest::Client::builder()
+        .redirect(Policy::none())
+        .build()
+        .unwrap();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    for round in 0..8 {
+        // Something changes before every start: an account more (written by the CLI).
+        let mut add = Command::new(env!("CARGO_BIN_EXE_jassturnier"))
+            .args(["user", "add", &format!("chaos{round}"), "--role", "buero"])
+            .env("DATABASE_URL", &db)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        {
+            use std::io::Write;
+            add.stdin
+                .take()
+                .unwrap()
+                .write_all(b"chaos-passwort\n")
+                .unwrap();
+        }
+        assert!(add.wait().unwrap().success());
+        let port = free_port();
+        let mut server = Command::new(env!("CARGO_BIN_EXE_jassturnier"))
+            .env("DATABASE_URL", &db)
+            .env("JASSTURNIER_BIND", format!("127.0.0.1:{port}"))
+            .env("JASSTURNIER_BACKUP_DIR", &backups)
+            .env("JASSTURNIER_BACKUP_SECONDS", "1")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        wait_until_up(&http, &format!("http://127.0.0.1:{port}")).await;
+        // The first backup is due about a second after the start.
+        tokio::time::sleep(Duration::from_millis(rng.random_range(700..1600))).await;
+        server.kill().unwrap();
+        server.wait().unwrap();
+    }
+    let written = jassturnier::db::backup::list(&backups);
+    assert!(!written.is_empty(), "some backups were written");
+    for file in written {
+        jassturnier::db::check_database_file(&file)
+            .unwrap_or_else(|e| panic!("{} is no valid backup: {e}", file.display()));
+    }
+}
+
+/// A file that has content but is no jassturnier database is refused at start: it gets no
+/// fresh schema (and no open first-run setup).
+#[tokio::test]
+async fn the_server_refuses_a_file_that_is_no_jassturnier_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let foreign = dir.path().join("fremd.sqlite3");
+    std::fs::write(&foreign, b"Dies ist keine Datenbank, sondern eine Notiz.\n").unwrap();
+    let empty_sqlite = dir.path().join("leer.sqlite3");
+    {
+        use diesel::{Connection, RunQueryDsl};
+        let mut conn = diesel::SqliteConnection::establish(empty_sqlite.to_str().unwrap()).unwrap();
+        diesel::sql_query("CREATE TABLE notizen (text TEXT)")
+            .execute(&mut conn)
+            .unwrap();
+    }
+    for file in [&foreign, &empty_sqlite] {
+        let before = std::fs::read(file).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_jassturnier"))
+            .env("DATABASE_URL", file)
+            .env("JASSTURNIER_BIND", "127.0.0.1:0")
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{} was accepted", file.display());
+        let said = String::from_utf8_lossy(&out.stderr).to_string()
+            + &String::from_utf8_lossy(&out.stdout);
+        assert!(said.contains("Start abgebrochen"), "{said}");
+        assert_eq!(
+            std::fs::read(file).unwrap(),
+            before,
+            "the file is untouched"
+        );
+    }
+}
