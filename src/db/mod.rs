@@ -117,16 +117,89 @@ pub fn connect(database_url: &str, max_size: u32) -> Result<Pool, String> {
     let mut conn = pool.get().map_err(|e| e.to_string())?;
     conn.run_pending_migrations(MIGRATIONS)
         .map_err(|e| format!("Migrationen fehlgeschlagen: {e}"))?;
+    remember_file(&mut conn).map_err(|e| e.to_string())?;
     Ok(pool)
 }
 
 /// The one way to write: an immediate (write-locking) transaction, so that a use case reads
-/// and writes with no other writer in between. No other code opens a transaction.
+/// and writes with no other writer in between. No other code opens a transaction. Before it
+/// commits, the database file must still be the one the server opened: a write into a file
+/// that was deleted or replaced meanwhile would be acknowledged and lost.
 pub fn write_tx<T, E>(conn: &mut Conn, work: impl FnOnce(&mut Conn) -> Result<T, E>) -> Result<T, E>
 where
     E: From<diesel::result::Error>,
 {
-    conn.immediate_transaction(work)
+    conn.immediate_transaction(|conn| {
+        let done = work(conn)?;
+        ensure_same_file(conn)?;
+        Ok(done)
+    })
+}
+
+/// The start of every refusal to save that is no fault of the user's.
+pub const CANNOT_SAVE: &str = "Speichern nicht möglich";
+
+/// The identity (device, inode) of each database file this process opened.
+fn opened_files() -> &'static std::sync::Mutex<std::collections::HashMap<String, (u64, u64)>> {
+    static OPENED: std::sync::OnceLock<
+        std::sync::Mutex<std::collections::HashMap<String, (u64, u64)>>,
+    > = std::sync::OnceLock::new();
+    OPENED.get_or_init(Default::default)
+}
+
+fn identity(path: &str) -> Option<(u64, u64)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        std::fs::metadata(path).ok().map(|m| (m.len(), 0))
+    }
+}
+
+/// The file of the connection's main database, as SQLite names it.
+fn main_file(conn: &mut Conn) -> diesel::QueryResult<String> {
+    use diesel::RunQueryDsl;
+    let rows: Vec<TextRow> =
+        diesel::sql_query("SELECT file AS value FROM pragma_database_list WHERE name = 'main'")
+            .load(conn)?;
+    Ok(rows.into_iter().next().map(|r| r.value).unwrap_or_default())
+}
+
+fn remember_file(conn: &mut Conn) -> diesel::QueryResult<()> {
+    let file = main_file(conn)?;
+    if let Some(id) = identity(&file) {
+        let mut opened = opened_files().lock().unwrap_or_else(|p| p.into_inner());
+        opened.insert(file, id);
+    }
+    Ok(())
+}
+
+fn ensure_same_file(conn: &mut Conn) -> diesel::QueryResult<()> {
+    let file = main_file(conn)?;
+    let expected = opened_files()
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .get(&file)
+        .copied();
+    let Some(expected) = expected else {
+        return Ok(());
+    };
+    if identity(&file) == Some(expected) {
+        return Ok(());
+    }
+    tracing::error!(
+        file = %file,
+        "die Datenbankdatei wurde entfernt oder ersetzt: Schreiben abgelehnt"
+    );
+    Err(diesel::result::Error::DatabaseError(
+        diesel::result::DatabaseErrorKind::Unknown,
+        Box::new(format!(
+            "{CANNOT_SAVE}: die Datenbankdatei {file} wurde entfernt oder ersetzt. Der Server muss neu gestartet werden (auf einer Sicherung, falls die Datei fehlt). Lesen geht weiter."
+        )),
+    ))
 }
 
 pub fn now() -> chrono::NaiveDateTime {

@@ -19,6 +19,10 @@ pub enum AppError {
     Conflict(String),
     #[error("{0}")]
     PayloadTooLarge(String),
+    /// Nothing can be saved right now (database file gone, disk full, read-only); reading
+    /// still works.
+    #[error("{0}")]
+    Unavailable(String),
     #[error("interner Fehler: {0}")]
     Internal(String),
 }
@@ -74,8 +78,37 @@ impl From<diesel::result::Error> for AppError {
     fn from(e: diesel::result::Error) -> Self {
         match e {
             diesel::result::Error::NotFound => AppError::not_found(),
-            other => AppError::Internal(other.to_string()),
+            other => match cannot_save(&other.to_string()) {
+                Some(message) => {
+                    tracing::error!(cause = %other, "Schreiben nicht möglich");
+                    AppError::Unavailable(message)
+                }
+                None => AppError::Internal(other.to_string()),
+            },
         }
+    }
+}
+
+/// The German message for a write that the storage refused, if it was one.
+fn cannot_save(cause: &str) -> Option<String> {
+    use crate::db::CANNOT_SAVE;
+    let lower = cause.to_lowercase();
+    if cause.starts_with(CANNOT_SAVE) {
+        Some(cause.to_string())
+    } else if lower.contains("database or disk is full") {
+        Some(format!(
+            "{CANNOT_SAVE}: der Datenträger ist voll. Nichts wurde geändert; bitte Platz schaffen und nochmals senden."
+        ))
+    } else if lower.contains("readonly database") || lower.contains("read-only") {
+        Some(format!(
+            "{CANNOT_SAVE}: die Datenbankdatei ist schreibgeschützt. Nichts wurde geändert."
+        ))
+    } else if lower.contains("disk i/o error") {
+        Some(format!(
+            "{CANNOT_SAVE}: Fehler beim Schreiben auf den Datenträger. Nichts wurde geändert."
+        ))
+    } else {
+        None
     }
 }
 
@@ -96,6 +129,7 @@ impl ResponseError for AppError {
             AppError::BadRequest(_) => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::Conflict(_) => StatusCode::CONFLICT,
             AppError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -118,6 +152,7 @@ impl ResponseError for AppError {
             AppError::Forbidden(_) => ("Keine Berechtigung", self.to_string()),
             AppError::NotFound(_) => ("Nicht gefunden", self.to_string()),
             AppError::Conflict(_) => ("Konflikt", self.to_string()),
+            AppError::Unavailable(_) => ("Speichern nicht möglich", self.to_string()),
             _ => ("Ungültige Eingabe", self.to_string()),
         };
         let body = ErrorPage {
@@ -130,5 +165,36 @@ impl ResponseError for AppError {
         HttpResponse::build(status)
             .content_type("text/html; charset=utf-8")
             .body(body)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sqlite_error(message: &str) -> diesel::result::Error {
+        diesel::result::Error::DatabaseError(
+            diesel::result::DatabaseErrorKind::Unknown,
+            Box::new(message.to_string()),
+        )
+    }
+
+    #[test]
+    fn storage_refusals_become_a_german_503() {
+        for (cause, says) in [
+            ("database or disk is full", "Datenträger ist voll"),
+            ("attempt to write a readonly database", "schreibgeschützt"),
+            ("disk I/O error", "Fehler beim Schreiben"),
+        ] {
+            let e = AppError::from(sqlite_error(cause));
+            assert_eq!(e.status_code(), StatusCode::SERVICE_UNAVAILABLE, "{cause}");
+            assert!(
+                e.to_string().starts_with("Speichern nicht möglich: "),
+                "{e}"
+            );
+            assert!(e.to_string().contains(says), "{e}");
+        }
+        let other = AppError::from(sqlite_error("UNIQUE constraint failed"));
+        assert_eq!(other.status_code(), StatusCode::INTERNAL_SERVER_ERROR);
     }
 }

@@ -532,3 +532,42 @@ async fn concurrent_clients_lose_no_update() {
         assert_eq!(r.points_a + r.points_b, 314);
     }
 }
+
+/// The database file deleted (or replaced) under the running server: writes are refused with
+/// a clear message before they are acknowledged, reading goes on.
+#[tokio::test]
+async fn writes_stop_when_the_database_file_is_removed_or_replaced() {
+    for replace in [false, true] {
+        let app = spawn_app().await;
+        let leitung = app.leitung().await;
+        let id = create_tournament(&leitung, "4", "12").await;
+        let teams = format!("/tournaments/{id}/teams");
+        let team = [("player1", "Anna Muster"), ("player2", "Urs Muster")];
+        assert_eq!(
+            leitung.post(&teams, &team).await.status(),
+            StatusCode::SEE_OTHER
+        );
+        let copy = app.dir.path().join("kopie.sqlite3");
+        std::fs::copy(&app.db_path, &copy).unwrap();
+        std::fs::remove_file(&app.db_path).unwrap();
+        if replace {
+            std::fs::rename(&copy, &app.db_path).unwrap();
+        }
+        for _ in 0..3 {
+            let r = leitung.post(&teams, &team).await;
+            assert_eq!(
+                r.status(),
+                StatusCode::SERVICE_UNAVAILABLE,
+                "replace: {replace}"
+            );
+            let body = r.text().await.unwrap();
+            assert!(body.contains("Speichern nicht möglich"), "{body}");
+            assert!(body.contains("entfernt oder ersetzt"), "{body}");
+        }
+        assert_eq!(
+            leitung.get(&teams).await.status(),
+            StatusCode::OK,
+            "reading goes on"
+        );
+    }
+}
