@@ -13,6 +13,7 @@ pub mod tournament_data;
 pub mod tournaments;
 pub mod transfer;
 pub mod types;
+pub mod uploads;
 pub mod users;
 
 use diesel::connection::SimpleConnection;

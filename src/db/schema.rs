@@ -59,6 +59,16 @@ diesel::table! {
 }
 
 diesel::table! {
+    pending_uploads (token) {
+        token -> Text,
+        tournament_id -> Integer,
+        user_id -> Integer,
+        created_at -> Timestamp,
+        data -> Binary,
+    }
+}
+
+diesel::table! {
     login_throttle (kind, subject) {
         kind -> Text,
         subject -> Text,
@@ -206,6 +216,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     audit_log,
     pending_entries,
     login_throttle,
+    pending_uploads,
     marathon_rules,
     round_clocks,
     tafel_lines,

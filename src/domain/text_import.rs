@@ -66,22 +66,45 @@ pub fn detect_delimiter(text: &str) -> u8 {
     }
 }
 
-/// The 1-based line of the record that starts at `byte`. The csv crate reports where it
-/// started reading, before any blank lines it skipped, so those are stepped over first.
-fn line_of(text: &str, byte: u64) -> usize {
-    let bytes = text.as_bytes();
-    let mut end = (byte as usize).min(bytes.len());
-    while end < bytes.len() && (bytes[end] == b'\n' || bytes[end] == b'\r') {
-        end += 1;
-    }
-    1 + bytes[..end].iter().filter(|b| **b == b'\n').count()
-}
-
 /// A header (lower-cased) and the data records with their line numbers.
 pub type Records = (Vec<String>, Vec<(usize, Vec<String>)>);
 
 /// Reads the records of a decoded file. Each record comes with its line number;
 /// the header is returned lower-cased and trimmed.
+/// Line numbers of byte positions met in increasing order: each newline is counted once, so
+/// a long file costs no more than reading it.
+struct Lines<'a> {
+    bytes: &'a [u8],
+    counted_to: usize,
+    newlines: usize,
+}
+
+impl<'a> Lines<'a> {
+    fn new(text: &'a str) -> Self {
+        Lines {
+            bytes: text.as_bytes(),
+            counted_to: 0,
+            newlines: 0,
+        }
+    }
+
+    /// The 1-based line of the record at `byte` (line breaks before it belong to it).
+    fn line_at(&mut self, byte: u64) -> usize {
+        let bytes = self.bytes;
+        let mut end = (byte as usize).min(bytes.len());
+        while end < bytes.len() && (bytes[end] == b'\n' || bytes[end] == b'\r') {
+            end += 1;
+        }
+        let count = |range: &[u8]| range.iter().filter(|b| **b == b'\n').count();
+        if end < self.counted_to {
+            return 1 + count(&bytes[..end]);
+        }
+        self.newlines += count(&bytes[self.counted_to..end]);
+        self.counted_to = end;
+        1 + self.newlines
+    }
+}
+
 pub fn read_records(text: &str) -> Result<Records, ImportError> {
     if text.trim().is_empty() {
         return Err(ImportError::new(1, "Die Datei ist leer."));
@@ -93,14 +116,15 @@ pub fn read_records(text: &str) -> Result<Records, ImportError> {
         .from_reader(text.as_bytes());
     let mut header = None;
     let mut rows = Vec::new();
+    let mut lines = Lines::new(text);
     for record in reader.records() {
         let record = record.map_err(|e| {
-            let line = e.position().map(|p| line_of(text, p.byte())).unwrap_or(1);
+            let line = e.position().map(|p| lines.line_at(p.byte())).unwrap_or(1);
             ImportError::new(line, format!("Die Zeile ist kein gültiges CSV: {e}"))
         })?;
         let line = record
             .position()
-            .map(|p| line_of(text, p.byte()))
+            .map(|p| lines.line_at(p.byte()))
             .unwrap_or(1);
         let fields: Vec<String> = record.iter().map(|f| f.trim().to_string()).collect();
         if fields.iter().all(|f| f.is_empty()) {

@@ -8,7 +8,7 @@ use super::state::{AppState, db};
 use crate::app::guard;
 use crate::app::teams::{self as team_writes, TeamRefusal};
 use crate::db::models::{TeamRow, TournamentRow};
-use crate::db::teams;
+use crate::db::{teams, uploads};
 use crate::domain::form::FieldErrors;
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::role::Permission;
@@ -248,20 +248,6 @@ async fn delete(
     .await
 }
 
-fn to_hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn from_hex(text: &str) -> Option<Vec<u8>> {
-    if !text.len().is_multiple_of(2) {
-        return None;
-    }
-    (0..text.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok())
-        .collect()
-}
-
 async fn import_form(
     state: web::Data<AppState>,
     user: User,
@@ -298,11 +284,20 @@ async fn import_preview(
     path: web::Path<i32>,
     upload: SecuredUpload,
 ) -> Result<HttpResponse, AppError> {
-    upload.session.require(Permission::ManageTeams)?;
+    let actor = upload.session.require(Permission::ManageTeams)?.clone();
     let id = TournamentId(path.into_inner());
     let bytes = upload.fields.get("file").cloned().unwrap_or_default();
-    let data = to_hex(&bytes);
-    let (t, parsed) = parse_upload(&state, id, bytes).await?;
+    let (t, parsed) = parse_upload(&state, id, bytes.clone()).await?;
+    // The file stays on the server until it is confirmed; the page carries a token only.
+    let data = match &parsed {
+        Ok(_) => {
+            db(&state, move |conn| {
+                Ok(uploads::keep(conn, id, actor.id, &bytes)?)
+            })
+            .await?
+        }
+        Err(_) => String::new(),
+    };
     let ctx = upload.session.ctx().with_tournament(&t);
     match parsed {
         Ok(preview) => page(&ImportPage {
@@ -327,8 +322,9 @@ async fn import_preview(
 
 #[derive(Deserialize)]
 struct ConfirmForm {
+    /// The token of the file kept since its preview.
     #[serde(default)]
-    data: String,
+    upload: String,
 }
 
 /// Step 2: the confirmed file is parsed again and written in one transaction.
@@ -339,11 +335,14 @@ async fn import_confirm(
 ) -> Result<HttpResponse, AppError> {
     let actor = post.session.require(Permission::ManageTeams)?.clone();
     let id = TournamentId(path.into_inner());
-    let bytes = from_hex(&post.form.data).ok_or_else(|| {
-        AppError::BadRequest(
-            "Die Importdaten sind beschädigt. Bitte die Datei nochmals hochladen.".into(),
-        )
-    })?;
+    let (user, token) = (actor.id, post.form.upload.clone());
+    let bytes = db(&state, move |conn| Ok(uploads::take(conn, id, user, &token)?))
+        .await?
+        .ok_or_else(|| {
+            AppError::BadRequest(
+                "Diese Vorschau ist abgelaufen oder schon importiert. Bitte die Datei nochmals hochladen.".into(),
+            )
+        })?;
     let (t, parsed) = parse_upload(&state, id, bytes).await?;
     let imported = match parsed {
         Ok(imported) => imported,
@@ -405,17 +404,4 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             "/tournaments/{id}/teams/{team}/delete",
             web::post().to(delete),
         );
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn hex_round_trips() {
-        let bytes = b"nr;spieler1\n\xfc\x00\xff";
-        assert_eq!(from_hex(&to_hex(bytes)).unwrap(), bytes);
-        assert!(from_hex("abc").is_none());
-        assert!(from_hex("zz").is_none());
-    }
 }

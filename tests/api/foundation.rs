@@ -209,7 +209,7 @@ fn writes(tournament: i32, team: i32) -> Vec<(String, Vec<(&'static str, &'stati
         (format!("{t}/teams/{team}/delete"), vec![]),
         (
             format!("{t}/teams/import/confirm"),
-            vec![("data", "6e723b7370696c657231")],
+            vec![("upload", "0123456789abcdef")],
         ),
     ]
 }
@@ -312,9 +312,9 @@ async fn a_closed_tournament_refuses_writes_until_reopened() {
         )
         .await;
     let preview = Html::parse_document(&r.text().await.unwrap());
-    let data = attr(&preview, "input[name=data]", "value").unwrap();
+    let upload = attr(&preview, "input[name=upload]", "value").unwrap();
     let r = buero
-        .post(&format!("{t}/teams/import/confirm"), &[("data", &data)])
+        .post(&format!("{t}/teams/import/confirm"), &[("upload", &upload)])
         .await;
     assert_eq!(r.status(), StatusCode::FORBIDDEN);
     assert_eq!(app.dump(), before);
@@ -449,13 +449,12 @@ async fn broken_csv_files_are_rejected_whole_with_line_numbers() {
         );
         assert!(errors[0].contains(words), "{file}: {errors:?}");
         assert!(
-            attr(&html, "input[name=data]", "value").is_none(),
+            attr(&html, "input[name=upload]", "value").is_none(),
             "{file} offers no confirm"
         );
-        // Confirming the broken file directly is refused as well.
-        let hex: String = fixture(file).iter().map(|b| format!("{b:02x}")).collect();
+        // Confirming without a kept preview is refused as well.
         let r = leitung
-            .post(&format!("{path}/confirm"), &[("data", &hex)])
+            .post(&format!("{path}/confirm"), &[("upload", "keine-vorschau")])
             .await;
         assert_eq!(
             r.status(),
@@ -590,4 +589,70 @@ async fn unknown_text_in_the_database_is_an_error_not_a_default() {
     corrupt("UPDATE tournaments SET mode = 'Schieber'");
     let r = leitung.get(&format!("/tournaments/{tournament}")).await;
     assert_eq!(r.status(), StatusCode::INTERNAL_SERVER_ERROR);
+}
+
+/// A team file of any size under the upload limit imports: the file waits on the server
+/// between preview and confirmation (the confirmation no longer carries it).
+#[tokio::test]
+async fn a_big_team_file_imports_through_preview_and_confirmation() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let tournament = create_tournament(&leitung, "4", "12").await;
+    let mut csv = String::from("nr;team;spieler1;spieler2;verein;ort\n");
+    for n in 1..=4000 {
+        csv += &format!(
+            "{n};Team Nummer {n};Anna Beispiel {n};Urs Beispiel {n};Jassclub Zürich;Zürich\n"
+        );
+    }
+    assert!(csv.len() > 300 * 1024, "bigger than the form limit");
+    let page = import_teams(&leitung, tournament, csv.into_bytes()).await;
+    assert!(text(&page, ".flash").contains("4000 Teams importiert"));
+    assert_eq!(app.data(tournament).teams.len(), 4000);
+    // A kept preview is used once.
+    let path = format!("/tournaments/{tournament}/teams/import");
+    let r = leitung
+        .upload(
+            &path,
+            b"nr;spieler1;spieler2\n5001;A;B\n".to_vec(),
+            Some(&leitung.csrf),
+        )
+        .await;
+    let preview = Html::parse_document(&r.text().await.unwrap());
+    let upload = attr(&preview, "input[name=upload]", "value").unwrap();
+    leitung
+        .post_ok(&format!("{path}/confirm"), &[("upload", &upload)])
+        .await;
+    let again = leitung
+        .post(&format!("{path}/confirm"), &[("upload", &upload)])
+        .await;
+    assert_eq!(again.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(app.data(tournament).teams.len(), 4001);
+}
+
+/// A file with very many bad lines gets a short answer: the first 100 problems and a count.
+#[tokio::test]
+async fn very_many_bad_lines_give_a_short_summary() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let tournament = create_tournament(&leitung, "4", "12").await;
+    let mut csv = String::from("nr;spieler1;spieler2\n");
+    for _ in 0..100_000 {
+        csv += "x;;\n";
+    }
+    let r = leitung
+        .upload(
+            &format!("/tournaments/{tournament}/teams/import"),
+            csv.into_bytes(),
+            Some(&leitung.csrf),
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body = r.text().await.unwrap();
+    assert!(body.len() < 100 * 1024, "{} bytes", body.len());
+    let html = Html::parse_document(&body);
+    assert_eq!(select_all(&html, "#import-errors li").len(), 101);
+    assert!(
+        text(&html, "#import-errors-more").contains("99'900 weitere")
+            || text(&html, "#import-errors-more").contains("99900 weitere")
+    );
 }

@@ -316,9 +316,9 @@ pub async fn import_teams(client: &Client, tournament: i32, csv: Vec<u8>) -> Htm
     let r = client.upload(&path, csv, Some(&client.csrf)).await;
     assert_eq!(r.status(), StatusCode::OK);
     let preview = Html::parse_document(&r.text().await.unwrap());
-    let data = attr(&preview, "input[name=data]", "value").expect("preview has data");
+    let upload = attr(&preview, "input[name=upload]", "value").expect("preview kept the file");
     client
-        .post_ok(&format!("{path}/confirm"), &[("data", &data)])
+        .post_ok(&format!("{path}/confirm"), &[("upload", &upload)])
         .await
 }
 
