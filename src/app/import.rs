@@ -6,6 +6,7 @@ use super::result_write::{
 };
 use super::{Refusal, guard};
 use crate::db::models::SeatRow;
+use crate::db::models::{Signer, VisaMark};
 use crate::db::transfer::{self, Export, FORMAT, ImportedResult};
 use crate::db::{Conn, audit, results, tournament_data, write_tx};
 use crate::domain::draw::DrawMode;
@@ -14,7 +15,9 @@ use crate::domain::mode::{Mode, ResultEntry};
 use crate::domain::result_import::ImportedTable;
 use crate::domain::role::{Actor, Permission};
 use crate::domain::team::TeamStatus;
-use std::collections::HashMap;
+use crate::domain::team::{TeamForm, TeamInput};
+use crate::domain::tournament::{TournamentForm, TournamentSettings};
+use std::collections::{HashMap, HashSet};
 
 /// Writes an imported set of table results; any table already entered refuses the whole
 /// file. A file is not typing: double entry does not apply.
@@ -57,51 +60,174 @@ pub fn import_results(
     })
 }
 
-/// Imports a tournament export as a new tournament; all or nothing.
+/// How many problems of a refused document are named.
+const PROBLEMS_SHOWN: usize = 10;
+
+/// Checks an export the way the forms check what is typed: settings, names, numbers in
+/// range, no team against itself, table sums, known statuses. All problems, in file order.
+fn check_document(doc: &Export) -> Result<(Mode, DrawMode), Vec<String>> {
+    let mut problems = Vec::new();
+    if doc.format != FORMAT {
+        problems.push(format!(
+            "Unbekanntes Format «{}» (erwartet {FORMAT}).",
+            doc.format
+        ));
+        return Err(problems);
+    }
+    let t = &doc.tournament;
+    let mode = Mode::from_key(&t.mode);
+    let draw_mode = DrawMode::parse(&t.draw_mode);
+    if draw_mode.is_none() {
+        problems.push(format!("Unbekannte Art der Auslosung «{}».", t.draw_mode));
+    }
+    let form = TournamentForm {
+        name: t.name.clone(),
+        date: t.date.format("%Y-%m-%d").to_string(),
+        location: t.location.clone(),
+        mode: t.mode.clone(),
+        passen: t.passen.to_string(),
+        spiele_per_passe: t.spiele_per_passe.to_string(),
+        pauschale: t.pauschale.to_string(),
+        ..Default::default()
+    };
+    if let Err(errors) = TournamentSettings::try_from(&form) {
+        problems.extend(errors.messages().map(|m| format!("Turnier: {m}")));
+    }
+    let (Some(mode), Some(draw_mode)) = (mode, draw_mode) else {
+        return Err(problems);
+    };
+    let passen = t.passen.max(0);
+    let in_round = |p: i32| (1..=passen).contains(&p);
+    let tables = (doc.teams.len() as i32 + 1) / 2;
+    let on_table = |table: i32| (1..=tables).contains(&table);
+    let mut numbers = HashSet::new();
+    for team in &doc.teams {
+        let nr = team.startnummer;
+        let form = TeamForm {
+            startnummer: nr.to_string(),
+            name: team.name.clone().unwrap_or_default(),
+            player1: team.player1.clone(),
+            player2: team.player2.clone(),
+            club: team.club.clone().unwrap_or_default(),
+            place: team.place.clone().unwrap_or_default(),
+        };
+        if let Err(errors) = TeamInput::try_from(&form) {
+            problems.extend(errors.messages().map(|m| format!("Team {nr}: {m}")));
+        }
+        if !numbers.insert(nr) {
+            problems.push(format!("Startnummer {nr} kommt doppelt vor."));
+        }
+        if !TeamStatus::ALL.iter().any(|s| s.as_str() == team.status) {
+            problems.push(format!("Team {nr}: unbekannter Status «{}».", team.status));
+        }
+        if team.out_passe.is_some_and(|p| !in_round(p)) {
+            problems.push(format!(
+                "Team {nr}: ausgeschieden in einer {} ausserhalb des Turniers.",
+                mode.round()
+            ));
+        }
+        if team
+            .los
+            .is_some_and(|l| l < 1 || l as usize > doc.teams.len())
+        {
+            problems.push(format!(
+                "Team {nr}: Los ausserhalb 1 bis {}.",
+                doc.teams.len()
+            ));
+        }
+    }
+    let known = |nr: i32| numbers.contains(&nr);
+    let mut seated = HashSet::new();
+    for s in &doc.seats {
+        let where_ = format!("{} {}, Team {}", mode.round(), s.passe, s.startnummer);
+        if !in_round(s.passe) || !known(s.startnummer) || s.table.is_some_and(|t| !on_table(t)) {
+            problems.push(format!("{where_}: Runde, Team oder Tisch gibt es nicht."));
+        }
+        if s.opponent == Some(s.startnummer) || s.opponent.is_some_and(|o| !known(o)) {
+            problems.push(format!("{where_}: unmöglicher Gegner."));
+        }
+        if !seated.insert((s.passe, s.startnummer)) {
+            problems.push(format!("{where_}: sitzt zweimal."));
+        }
+    }
+    let mut entered = HashSet::new();
+    for r in &doc.results {
+        let where_ = format!("{} {}, Tisch {}", mode.round(), r.passe, r.table);
+        if !in_round(r.passe) || !on_table(r.table) || !known(r.team_a) || !known(r.team_b) {
+            problems.push(format!("{where_}: Runde, Tisch oder Team gibt es nicht."));
+        }
+        if r.team_a == r.team_b {
+            problems.push(format!(
+                "{where_}: ein Team spielt nicht gegen sich selbst."
+            ));
+        }
+        let sum_ok = match mode.table_total(t.spiele_per_passe.max(0) as u32) {
+            Some(total) => r.points_a + r.points_b == total as i32,
+            None => true,
+        };
+        if r.points_a < 0 || r.points_b < 0 || r.matches_a < 0 || r.matches_b < 0 || !sum_ok {
+            problems.push(format!("{where_}: die Summe stimmt nicht."));
+        }
+        if !entered.insert((r.passe, r.table)) {
+            problems.push(format!("{where_}: zwei Resultate für denselben Tisch."));
+        }
+    }
+    if problems.is_empty() {
+        Ok((mode, draw_mode))
+    } else {
+        Err(problems)
+    }
+}
+
+/// The visa of an imported document: its author's name, no account of this instance.
+fn imported_visa(visa: &Option<transfer::VisaJson>) -> VisaMark {
+    visa.as_ref()
+        .map(|v| (Signer::Imported(v.by.clone()), v.at))
+}
+
+/// Imports a tournament export as a new tournament; all or nothing. It is checked like typed
+/// input first; it creates no accounts: visas and audit entries keep their author's name and
+/// time as data ("importiert: NAME").
 pub fn import_tournament(
     conn: &mut Conn,
     actor: &Actor,
     doc: &Export,
 ) -> Result<TournamentId, Refusal> {
     guard::require(actor, Permission::ManageTournament)?;
-    if doc.format != FORMAT {
-        return Err(Refusal::invalid(format!(
-            "Unbekanntes Format «{}» (erwartet {FORMAT}).",
-            doc.format
-        )));
-    }
-    let t = &doc.tournament;
-    let mode = Mode::from_key(&t.mode)
-        .ok_or_else(|| Refusal::invalid(format!("Unbekannter Modus «{}».", t.mode)))?;
-    let draw_mode = DrawMode::parse(&t.draw_mode).ok_or_else(|| {
-        Refusal::invalid(format!("Unbekannte Art der Auslosung «{}».", t.draw_mode))
+    let (mode, draw_mode) = check_document(doc).map_err(|problems| {
+        let more = problems.len().saturating_sub(PROBLEMS_SHOWN);
+        let mut text = format!(
+            "Die Datei wurde abgelehnt, nichts wurde importiert: {}",
+            problems
+                .iter()
+                .take(PROBLEMS_SHOWN)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(" · ")
+        );
+        if more > 0 {
+            text += &format!(" · … und {more} weitere Probleme.");
+        }
+        Refusal::Invalid(text)
     })?;
+    let t = &doc.tournament;
     write_tx(conn, |conn| {
         let row = transfer::insert_tournament(conn, t, mode, draw_mode)?;
         let id = row.id;
-        let mut users_by_name = HashMap::new();
         let mut team_ids: HashMap<i32, TeamId> = HashMap::new();
         for team in &doc.teams {
             let status = TeamStatus::ALL
                 .into_iter()
                 .find(|s| s.as_str() == team.status)
-                .ok_or_else(|| {
-                    Refusal::invalid(format!(
-                        "Team {}: unbekannter Status «{}».",
-                        team.startnummer, team.status
-                    ))
-                })?;
-            let final_visa = match &team.final_visa {
-                Some(v) => Some((transfer::user_id(conn, &mut users_by_name, &v.by)?, v.at)),
-                None => None,
-            };
+                .unwrap_or(TeamStatus::Aktiv);
             let new_id =
-                transfer::insert_team(conn, id, team, status, final_visa)?.ok_or_else(|| {
-                    Refusal::invalid(format!(
-                        "Startnummer {} kommt doppelt vor.",
-                        team.startnummer
-                    ))
-                })?;
+                transfer::insert_team(conn, id, team, status, imported_visa(&team.final_visa))?
+                    .ok_or_else(|| {
+                        Refusal::invalid(format!(
+                            "Startnummer {} kommt doppelt vor.",
+                            team.startnummer
+                        ))
+                    })?;
             team_ids.insert(team.startnummer, new_id);
         }
         let team = |nr: i32| {
@@ -123,25 +249,6 @@ pub fn import_tournament(
         }
         transfer::insert_seats(conn, &seat_rows)?;
         for r in &doc.results {
-            let sum_ok = match mode.table_total(t.spiele_per_passe.max(0) as u32) {
-                Some(total) => r.points_a + r.points_b == total as i32,
-                None => true,
-            };
-            if r.points_a < 0 || r.points_b < 0 || !sum_ok {
-                return Err(Refusal::invalid(format!(
-                    "{} {}, Tisch {}: die Summe stimmt nicht.",
-                    mode.round(),
-                    r.passe,
-                    r.table
-                )));
-            }
-            let mut visa = |v: &Option<transfer::VisaJson>| -> Result<_, Refusal> {
-                Ok(match v {
-                    Some(v) => Some((transfer::user_id(conn, &mut users_by_name, &v.by)?, v.at)),
-                    None => None,
-                })
-            };
-            let (visa_a, visa_b) = (visa(&r.visa_a)?, visa(&r.visa_b)?);
             transfer::insert_result(
                 conn,
                 ImportedResult {
@@ -153,8 +260,8 @@ pub fn import_tournament(
                         team_b: team(r.team_b)?,
                     },
                     json: r,
-                    visa_a,
-                    visa_b,
+                    visa_a: imported_visa(&r.visa_a),
+                    visa_b: imported_visa(&r.visa_b),
                 },
             )?;
         }

@@ -142,7 +142,7 @@ pub fn sheets_before_write(
     data: &TournamentData,
 ) -> Result<Option<Vec<Standblatt>>, Refusal> {
     if data.is_whole() {
-        if data.teams.iter().all(|t| t.final_visa_by.is_none()) {
+        if data.teams.iter().all(|t| t.final_visa_at.is_none()) {
             return Ok(None);
         }
         return Ok(Some(data.standblaetter()));

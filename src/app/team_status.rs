@@ -48,7 +48,7 @@ pub fn set_team_status(
                 status,
                 out_passe: None,
                 out_reason: None,
-                final_visa: before.final_visa_by.zip(before.final_visa_at),
+                final_visa: before.final_visa(),
             },
             _ => StatusChange {
                 status,

@@ -2,6 +2,7 @@
 //! of a team's total.
 
 use super::{Refusal, guard};
+use crate::db::models::Signer;
 use crate::db::tournament_data;
 use crate::db::{Conn, audit, now, results, teams, write_tx};
 use crate::domain::ids::{TeamId, TournamentId};
@@ -33,13 +34,12 @@ pub fn visa(
                 "Dieses Team spielte nicht an diesem Tisch.",
             ));
         }
-        let mark = Some((actor.id, now()));
-        let keep = |by: Option<_>, at: Option<_>| by.zip(at);
-        let visa_a = match keep(stored.visa_a_by, stored.visa_a_at) {
-            None if side_a => mark,
+        let mark = Some((Signer::User(actor.id), now()));
+        let visa_a = match stored.visa_a() {
+            None if side_a => mark.clone(),
             kept => kept,
         };
-        let visa_b = match keep(stored.visa_b_by, stored.visa_b_at) {
+        let visa_b = match stored.visa_b() {
             None if side_b => mark,
             kept => kept,
         };

@@ -96,6 +96,7 @@ pub struct TeamRow {
     pub out_reason: Option<String>,
     pub final_visa_by: Option<UserId>,
     pub final_visa_at: Option<NaiveDateTime>,
+    pub final_visa_name: Option<String>,
 }
 
 #[derive(Debug, Insertable, AsChangeset, Serialize)]
@@ -148,6 +149,8 @@ pub struct ResultRow {
     pub visa_b_at: Option<NaiveDateTime>,
     pub version: i32,
     pub details: Option<String>,
+    pub visa_a_name: Option<String>,
+    pub visa_b_name: Option<String>,
 }
 
 #[derive(Debug, Insertable)]
@@ -259,4 +262,43 @@ pub struct NewAudit<'a> {
     pub action: &'a str,
     pub before: Option<String>,
     pub after: Option<String>,
+}
+
+/// Who gave a visa: an account of this instance, or a name from an imported tournament
+/// (shown as "importiert: NAME"; no account is created for it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Signer {
+    User(UserId),
+    Imported(String),
+}
+
+/// A visa: who and when.
+pub type VisaMark = Option<(Signer, NaiveDateTime)>;
+
+fn mark(by: Option<UserId>, name: &Option<String>, at: Option<NaiveDateTime>) -> VisaMark {
+    let at = at?;
+    match (by, name) {
+        (_, Some(name)) => Some((Signer::Imported(name.clone()), at)),
+        (Some(by), None) => Some((Signer::User(by), at)),
+        (None, None) => None,
+    }
+}
+
+impl ResultRow {
+    pub fn visa_a(&self) -> VisaMark {
+        mark(self.visa_a_by, &self.visa_a_name, self.visa_a_at)
+    }
+    pub fn visa_b(&self) -> VisaMark {
+        mark(self.visa_b_by, &self.visa_b_name, self.visa_b_at)
+    }
+}
+
+impl TeamRow {
+    pub fn final_visa(&self) -> VisaMark {
+        mark(
+            self.final_visa_by,
+            &self.final_visa_name,
+            self.final_visa_at,
+        )
+    }
 }

@@ -1,8 +1,9 @@
 //! Table result rows (both teams' points in one row, so a result is never half-written)
 //! and the entries that wait for their blind confirmation (double entry).
 
-use super::models::{NewResult, PendingEntry, ResultRow};
+use super::models::{NewResult, PendingEntry, ResultRow, VisaMark};
 use super::schema::{pending_entries, results};
+use super::teams::{signer_name, signer_user};
 use super::{Conn, now};
 use crate::domain::ids::{ResultId, TeamId, TournamentId, UserId};
 use crate::domain::result::TableScore;
@@ -81,8 +82,10 @@ pub fn update_if_version(
             results::matches_b.eq(score.matches_b as i32),
             results::details.eq(details),
             results::visa_a_by.eq(None::<UserId>),
+            results::visa_a_name.eq(None::<String>),
             results::visa_a_at.eq(None::<chrono::NaiveDateTime>),
             results::visa_b_by.eq(None::<UserId>),
+            results::visa_b_name.eq(None::<String>),
             results::visa_b_at.eq(None::<chrono::NaiveDateTime>),
             results::version.eq(version + 1),
         ))
@@ -96,9 +99,6 @@ pub fn delete(conn: &mut Conn, id: ResultId) -> QueryResult<()> {
     Ok(())
 }
 
-/// A visa on one side of a table: who and when.
-pub type VisaMark = Option<(UserId, chrono::NaiveDateTime)>;
-
 pub fn set_visas(
     conn: &mut Conn,
     id: ResultId,
@@ -107,10 +107,12 @@ pub fn set_visas(
 ) -> QueryResult<ResultRow> {
     diesel::update(results::table.find(id))
         .set((
-            results::visa_a_by.eq(visa_a.map(|v| v.0)),
-            results::visa_a_at.eq(visa_a.map(|v| v.1)),
-            results::visa_b_by.eq(visa_b.map(|v| v.0)),
-            results::visa_b_at.eq(visa_b.map(|v| v.1)),
+            results::visa_a_by.eq(signer_user(&visa_a)),
+            results::visa_a_name.eq(signer_name(&visa_a)),
+            results::visa_a_at.eq(visa_a.as_ref().map(|v| v.1)),
+            results::visa_b_by.eq(signer_user(&visa_b)),
+            results::visa_b_name.eq(signer_name(&visa_b)),
+            results::visa_b_at.eq(visa_b.as_ref().map(|v| v.1)),
         ))
         .returning(ResultRow::as_returning())
         .get_result(conn)
@@ -203,6 +205,6 @@ impl ResultRow {
     }
 
     pub fn visaed(&self) -> bool {
-        self.visa_a_by.is_some() || self.visa_b_by.is_some()
+        self.visa_a_at.is_some() || self.visa_b_at.is_some()
     }
 }

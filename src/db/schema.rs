@@ -94,6 +94,7 @@ diesel::table! {
         out_reason -> Nullable<Text>,
         final_visa_by -> Nullable<Integer>,
         final_visa_at -> Nullable<Timestamp>,
+        final_visa_name -> Nullable<Text>,
     }
 }
 
@@ -126,6 +127,8 @@ diesel::table! {
         visa_b_at -> Nullable<Timestamp>,
         version -> Integer,
         details -> Nullable<Text>,
+        visa_a_name -> Nullable<Text>,
+        visa_b_name -> Nullable<Text>,
     }
 }
 

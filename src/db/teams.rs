@@ -1,6 +1,6 @@
 //! Team rows of a tournament: registration, Lose, status, final visa.
 
-use super::models::{NewTeam, TeamRow, TeamValues};
+use super::models::{NewTeam, Signer, TeamRow, TeamValues, VisaMark};
 use super::schema::teams;
 use super::{Conn, now};
 use crate::domain::ids::{TeamId, TournamentId, UserId};
@@ -128,7 +128,7 @@ pub struct StatusChange {
     pub status: TeamStatus,
     pub out_passe: Option<u32>,
     pub out_reason: Option<String>,
-    pub final_visa: Option<(UserId, chrono::NaiveDateTime)>,
+    pub final_visa: VisaMark,
 }
 
 pub fn set_status(conn: &mut Conn, team: TeamId, change: StatusChange) -> QueryResult<TeamRow> {
@@ -137,8 +137,9 @@ pub fn set_status(conn: &mut Conn, team: TeamId, change: StatusChange) -> QueryR
             teams::status.eq(change.status),
             teams::out_passe.eq(change.out_passe.map(|p| p as i32)),
             teams::out_reason.eq(change.out_reason),
-            teams::final_visa_by.eq(change.final_visa.map(|v| v.0)),
-            teams::final_visa_at.eq(change.final_visa.map(|v| v.1)),
+            teams::final_visa_by.eq(signer_user(&change.final_visa)),
+            teams::final_visa_name.eq(signer_name(&change.final_visa)),
+            teams::final_visa_at.eq(change.final_visa.as_ref().map(|v| v.1)),
         ))
         .returning(TeamRow::as_returning())
         .get_result(conn)
@@ -148,6 +149,7 @@ pub fn set_final_visa(conn: &mut Conn, team: TeamId, by: Option<UserId>) -> Quer
     diesel::update(teams::table.find(team))
         .set((
             teams::final_visa_by.eq(by),
+            teams::final_visa_name.eq(None::<String>),
             teams::final_visa_at.eq(by.map(|_| now())),
         ))
         .returning(TeamRow::as_returning())
@@ -159,7 +161,23 @@ pub fn any_final_visa(conn: &mut Conn, tournament: TournamentId) -> QueryResult<
     diesel::select(diesel::dsl::exists(
         teams::table
             .filter(teams::tournament_id.eq(tournament))
-            .filter(teams::final_visa_by.is_not_null()),
+            .filter(teams::final_visa_at.is_not_null()),
     ))
     .get_result(conn)
+}
+
+/// The account of a visa, if it was given here.
+pub fn signer_user(mark: &VisaMark) -> Option<UserId> {
+    match mark {
+        Some((Signer::User(id), _)) => Some(*id),
+        _ => None,
+    }
+}
+
+/// The imported name of a visa, if it came with an imported tournament.
+pub fn signer_name(mark: &VisaMark) -> Option<String> {
+    match mark {
+        Some((Signer::Imported(name), _)) => Some(name.clone()),
+        _ => None,
+    }
 }

@@ -2,7 +2,7 @@
 //! from which Standblätter, Tischlisten and the Rangliste are built.
 
 use super::Conn;
-use super::models::{PendingEntry, ResultRow, SeatRow, TeamRow, TournamentRow};
+use super::models::{PendingEntry, ResultRow, SeatRow, Signer, TeamRow, TournamentRow, VisaMark};
 use super::schema::{pending_entries, results, seats, users};
 use crate::domain::ids::{ResultId, TeamId, TournamentId, UserId};
 use crate::domain::schedule::{PasseDraw, Table};
@@ -11,6 +11,10 @@ use crate::domain::standblatt::{
 };
 use diesel::prelude::*;
 use std::collections::HashMap;
+
+/// How visas and audit entries of an imported tournament name their author: no account
+/// of this instance stands behind them.
+pub const IMPORTED: &str = "importiert: ";
 
 /// Everything about one tournament that the Standblätter and the Rangliste are built from.
 pub struct TournamentData {
@@ -135,13 +139,18 @@ impl TournamentData {
             .unwrap_or_else(|| format!("#{id}"))
     }
 
-    fn visa(&self, by: Option<UserId>, at: Option<chrono::NaiveDateTime>) -> Option<Visa> {
-        match (by, at) {
-            (Some(by), Some(at)) => Some(Visa {
-                by: self.username(by),
-                at,
-            }),
-            _ => None,
+    fn visa(&self, mark: VisaMark) -> Option<Visa> {
+        mark.map(|(signer, at)| Visa {
+            by: self.signer(&signer),
+            at,
+        })
+    }
+
+    /// Who gave a visa, as the pages show it.
+    pub fn signer(&self, signer: &Signer) -> String {
+        match signer {
+            Signer::User(id) => self.username(*id),
+            Signer::Imported(name) => format!("{IMPORTED}{name}"),
         }
     }
 
@@ -158,7 +167,7 @@ impl TournamentData {
                 startnummer: t.startnummer as u32,
                 status: t.status,
                 out_passe: t.out_passe.map(|p| p as u32),
-                final_visa: self.visa(t.final_visa_by, t.final_visa_at),
+                final_visa: self.visa(t.final_visa()),
             })
             .collect();
         let seats: Vec<SeatFacts> = self
@@ -184,8 +193,8 @@ impl TournamentData {
                 points_b: r.points_b as u32,
                 matches_a: r.matches_a as u32,
                 matches_b: r.matches_b as u32,
-                visa_a: self.visa(r.visa_a_by, r.visa_a_at),
-                visa_b: self.visa(r.visa_b_by, r.visa_b_at),
+                visa_a: self.visa(r.visa_a()),
+                visa_b: self.visa(r.visa_b()),
             })
             .collect();
         standblatt::standblaetter(&TournamentFacts {

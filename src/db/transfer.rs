@@ -2,14 +2,13 @@
 //! disqualifications, audit), free of database ids so that it imports into any instance.
 //! This is also the path between SQLite and a future PostgreSQL backend.
 
-use super::models::{AuditRow, SeatRow, TournamentRow};
-use super::schema::{audit_log, results, teams, tournaments, users};
-use super::tournament_data::TournamentData;
+use super::models::{AuditRow, SeatRow, Signer, TournamentRow, VisaMark};
+use super::schema::{audit_log, results, teams, tournaments};
+use super::tournament_data::{IMPORTED, TournamentData};
 use super::{Conn, now};
 use crate::domain::draw::DrawMode;
 use crate::domain::ids::{ResultId, TeamId, TournamentId, UserId};
 use crate::domain::mode::Mode;
-use crate::domain::role::Role;
 use crate::domain::team::TeamStatus;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
@@ -121,12 +120,15 @@ fn document(data: &TournamentData, audit: Vec<AuditRow>) -> Export {
         .map(|team| (team.id, team.startnummer))
         .collect();
     let nr = |team: TeamId| number.get(&team).copied().unwrap_or_default();
-    let visa = |by: Option<UserId>, at: Option<NaiveDateTime>| match (by, at) {
-        (Some(by), Some(at)) => Some(VisaJson {
-            by: data.usernames.get(&by).cloned().unwrap_or_default(),
+    // An imported visa keeps the name it came with: the same document comes out again.
+    let visa = |mark: VisaMark| {
+        mark.map(|(signer, at)| VisaJson {
+            by: match signer {
+                Signer::User(id) => data.usernames.get(&id).cloned().unwrap_or_default(),
+                Signer::Imported(name) => name,
+            },
             at,
-        }),
-        _ => None,
+        })
     };
     let mut seats: Vec<SeatJson> = data
         .seats
@@ -170,7 +172,7 @@ fn document(data: &TournamentData, audit: Vec<AuditRow>) -> Export {
                 status: team.status.as_str().into(),
                 out_passe: team.out_passe,
                 out_reason: team.out_reason.clone(),
-                final_visa: visa(team.final_visa_by, team.final_visa_at),
+                final_visa: visa(team.final_visa()),
             })
             .collect(),
         seats,
@@ -186,8 +188,8 @@ fn document(data: &TournamentData, audit: Vec<AuditRow>) -> Export {
                 points_b: r.points_b,
                 matches_a: r.matches_a,
                 matches_b: r.matches_b,
-                visa_a: visa(r.visa_a_by, r.visa_a_at),
-                visa_b: visa(r.visa_b_by, r.visa_b_at),
+                visa_a: visa(r.visa_a()),
+                visa_b: visa(r.visa_b()),
                 version: r.version,
                 details: r.details.clone(),
             })
@@ -196,7 +198,10 @@ fn document(data: &TournamentData, audit: Vec<AuditRow>) -> Export {
             .into_iter()
             .map(|a| AuditJson {
                 at: a.at,
-                username: a.username,
+                username: match a.username.strip_prefix(IMPORTED) {
+                    Some(name) => name.to_string(),
+                    None => a.username,
+                },
                 entity: a.entity,
                 entity_id: a.entity_id,
                 action: a.action,
@@ -205,38 +210,6 @@ fn document(data: &TournamentData, audit: Vec<AuditRow>) -> Export {
             })
             .collect(),
     }
-}
-
-/// The user of that name; Kontrolleure known only from the file get a locked account,
-/// so their visas keep their name.
-pub fn user_id(
-    conn: &mut Conn,
-    cache: &mut HashMap<String, UserId>,
-    name: &str,
-) -> QueryResult<UserId> {
-    if let Some(id) = cache.get(name) {
-        return Ok(*id);
-    }
-    let found: Option<UserId> = users::table
-        .filter(users::username.eq(name))
-        .select(users::id)
-        .first(conn)
-        .optional()?;
-    let id = match found {
-        Some(id) => id,
-        None => diesel::insert_into(users::table)
-            .values((
-                users::username.eq(name),
-                users::password_hash.eq("!"),
-                users::role.eq(Role::Kontrolleur),
-                users::active.eq(false),
-                users::created_at.eq(now()),
-            ))
-            .returning(users::id)
-            .get_result(conn)?,
-    };
-    cache.insert(name.to_string(), id);
-    Ok(id)
 }
 
 /// A tournament row from an export, with its mode and draw mode already read.
@@ -273,7 +246,7 @@ pub fn insert_team(
     id: TournamentId,
     team: &TeamJson,
     status: TeamStatus,
-    final_visa: Option<(UserId, NaiveDateTime)>,
+    final_visa: VisaMark,
 ) -> QueryResult<Option<TeamId>> {
     let taken = super::teams::taken(conn, id, team.startnummer.max(0) as u32, None)?;
     if taken {
@@ -292,8 +265,9 @@ pub fn insert_team(
             teams::status.eq(status),
             teams::out_passe.eq(team.out_passe),
             teams::out_reason.eq(&team.out_reason),
-            teams::final_visa_by.eq(final_visa.map(|v| v.0)),
-            teams::final_visa_at.eq(final_visa.map(|v| v.1)),
+            teams::final_visa_by.eq(super::teams::signer_user(&final_visa)),
+            teams::final_visa_name.eq(super::teams::signer_name(&final_visa)),
+            teams::final_visa_at.eq(final_visa.as_ref().map(|v| v.1)),
         ))
         .returning(teams::id)
         .get_result(conn)
@@ -308,8 +282,8 @@ pub fn insert_seats(conn: &mut Conn, rows: &[SeatRow]) -> QueryResult<()> {
 pub struct ImportedResult<'a> {
     pub seating: super::results::Seating,
     pub json: &'a ResultJson,
-    pub visa_a: Option<(UserId, NaiveDateTime)>,
-    pub visa_b: Option<(UserId, NaiveDateTime)>,
+    pub visa_a: VisaMark,
+    pub visa_b: VisaMark,
 }
 
 pub fn insert_result(conn: &mut Conn, r: ImportedResult<'_>) -> QueryResult<ResultId> {
@@ -327,19 +301,15 @@ pub fn insert_result(conn: &mut Conn, r: ImportedResult<'_>) -> QueryResult<Resu
     Ok(row.id)
 }
 
-/// The audit entries of an export, attributed to local users of the same name, if any.
+/// The audit entries of an export, as data: no local account is their author, they read
+/// "importiert: NAME" with their original time.
 pub fn insert_audit(conn: &mut Conn, id: TournamentId, entries: &[AuditJson]) -> QueryResult<()> {
     for a in entries {
-        let user: Option<UserId> = users::table
-            .filter(users::username.eq(&a.username))
-            .select(users::id)
-            .first(conn)
-            .optional()?;
         diesel::insert_into(audit_log::table)
             .values((
                 audit_log::at.eq(a.at),
-                audit_log::user_id.eq(user),
-                audit_log::username.eq(&a.username),
+                audit_log::user_id.eq(None::<UserId>),
+                audit_log::username.eq(format!("{IMPORTED}{}", a.username)),
                 audit_log::tournament_id.eq(id),
                 audit_log::entity.eq(&a.entity),
                 audit_log::entity_id.eq(a.entity_id),

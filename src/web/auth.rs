@@ -21,8 +21,13 @@ use std::pin::Pin;
 
 pub const SESSION_COOKIE: &str = "jassturnier_session";
 pub const CSRF_FIELD: &str = "_csrf";
-/// Largest file accepted by an upload form.
+/// Largest file accepted by an upload form, unless its route says otherwise.
 pub const MAX_UPLOAD_BYTES: usize = 2 * 1024 * 1024;
+
+/// A route's own upload limit (route data), for files that are big by nature: the export of
+/// a 5000-team tournament.
+#[derive(Debug, Clone, Copy)]
+pub struct UploadLimit(pub usize);
 /// Room for the other fields of an upload form (CSRF token, options).
 const MAX_FORM_FIELDS_BYTES: usize = 64 * 1024;
 /// Fields of an upload form: the file, the token and a few options.
@@ -175,6 +180,9 @@ impl FromRequest for SecuredUpload {
             let mut multipart = multipart
                 .await
                 .map_err(|_| AppError::BadRequest("Bitte eine Datei hochladen.".into()))?;
+            let limit = req
+                .app_data::<UploadLimit>()
+                .map_or(MAX_UPLOAD_BYTES, |l| l.0);
             let mut fields = HashMap::new();
             let mut total = 0usize;
             while let Some(field) = multipart.next().await {
@@ -195,12 +203,10 @@ impl FromRequest for SecuredUpload {
                         AppError::BadRequest("Die Datei kam nicht vollständig an.".into())
                     })?;
                     total += chunk.len();
-                    if bytes.len() + chunk.len() > MAX_UPLOAD_BYTES
-                        || total > MAX_UPLOAD_BYTES + MAX_FORM_FIELDS_BYTES
-                    {
+                    if bytes.len() + chunk.len() > limit || total > limit + MAX_FORM_FIELDS_BYTES {
                         return Err(AppError::PayloadTooLarge(format!(
                             "Die Datei ist zu gross (höchstens {} MB).",
-                            MAX_UPLOAD_BYTES / (1024 * 1024)
+                            limit / (1024 * 1024)
                         )));
                     }
                     bytes.extend_from_slice(&chunk);

@@ -1,7 +1,11 @@
 //! Data safety: database snapshot download, tournament export/import as JSON.
 
 use super::auth::User;
-use super::auth::{SecuredUpload, flash_redirect};
+use super::auth::{SecuredUpload, UploadLimit, flash_redirect};
+
+/// The largest tournament export accepted: a 5000-team tournament with every result, visa
+/// and audit entry is about 30 MB.
+pub const MAX_IMPORT_BYTES: usize = 64 * 1024 * 1024;
 use super::state::{AppState, db};
 use crate::app::import;
 use crate::db::{backup, transfer};
@@ -77,6 +81,10 @@ async fn import(
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/backup", web::get().to(download))
-        .route("/tournaments/import", web::post().to(import))
+        .service(
+            web::resource("/tournaments/import")
+                .app_data(UploadLimit(MAX_IMPORT_BYTES))
+                .route(web::post().to(import)),
+        )
         .route("/tournaments/{id}/export.json", web::get().to(export));
 }

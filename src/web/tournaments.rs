@@ -154,7 +154,7 @@ async fn show(
     for r in &data.results {
         let e = entered.entry(r.passe).or_default();
         e.0 += 1;
-        if r.visa_a_by.is_some() && r.visa_b_by.is_some() {
+        if r.visa_a_at.is_some() && r.visa_b_at.is_some() {
             e.1 += 1;
         }
     }

@@ -3,6 +3,7 @@
 mod crash;
 mod foundation;
 mod helpers;
+mod imports;
 mod live;
 mod login;
 mod marathon;

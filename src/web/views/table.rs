@@ -82,8 +82,8 @@ impl ResultView {
             } else {
                 String::new()
             },
-            visa_a: r.visa_a_by.is_some(),
-            visa_b: r.visa_b_by.is_some(),
+            visa_a: r.visa_a_at.is_some(),
+            visa_b: r.visa_b_at.is_some(),
             version: r.version,
         }
     }
