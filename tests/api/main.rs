@@ -1,5 +1,6 @@
 //! Integration tests: the real app on port 0 with a temporary SQLite file per test.
 
+mod authorization;
 mod crash;
 mod foundation;
 mod helpers;
