@@ -36,13 +36,15 @@ pub fn save_typed(
     form: &ResultForm,
 ) -> Result<Typed, Refusal> {
     let expected_version = form.expected_version().map_err(Refusal::invalid)?;
-    let write = match expected_version {
-        None => ResultWrite::New,
-        Some(_) => ResultWrite::Correction { visaed: false },
-    };
-    actor
-        .may_write_result(write)
-        .map_err(|m| Refusal::Forbidden(m.into()))?;
+    // A new result needs the Büro's right; a correction is judged against the stored result
+    // (visaed or not) when it is written.
+    match expected_version {
+        None => actor
+            .may_write_result(ResultWrite::New)
+            .map_err(|m| Refusal::Forbidden(m.into()))?,
+        Some(_) if !actor.may_change_results() => return Err(Refusal::forbidden()),
+        Some(_) => {}
+    }
     write_tx(conn, |conn| {
         let t = guard::open_tournament(conn, id)?;
         guard::round(&t, passe)?;

@@ -122,11 +122,13 @@ mod tests {
                 .is_ok()
         );
         assert!(Role::Kontrolleur.may_write_result(New).is_err());
+        // Unvisaed results are the Büro's: a Kontrolleur corrects what is visaed.
         assert!(
             Role::Kontrolleur
                 .may_write_result(Correction { visaed: false })
-                .is_ok()
+                .is_err()
         );
+        assert!(Role::Kontrolleur.may_change_results() && Role::Buero.may_change_results());
         assert!(
             Role::Buero
                 .may_write_result(Correction { visaed: true })
@@ -153,6 +155,10 @@ impl Actor {
     pub fn may_write_result(&self, write: ResultWrite) -> Result<(), &'static str> {
         self.role.may_write_result(write)
     }
+
+    pub fn may_change_results(&self) -> bool {
+        self.role.may_change_results()
+    }
 }
 
 /// A write to a table's result, as far as the role matters.
@@ -171,9 +177,7 @@ impl Role {
     pub fn may_write_result(self, write: ResultWrite) -> Result<(), &'static str> {
         let allowed = match write {
             ResultWrite::New => self.may(Permission::EnterResults),
-            ResultWrite::Correction { visaed: false } => {
-                self.may(Permission::EnterResults) || self.may(Permission::CorrectVisaedResults)
-            }
+            ResultWrite::Correction { visaed: false } => self.may(Permission::EnterResults),
             ResultWrite::Correction { visaed: true } => self.may(Permission::CorrectVisaedResults),
         };
         match (allowed, write) {
@@ -181,7 +185,16 @@ impl Role {
             (false, ResultWrite::Correction { visaed: true }) => Err(
                 "Dieses Resultat ist visiert: korrigieren dürfen nur Turnierleitung und Kontrolleure.",
             ),
+            (false, ResultWrite::Correction { visaed: false }) if self.may_change_results() => Err(
+                "Dieses Resultat ist noch nicht visiert: erfassen und korrigieren ist Sache des Turnierbüros; Kontrolleure korrigieren visierte Resultate.",
+            ),
             (false, _) => Err("Dafür fehlt Ihnen die Berechtigung."),
         }
+    }
+
+    /// Whether the role changes results at all (enters them, or corrects visaed ones): who
+    /// sees the correction forms and Tafeln.
+    pub fn may_change_results(self) -> bool {
+        self.may(Permission::EnterResults) || self.may(Permission::CorrectVisaedResults)
     }
 }

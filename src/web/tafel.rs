@@ -17,7 +17,6 @@ use crate::domain::ids::TournamentId;
 use crate::domain::marathon::quick::SpielForm;
 use crate::domain::marathon::tafel::{Tafel, compute};
 use crate::domain::marathon::{CARD_POINTS, Cards, Side, Spiel, Trump};
-use crate::domain::role::ResultWrite;
 use crate::web::error::AppError;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
@@ -224,9 +223,9 @@ async fn change(
 ) -> Result<HttpResponse, AppError> {
     let actor = post.session.actor().clone();
     // Who may touch a Tafel at all; whether this change is allowed is the use case's rule.
-    actor
-        .may_write_result(ResultWrite::Correction { visaed: false })
-        .map_err(|m| AppError::Forbidden(m.into()))?;
+    if !actor.may_change_results() {
+        return Err(AppError::forbidden());
+    }
     let (id, passe, table) = path.into_inner();
     let tid = TournamentId(id);
     let line = post.form.line.trim().parse::<usize>().ok();

@@ -265,3 +265,106 @@ async fn jassmarathon_pages_prints_and_exports_speak_spielrunde_and_striche() {
     let json: serde_json::Value = serde_json::from_slice(&json).unwrap();
     assert_eq!(json["mode"], "jassmarathon");
 }
+
+/// The Tafel: only the Büro and the Leitung write its lines (a Kontrolleur corrects visaed
+/// results), every line needs its trump, Weis totals must be possible, and the stored
+/// categories always equal what the Tafel gives.
+#[tokio::test]
+async fn tafel_lines_are_checked_and_their_categories_follow_every_change() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let buero = app.account(&leitung, BUERO, "buero").await;
+    let kontrolle = app.account(&leitung, KONTROLLEUR, "kontrolleur").await;
+    let id = marathon_tournament(&app, &leitung, "90").await;
+    let tafel = format!("/tournaments/{id}/passen/1/tafel/1");
+    let line =
+        |cards: &'static str| vec![("action", "add"), ("trump", "obenabe"), ("cards_a", cards)];
+
+    let before = app.dump();
+    let r = kontrolle.post(&tafel, &line("100")).await;
+    assert_eq!(
+        r.status(),
+        StatusCode::FORBIDDEN,
+        "a Kontrolleur writes no Tafel line"
+    );
+    let r = buero
+        .post(&tafel, &[("action", "add"), ("cards_a", "100")])
+        .await;
+    assert_eq!(
+        r.status(),
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "no trump, no line"
+    );
+    let html = Html::parse_document(&r.text().await.unwrap());
+    assert!(text(&html, ".has-error").contains("Trumpf"));
+    let r = buero
+        .post(
+            &tafel,
+            &[
+                ("action", "add"),
+                ("trump", "rose"),
+                ("cards_a", "100"),
+                ("weis_a", "30"),
+            ],
+        )
+        .await;
+    assert_eq!(
+        r.status(),
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "30 is no Weis"
+    );
+    assert!(r.text().await.unwrap().contains("Weis"));
+    assert_eq!(app.dump(), before, "nothing written");
+    let form = buero.html(&tafel).await;
+    assert_eq!(
+        attr(&form, "#trump option[selected]", "value").as_deref(),
+        Some(""),
+        "no trump is chosen in advance"
+    );
+
+    // The categories of the stored result follow the Tafel after add, replace and delete.
+    let check = |what: &str| {
+        let data = app.data(id);
+        let stored = data.result_at(1, 1).cloned();
+        let mut conn = app.pool.get().unwrap();
+        let (spiele, gong) = jassturnier::db::marathon::tafel(
+            &mut conn,
+            jassturnier::domain::ids::TournamentId(id),
+            1,
+            1,
+        )
+        .unwrap();
+        let rules =
+            jassturnier::db::marathon::rules(&mut conn, jassturnier::domain::ids::TournamentId(id))
+                .unwrap();
+        let tafel = jassturnier::domain::marathon::tafel::compute(&rules, &spiele, gong).unwrap();
+        let details = Details::parse(stored.unwrap().details.as_deref()).unwrap();
+        assert_eq!((details.a, details.b), (tafel.a, tafel.b), "{what}");
+    };
+    for cards in ["157", "150", "157", "140", "157"] {
+        buero.post_ok(&tafel, &line(cards)).await;
+    }
+    buero
+        .post_ok(
+            &tafel,
+            &[("action", "add"), ("trump", "rose"), ("match_side", "a")],
+        )
+        .await;
+    check("after adding");
+    buero
+        .post_ok(
+            &tafel,
+            &[
+                ("action", "replace"),
+                ("line", "6"),
+                ("trump", "rose"),
+                ("cards_a", "10"),
+            ],
+        )
+        .await;
+    check("after replacing the Match");
+    buero
+        .post_ok(&tafel, &[("action", "delete"), ("line", "1")])
+        .await;
+    check("after deleting");
+}

@@ -52,6 +52,13 @@ pub struct TafelError {
     pub message: String,
 }
 
+/// Whether some Weis add up to `total` (before multipliers): Dreiblatt 20, Vierblatt 50,
+/// Fünfblatt and vier Gleiche 100, … up to 1000 in one Spiel. Sums of 20 and 50 reach
+/// every multiple of 10 from 40 on; 10 and 30 are impossible.
+pub fn possible_weis(total: u32) -> bool {
+    total.is_multiple_of(10) && total <= 1000 && total != 10 && total != 30
+}
+
 fn check(spiel: &Spiel, line: usize) -> Result<(), TafelError> {
     let fail = |message: &str| {
         Err(TafelError {
@@ -72,10 +79,7 @@ fn check(spiel: &Spiel, line: usize) -> Result<(), TafelError> {
     if spiel.weis_a > 0 && spiel.weis_b > 0 {
         return fail("Weis schreibt nur das Team mit dem besten Weis.");
     }
-    if !spiel.weis_a.is_multiple_of(10)
-        || !spiel.weis_b.is_multiple_of(10)
-        || spiel.weis_a.max(spiel.weis_b) > 1000
-    {
+    if !possible_weis(spiel.weis_a) || !possible_weis(spiel.weis_b) {
         return fail(
             "Weis: ein Vielfaches von 10 bis 1000 (Dreiblatt 20, Vierblatt 50, Vier Gleiche 100 …).",
         );
@@ -440,6 +444,25 @@ mod tests {
             )
             .is_err()
         );
+    }
+
+    #[test]
+    fn only_weis_totals_that_weis_can_make() {
+        for ok in [0, 20, 40, 50, 60, 70, 100, 150, 170, 300, 1000] {
+            assert!(possible_weis(ok), "{ok}");
+        }
+        for impossible in [10, 30, 25, 1010] {
+            assert!(!possible_weis(impossible), "{impossible}");
+        }
+        let line = Spiel {
+            trump: Trump::Rose,
+            cards: Cards::Points(100),
+            weis_a: 30,
+            weis_b: 0,
+            stoeck: None,
+            first: None,
+        };
+        assert!(compute(&Rules::jassmarathon(), &[line], false).is_err());
     }
 
     #[test]
