@@ -8,15 +8,17 @@ use super::{Refusal, guard};
 use crate::db::models::SeatRow;
 use crate::db::models::{Signer, VisaMark};
 use crate::db::transfer::{self, Export, FORMAT, ImportedResult};
-use crate::db::{Conn, audit, results, tournament_data, write_tx};
+use crate::db::{Conn, audit, marathon, results, tournament_data, write_tx};
+use crate::domain::clock::ClockFacts;
 use crate::domain::draw::DrawMode;
 use crate::domain::ids::{TeamId, TournamentId};
+use crate::domain::marathon::tafel::compute;
 use crate::domain::mode::{Mode, ResultEntry};
 use crate::domain::result_import::ImportedTable;
 use crate::domain::role::{Actor, Permission};
 use crate::domain::team::TeamStatus;
 use crate::domain::team::{TeamForm, TeamInput};
-use crate::domain::tournament::{TournamentForm, TournamentSettings};
+use crate::domain::tournament::{MarathonForm, TournamentForm, TournamentSettings};
 use std::collections::{HashMap, HashSet};
 
 /// Writes an imported set of table results; any table already entered refuses the whole
@@ -88,6 +90,11 @@ fn check_document(doc: &Export) -> Result<(Mode, DrawMode), Vec<String>> {
         passen: t.passen.to_string(),
         spiele_per_passe: t.spiele_per_passe.to_string(),
         pauschale: t.pauschale.to_string(),
+        marathon: doc
+            .marathon
+            .as_ref()
+            .map(|m| MarathonForm::of(&m.rules))
+            .unwrap_or_default(),
         ..Default::default()
     };
     if let Err(errors) = TournamentSettings::try_from(&form) {
@@ -170,6 +177,40 @@ fn check_document(doc: &Export) -> Result<(Mode, DrawMode), Vec<String>> {
         }
         if !entered.insert((r.passe, r.table)) {
             problems.push(format!("{where_}: zwei Resultate für denselben Tisch."));
+        }
+    }
+    if let Some(m) = &doc.marathon {
+        if !mode.has_tafel() {
+            problems.push(format!("Im {} gibt es keine Tafeln.", mode.label()));
+        }
+        for tafel in &m.tafeln {
+            let where_ = format!(
+                "Tafel {} {}, Tisch {}",
+                mode.round(),
+                tafel.passe,
+                tafel.table
+            );
+            if !in_round(tafel.passe) || !on_table(tafel.table) {
+                problems.push(format!("{where_}: Runde oder Tisch gibt es nicht."));
+            }
+            let lines: Option<Vec<_>> = tafel.lines.iter().map(|l| l.spiel()).collect();
+            match lines {
+                None => problems.push(format!("{where_}: eine Zeile ist unlesbar.")),
+                Some(lines) => {
+                    if let Err(e) = compute(&m.rules, &lines, tafel.gong) {
+                        problems.push(format!("{where_}, Zeile {}: {}", e.line, e.message));
+                    }
+                }
+            }
+        }
+        for clock in &m.clocks {
+            if !in_round(clock.passe) {
+                problems.push(format!(
+                    "Uhr der {} {}: gibt es nicht.",
+                    mode.round(),
+                    clock.passe
+                ));
+            }
         }
     }
     if problems.is_empty() {
@@ -264,6 +305,23 @@ pub fn import_tournament(
                     visa_b: imported_visa(&r.visa_b),
                 },
             )?;
+        }
+        if let Some(m) = &doc.marathon {
+            marathon::save_rules(conn, id, &m.rules)?;
+            for tafel in &m.tafeln {
+                let lines: Vec<_> = tafel.lines.iter().filter_map(|l| l.spiel()).collect();
+                let (passe, table) = (tafel.passe.max(0) as u32, tafel.table.max(0) as u32);
+                marathon::save_tafel(conn, id, passe, table, &lines, tafel.gong)?;
+            }
+            for clock in &m.clocks {
+                let facts = ClockFacts {
+                    started_at: clock.started_at,
+                    paused_at: clock.paused_at,
+                    paused_seconds: clock.paused_seconds,
+                    ended_at: clock.ended_at,
+                };
+                marathon::save_clock(conn, id, clock.passe.max(0) as u32, &facts)?;
+            }
         }
         transfer::insert_audit(conn, id, &doc.audit)?;
         audit::record(

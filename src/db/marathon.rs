@@ -232,3 +232,50 @@ pub fn has_tafel(conn: &mut Conn, id: TournamentId, passe: u32, table: u32) -> Q
     let (lines, gong) = tafel(conn, id, passe, table)?;
     Ok(!lines.is_empty() || gong)
 }
+
+/// Every Tafel of a tournament (Spielrunde, table, lines, gong), in order.
+pub fn all_tafeln(
+    conn: &mut Conn,
+    id: TournamentId,
+) -> QueryResult<Vec<(i32, i32, Vec<Spiel>, bool)>> {
+    let rows: Vec<TafelLineRow> = tafel_lines::table
+        .filter(tafel_lines::tournament_id.eq(id))
+        .select(TafelLineRow::as_select())
+        .order((
+            tafel_lines::passe,
+            tafel_lines::table_no,
+            tafel_lines::line_no,
+        ))
+        .load(conn)?;
+    let gongs: Vec<(i32, i32)> = tafel_gongs::table
+        .filter(tafel_gongs::tournament_id.eq(id))
+        .select((tafel_gongs::passe, tafel_gongs::table_no))
+        .load(conn)?;
+    let mut keys: Vec<(i32, i32)> = rows.iter().map(|r| (r.passe, r.table_no)).collect();
+    keys.extend(gongs.iter().copied());
+    keys.sort_unstable();
+    keys.dedup();
+    Ok(keys
+        .into_iter()
+        .map(|(passe, table)| {
+            let lines = rows
+                .iter()
+                .filter(|r| (r.passe, r.table_no) == (passe, table))
+                .map(spiel_of)
+                .collect();
+            (passe, table, lines, gongs.contains(&(passe, table)))
+        })
+        .collect())
+}
+
+/// Every clock of a tournament, by Spielrunde.
+pub fn all_clocks(conn: &mut Conn, id: TournamentId) -> QueryResult<Vec<(i32, ClockFacts)>> {
+    Ok(round_clocks::table
+        .filter(round_clocks::tournament_id.eq(id))
+        .select(ClockRow::as_select())
+        .order(round_clocks::passe)
+        .load(conn)?
+        .into_iter()
+        .map(|c| (c.passe, facts(c)))
+        .collect())
+}

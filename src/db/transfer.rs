@@ -8,6 +8,7 @@ use super::tournament_data::{IMPORTED, TournamentData};
 use super::{Conn, now};
 use crate::domain::draw::DrawMode;
 use crate::domain::ids::{ResultId, TeamId, TournamentId, UserId};
+use crate::domain::marathon::{Cards, Rules, Side, Spiel, Trump};
 use crate::domain::mode::Mode;
 use crate::domain::team::TeamStatus;
 use chrono::{NaiveDate, NaiveDateTime};
@@ -25,6 +26,118 @@ pub struct Export {
     pub seats: Vec<SeatJson>,
     pub results: Vec<ResultJson>,
     pub audit: Vec<AuditJson>,
+    /// Modes on the Tafel: rules, every Tafel line and gong, the clocks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub marathon: Option<MarathonJson>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MarathonJson {
+    pub rules: Rules,
+    pub tafeln: Vec<TafelJson>,
+    pub clocks: Vec<ClockJson>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TafelJson {
+    pub passe: i32,
+    pub table: i32,
+    pub lines: Vec<LineJson>,
+    pub gong: bool,
+}
+
+/// One Tafel line; trumps and sides by their stored keys.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LineJson {
+    pub trump: String,
+    pub cards_a: Option<u32>,
+    pub match_side: Option<String>,
+    pub weis_a: u32,
+    pub weis_b: u32,
+    pub stoeck: Option<String>,
+    pub first: Option<String>,
+}
+
+impl LineJson {
+    fn of(s: &Spiel) -> Self {
+        LineJson {
+            trump: s.trump.as_str().into(),
+            cards_a: match s.cards {
+                Cards::Points(a) => Some(a),
+                Cards::Match(_) => None,
+            },
+            match_side: match s.cards {
+                Cards::Match(side) => Some(side.as_str().into()),
+                Cards::Points(_) => None,
+            },
+            weis_a: s.weis_a,
+            weis_b: s.weis_b,
+            stoeck: s.stoeck.map(|x| x.as_str().into()),
+            first: s.first.map(|x| x.as_str().into()),
+        }
+    }
+
+    /// The Spiel of a line; None when a key is unknown.
+    pub fn spiel(&self) -> Option<Spiel> {
+        let side = |key: &Option<String>| -> Option<Option<Side>> {
+            match key {
+                None => Some(None),
+                Some(k) => Side::parse(k).map(Some),
+            }
+        };
+        Some(Spiel {
+            trump: Trump::ALL.into_iter().find(|t| t.as_str() == self.trump)?,
+            cards: match (side(&self.match_side)?, self.cards_a) {
+                (Some(s), _) => Cards::Match(s),
+                (None, Some(a)) => Cards::Points(a),
+                (None, None) => return None,
+            },
+            weis_a: self.weis_a,
+            weis_b: self.weis_b,
+            stoeck: side(&self.stoeck)?,
+            first: side(&self.first)?,
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClockJson {
+    pub passe: i32,
+    pub started_at: NaiveDateTime,
+    pub paused_at: Option<NaiveDateTime>,
+    pub paused_seconds: i64,
+    pub ended_at: Option<NaiveDateTime>,
+}
+
+fn marathon_of(conn: &mut Conn, data: &TournamentData) -> QueryResult<Option<MarathonJson>> {
+    let id = data.tournament.id;
+    if !data.tournament.mode.has_tafel() {
+        return Ok(None);
+    }
+    let mut tafeln = Vec::new();
+    for (passe, table, lines, gong) in super::marathon::all_tafeln(conn, id)? {
+        tafeln.push(TafelJson {
+            passe,
+            table,
+            lines: lines.iter().map(LineJson::of).collect(),
+            gong,
+        });
+    }
+    let clocks = super::marathon::all_clocks(conn, id)?
+        .into_iter()
+        .map(|(passe, c)| ClockJson {
+            passe,
+            started_at: c.started_at,
+            paused_at: c.paused_at,
+            paused_seconds: c.paused_seconds,
+            ended_at: c.ended_at,
+        })
+        .collect();
+    Ok(Some(MarathonJson {
+        rules: super::marathon::rules(conn, id)?,
+        tafeln,
+        clocks,
+    }))
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -109,10 +222,11 @@ pub fn export(conn: &mut Conn, id: TournamentId) -> QueryResult<Export> {
         .select(AuditRow::as_select())
         .order(audit_log::id)
         .load(conn)?;
-    Ok(document(&data, audit))
+    let marathon = marathon_of(conn, &data)?;
+    Ok(document(&data, audit, marathon))
 }
 
-fn document(data: &TournamentData, audit: Vec<AuditRow>) -> Export {
+fn document(data: &TournamentData, audit: Vec<AuditRow>, marathon: Option<MarathonJson>) -> Export {
     let t = &data.tournament;
     let number: HashMap<TeamId, i32> = data
         .teams
@@ -209,6 +323,7 @@ fn document(data: &TournamentData, audit: Vec<AuditRow>) -> Export {
                 after: a.after,
             })
             .collect(),
+        marathon,
     }
 }
 

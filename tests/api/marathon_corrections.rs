@@ -368,3 +368,77 @@ async fn tafel_lines_are_checked_and_their_categories_follow_every_change() {
         .await;
     check("after deleting");
 }
+
+/// Export → import → export of a Jassmarathon with a Tafel and its gong, a Schnellerfassung,
+/// a clock and rules of its own: identical, and the imported Tafel shows the same lines.
+#[tokio::test]
+async fn a_whole_jassmarathon_survives_export_and_import() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = marathon_tournament(&app, &leitung, "60").await;
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/edit"),
+            &[
+                ("name", "Jassmarathon Wädenswil"),
+                ("date", "2026-11-22"),
+                ("location", "Wädenswil"),
+                ("mode", "jassmarathon"),
+                ("passen", "2"),
+                ("pauschale", "3"),
+                ("round_minutes", "60"),
+                ("mult_schelle", "3"),
+                ("striche_sieg", "3"),
+            ],
+        )
+        .await;
+    let clock = format!("/tournaments/{id}/passen/1/clock");
+    leitung.post_ok(&clock, &[("action", "start")]).await;
+    leitung.post_ok(&clock, &[("action", "pause")]).await;
+    let tafel = format!("/tournaments/{id}/passen/1/tafel/1");
+    for line in lines().into_iter().take(6) {
+        let mut form = line.clone();
+        form.push(("action", "add"));
+        leitung.post_ok(&tafel, &form).await;
+    }
+    let original = leitung.post_ok(&tafel, &[("action", "gong")]).await;
+    let r = post_owned(
+        &leitung,
+        &format!("/tournaments/{id}/passen/1/quick"),
+        &quick(2, &[("sieg", "3")], &[("berg", "1")]),
+    )
+    .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+
+    let (_, _, first) = bytes(&leitung, &format!("/tournaments/{id}/export.json")).await;
+    let a: jassturnier::db::transfer::Export = serde_json::from_slice(&first).unwrap();
+    let m = a.marathon.as_ref().expect("the Tafeln are in the export");
+    assert_eq!(m.rules.round_minutes, 60);
+    assert_eq!(m.tafeln.len(), 1);
+    assert_eq!(m.tafeln[0].lines.len(), 6);
+    assert!(m.tafeln[0].gong);
+    assert_eq!(m.clocks.len(), 1);
+    let r = leitung
+        .upload("/tournaments/import", first.clone(), Some(&leitung.csrf))
+        .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    let copy: i32 = location(&r).rsplit('/').next().unwrap().parse().unwrap();
+    let (_, _, second) = bytes(&leitung, &format!("/tournaments/{copy}/export.json")).await;
+    let mut b: jassturnier::db::transfer::Export = serde_json::from_slice(&second).unwrap();
+    assert_eq!(b.audit.pop().unwrap().action, "import");
+    assert_eq!(a, b);
+    let imported = leitung
+        .html(&format!("/tournaments/{copy}/passen/1/tafel/1"))
+        .await;
+    assert_eq!(
+        select_all(&imported, "#lines tbody tr[data-line]"),
+        select_all(&original, "#lines tbody tr[data-line]")
+    );
+    assert_eq!(text(&imported, "#total-a"), text(&original, "#total-a"));
+    let edit = leitung.html(&format!("/tournaments/{copy}/edit")).await;
+    assert_eq!(attr(&edit, "#mult_schelle", "value").as_deref(), Some("3"));
+    let round = leitung
+        .html(&format!("/tournaments/{copy}/passen/1/entry"))
+        .await;
+    assert_eq!(text(&round, "#clock-state"), "angehalten");
+}
