@@ -233,11 +233,11 @@ pub fn has_tafel(conn: &mut Conn, id: TournamentId, passe: u32, table: u32) -> Q
     Ok(!lines.is_empty() || gong)
 }
 
-/// Every Tafel of a tournament (Spielrunde, table, lines, gong), in order.
-pub fn all_tafeln(
-    conn: &mut Conn,
-    id: TournamentId,
-) -> QueryResult<Vec<(i32, i32, Vec<Spiel>, bool)>> {
+/// One stored Tafel: Spielrunde, table, lines, gong.
+pub type StoredTafel = (i32, i32, Vec<Spiel>, bool);
+
+/// Every Tafel of a tournament, in order.
+pub fn all_tafeln(conn: &mut Conn, id: TournamentId) -> QueryResult<Vec<StoredTafel>> {
     let rows: Vec<TafelLineRow> = tafel_lines::table
         .filter(tafel_lines::tournament_id.eq(id))
         .select(TafelLineRow::as_select())
