@@ -7,18 +7,21 @@ use super::result_write::{
 };
 use super::{Refusal, double_entry, guard};
 use crate::db::tournament_data::{self, TournamentData};
-use crate::db::{Conn, marathon, seats, write_tx};
+use crate::db::{Conn, audit, marathon, results, seats, write_tx};
 use crate::domain::entry::{RoundShape, parse_result};
 use crate::domain::form::FieldErrors;
 use crate::domain::ids::TournamentId;
 use crate::domain::mode::ResultEntry;
 use crate::domain::result::ResultForm;
-use crate::domain::role::{Actor, ResultWrite};
+use crate::domain::role::{Actor, Permission, ResultWrite};
 
 /// What became of a result typed in the Büro.
 pub enum Typed {
     /// The input does not fit this round; nothing was written.
     Invalid(FieldErrors),
+    /// The result came in another way (its Tafel): replaced only explicitly. Nothing was
+    /// written; the message shows what is stored.
+    OtherSource(String),
     Done {
         table: u32,
         outcome: SaveOutcome,
@@ -62,6 +65,38 @@ pub fn save_typed(
             Ok(parsed) => parsed,
             Err(errors) => return Ok(Typed::Invalid(errors)),
         };
+        let table = parsed.table;
+        if expected_version.is_some() && marathon::has_tafel(conn, id, passe, table)? {
+            // One source per result: a Schnellerfassung replaces a Tafel only explicitly.
+            if form.replace_source.trim().is_empty() {
+                let stored = results::at(conn, id, passe, table)?;
+                return Ok(Typed::OtherSource(format!(
+                    "Tisch {table} wird auf seiner Tafel geführt{}. Eine Schnellerfassung ersetzt sie nur ausdrücklich («Tafel ersetzen», Turnierleitung oder Kontrolleur).",
+                    stored.map_or(String::new(), |r| format!(
+                        " (gespeichert {} : {} {})",
+                        r.points_a,
+                        r.points_b,
+                        t.mode.unit()
+                    ))
+                )));
+            }
+            guard::require(actor, Permission::CorrectVisaedResults)?;
+            marathon::save_tafel(conn, id, passe, table, &[], false)?;
+            audit::record(
+                conn,
+                Some(actor),
+                audit::Entry {
+                    tournament: Some(id),
+                    entity: "tafel",
+                    entity_id: Some(table as i32),
+                    action: "replace_source",
+                },
+                None::<&()>,
+                Some(
+                    &serde_json::json!({ "passe": passe, "table": table, "by": "schnellerfassung" }),
+                ),
+            )?;
+        }
         let data = tournament_data::load_table(conn, t, passe, parsed.table)?;
         let entry = TableEntry {
             passe,

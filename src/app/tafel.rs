@@ -100,6 +100,7 @@ pub fn change_tafel(
     passe: u32,
     table: u32,
     change: TafelChange,
+    replace_source: bool,
 ) -> Result<Tafel, Refusal> {
     write_tx(conn, |conn| {
         let t = guard::open_tournament(conn, id)?;
@@ -128,6 +129,30 @@ pub fn change_tafel(
         let before = sheets_before_write(conn, &data)?;
         let rules = marathon::rules(conn, id)?;
         let (mut lines, mut gong) = marathon::tafel(conn, id, passe, table)?;
+        // One source per result: a Tafel replaces a Schnellerfassung only explicitly.
+        if let Some(stored) = existing.as_ref().filter(|_| lines.is_empty() && !gong) {
+            if !replace_source {
+                return Err(Refusal::Conflict(format!(
+                    "Tisch {table} wurde per Schnellerfassung erfasst (gespeichert {} : {} {}). Die Tafel ersetzt sie nur ausdrücklich («Schnellerfassung ersetzen», Turnierleitung oder Kontrolleur).",
+                    stored.points_a,
+                    stored.points_b,
+                    data.tournament.mode.unit()
+                )));
+            }
+            guard::require(actor, Permission::CorrectVisaedResults)?;
+            audit::record(
+                conn,
+                Some(actor),
+                audit::Entry {
+                    tournament: Some(id),
+                    entity: "tafel",
+                    entity_id: Some(table as i32),
+                    action: "replace_source",
+                },
+                Some(stored),
+                Some(&serde_json::json!({ "passe": passe, "table": table, "by": "tafel" })),
+            )?;
+        }
         let bad_line = |n: usize| Refusal::invalid(format!("Zeile {n} gibt es nicht."));
         match change {
             TafelChange::Add(s) => lines.push(s),

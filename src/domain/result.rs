@@ -42,6 +42,10 @@ pub struct ResultForm {
     pub match_b: String,
     #[serde(default)]
     pub gong_b: String,
+    /// Set when the Leitung or a Kontrolleur explicitly replaces a result that came in
+    /// another way (a Tafel by a Schnellerfassung).
+    #[serde(default)]
+    pub replace_source: String,
 }
 
 impl ResultForm {

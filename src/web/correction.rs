@@ -34,6 +34,8 @@ struct CorrectionPage {
     errors: FieldErrors,
     /// The result was changed meanwhile: what is stored now.
     conflict: Option<ResultView>,
+    /// The result came in another way (its Tafel): why, with the explicit replacement.
+    other_source: Option<String>,
 }
 
 fn correction_page(
@@ -57,6 +59,7 @@ fn correction_page(
         form,
         errors,
         conflict: None,
+        other_source: None,
     })
 }
 
@@ -128,6 +131,7 @@ pub(super) async fn again(
         refusal.errors,
     )?;
     page.conflict = refusal.conflict.as_ref().map(ResultView::new);
+    page.other_source = refusal.other_source;
     page_with(&page, refusal.status)
 }
 

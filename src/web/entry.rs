@@ -149,7 +149,9 @@ async fn enter(
         Answer::Done(response) => return Ok(response),
         Answer::Again(refusal) => refusal,
     };
-    if refusal.correction && refusal.status == StatusCode::UNPROCESSABLE_ENTITY {
+    if refusal.correction
+        && (refusal.status == StatusCode::UNPROCESSABLE_ENTITY || refusal.other_source.is_some())
+    {
         return correction::again(&state, post, id, passe, refusal).await;
     }
     if refusal.mode_entry == ResultEntry::Striche {

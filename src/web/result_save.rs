@@ -37,6 +37,8 @@ pub struct Refusal {
     pub conflict: Option<ResultRow>,
     /// 422 for input that does not fit, 409 for a conflict or a contradiction.
     pub status: StatusCode,
+    /// The result came in another way: why, for an explicit replacement.
+    pub other_source: Option<String>,
 }
 
 /// The flash message after a save that redirects; None when the page is shown again.
@@ -103,6 +105,7 @@ pub async fn save(
             errors,
             conflict,
             status,
+            other_source: None,
         })
     };
     Ok(match typed {
@@ -115,6 +118,14 @@ pub async fn save(
             Answer::Done(response)
         }
         Typed::Invalid(errors) => refusal(errors, None, StatusCode::UNPROCESSABLE_ENTITY),
+        Typed::OtherSource(message) => Answer::Again(Refusal {
+            mode_entry: t.mode.facts().entry,
+            correction,
+            errors: FieldErrors::new(),
+            conflict: None,
+            status: StatusCode::CONFLICT,
+            other_source: Some(message),
+        }),
         // Double entry: the contradicting entry is shown with the one before it.
         Typed::Done {
             outcome: SaveOutcome::Mismatch(_),

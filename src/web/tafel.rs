@@ -55,6 +55,7 @@ struct TafelPage {
     editing: Option<usize>,
     errors: FieldErrors,
     error: Option<String>,
+    replace_offer: Option<String>,
     trumps: [Trump; 6],
 }
 
@@ -122,6 +123,9 @@ struct Shown {
     editing: Option<usize>,
     errors: FieldErrors,
     error: Option<String>,
+    /// After a refused change of another source's result: the action to repeat as an
+    /// explicit replacement.
+    replace_offer: Option<String>,
 }
 
 async fn tafel_page(
@@ -154,6 +158,7 @@ async fn tafel_page(
         editing,
         errors,
         error,
+        replace_offer,
     } = shown;
     let form = form.unwrap_or_else(|| {
         editing
@@ -183,6 +188,7 @@ async fn tafel_page(
             editing,
             errors,
             error,
+            replace_offer,
             trumps: Trump::ALL,
             t: data.tournament,
         },
@@ -202,6 +208,7 @@ async fn show(
         editing: query.edit,
         errors: FieldErrors::new(),
         error: None,
+        replace_offer: None,
     };
     tafel_page(&state, user.0.ctx(), TournamentId(id), passe, table, shown).await
 }
@@ -212,6 +219,9 @@ struct TafelForm {
     action: String,
     #[serde(default)]
     line: String,
+    /// The explicit replacement of a Schnellerfassung by this Tafel.
+    #[serde(default)]
+    replace_source: String,
     #[serde(flatten)]
     spiel: SpielForm,
 }
@@ -244,14 +254,18 @@ async fn change(
                     editing,
                     errors,
                     error: None,
+                    replace_offer: None,
                 };
                 return tafel_page(&state, post.session.ctx(), tid, passe, table, shown).await;
             }
         },
         _ => return Err(AppError::BadRequest("Unbekannte Aktion.".into())),
     };
+    let replace = !post.form.replace_source.trim().is_empty();
     let done = db(&state, move |conn| {
-        Ok(change_tafel(conn, &actor, tid, passe, table, change))
+        Ok(change_tafel(
+            conn, &actor, tid, passe, table, change, replace,
+        ))
     })
     .await?;
     match done {
@@ -274,8 +288,21 @@ async fn change(
                 editing,
                 errors: FieldErrors::new(),
                 error: Some(message),
+                replace_offer: None,
             };
             tafel_page(&state, post.session.ctx(), tid, passe, table, shown).await
+        }
+        Err(Refusal::Conflict(message)) => {
+            let shown = Shown {
+                form: Some(post.form.spiel),
+                editing,
+                errors: FieldErrors::new(),
+                error: Some(message),
+                replace_offer: Some(post.form.action.clone()),
+            };
+            let mut page = tafel_page(&state, post.session.ctx(), tid, passe, table, shown).await?;
+            *page.status_mut() = StatusCode::CONFLICT;
+            Ok(page)
         }
         Err(other) => Err(other.into()),
     }

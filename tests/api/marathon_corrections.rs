@@ -442,3 +442,125 @@ async fn a_whole_jassmarathon_survives_export_and_import() {
         .await;
     assert_eq!(text(&round, "#clock-state"), "angehalten");
 }
+
+/// A result has one source, Tafel or Schnellerfassung: an action of the other kind is
+/// refused with what is stored, and only the Leitung or a Kontrolleur replaces it, explicitly
+/// and audited.
+#[tokio::test]
+async fn a_result_is_never_overwritten_by_its_other_source() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let buero = app.account(&leitung, BUERO, "buero").await;
+    let id = marathon_tournament(&app, &leitung, "90").await;
+    let r = post_owned(
+        &buero,
+        &format!("/tournaments/{id}/passen/1/quick"),
+        &quick(
+            2,
+            &[("sieg", "4"), ("berg", "1")],
+            &[("sieg", "2"), ("berg", "1"), ("schneider", "1")],
+        ),
+    )
+    .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    let stored = |table| {
+        let r = app.data(id).result_at(1, table).cloned().unwrap();
+        (r.points_a, r.points_b)
+    };
+    assert_eq!(stored(2), (5, 4));
+
+    // The Tafel of a table entered by Schnellerfassung: the gong and a line are refused.
+    let tafel2 = format!("/tournaments/{id}/passen/1/tafel/2");
+    let before = app.dump();
+    let r = buero.post(&tafel2, &[("action", "gong")]).await;
+    assert_eq!(
+        r.status(),
+        StatusCode::CONFLICT,
+        "today's bug: the gong made 5 : 4 into 0 : 0"
+    );
+    let line = [("action", "add"), ("trump", "rose"), ("cards_a", "100")];
+    let r = buero.post(&tafel2, &line).await;
+    assert_eq!(r.status(), StatusCode::CONFLICT);
+    let html = Html::parse_document(&r.text().await.unwrap());
+    assert!(text(&html, "#tafel-error").contains("Schnellerfassung"));
+    assert!(text(&html, "#tafel-error").contains("5 : 4 Striche"));
+    assert!(
+        attr(&html, "#replace-source", "method").is_none(),
+        "not the Büro's to replace"
+    );
+    assert_eq!(app.dump(), before, "nothing overwritten");
+    assert_eq!(stored(2), (5, 4));
+    // The Leitung replaces it explicitly.
+    let r = leitung.post(&tafel2, &line).await;
+    assert_eq!(r.status(), StatusCode::CONFLICT);
+    let html = Html::parse_document(&r.text().await.unwrap());
+    let mut replace: Vec<(String, String)> = vec![];
+    for field in [
+        "action",
+        "replace_source",
+        "trump",
+        "cards_a",
+        "match_side",
+        "weis_a",
+        "weis_b",
+        "stoeck",
+        "first",
+    ] {
+        let value = attr(
+            &html,
+            &format!("#replace-source input[name={field}]"),
+            "value",
+        )
+        .unwrap();
+        replace.push((field.to_string(), value));
+    }
+    let r = post_owned(&leitung, &tafel2, &replace).await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    assert_eq!(stored(2), (0, 0), "now the Tafel's result");
+    assert!(
+        app.audit_actions()
+            .contains(&"tafel:replace_source".to_string())
+    );
+
+    // A Tafel result and a Schnellerfassung correction: refused, then replaced explicitly.
+    let tafel1 = format!("/tournaments/{id}/passen/1/tafel/1");
+    for l in lines().into_iter().take(3) {
+        let mut form = l.clone();
+        form.push(("action", "add"));
+        buero.post_ok(&tafel1, &form).await;
+    }
+    let version = app.data(id).result_at(1, 1).unwrap().version.to_string();
+    let correct = format!("/tournaments/{id}/passen/1/correct");
+    let form = [
+        ("table", "1"),
+        ("version", version.as_str()),
+        ("sieg_a", "2"),
+        ("berg_b", "1"),
+    ];
+    let before = app.dump();
+    let r = buero.post(&correct, &form).await;
+    assert_eq!(r.status(), StatusCode::CONFLICT);
+    let html = Html::parse_document(&r.text().await.unwrap());
+    assert!(text(&html, "#other-source").contains("Tafel"));
+    assert!(attr(&html, "#replace-source", "method").is_none());
+    assert_eq!(app.dump(), before);
+    let mut explicit = form.to_vec();
+    explicit.push(("replace_source", "1"));
+    let r = buero.post(&correct, &explicit).await;
+    assert_eq!(
+        r.status(),
+        StatusCode::FORBIDDEN,
+        "the Büro does not replace a Tafel"
+    );
+    leitung.post_ok(&correct, &explicit).await;
+    assert_eq!(stored(1), (2, 1));
+    let mut conn = app.pool.get().unwrap();
+    let (spiele, gong) = jassturnier::db::marathon::tafel(
+        &mut conn,
+        jassturnier::domain::ids::TournamentId(id),
+        1,
+        1,
+    )
+    .unwrap();
+    assert!(spiele.is_empty() && !gong, "the replaced Tafel is gone");
+}
