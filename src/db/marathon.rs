@@ -279,3 +279,31 @@ pub fn all_clocks(conn: &mut Conn, id: TournamentId) -> QueryResult<Vec<(i32, Cl
         .map(|c| (c.passe, facts(c)))
         .collect())
 }
+
+/// Tafeln with lines and no gong yet, of one Spielrunde or all: (Spielrunde, table).
+pub fn open_tafeln(
+    conn: &mut Conn,
+    id: TournamentId,
+    passe: Option<u32>,
+) -> QueryResult<std::collections::HashSet<(u32, u32)>> {
+    let mut lines = tafel_lines::table
+        .filter(tafel_lines::tournament_id.eq(id))
+        .select((tafel_lines::passe, tafel_lines::table_no))
+        .distinct()
+        .into_boxed();
+    let mut gongs = tafel_gongs::table
+        .filter(tafel_gongs::tournament_id.eq(id))
+        .select((tafel_gongs::passe, tafel_gongs::table_no))
+        .into_boxed();
+    if let Some(p) = passe {
+        lines = lines.filter(tafel_lines::passe.eq(p as i32));
+        gongs = gongs.filter(tafel_gongs::passe.eq(p as i32));
+    }
+    let closed: std::collections::HashSet<(i32, i32)> = gongs.load(conn)?.into_iter().collect();
+    Ok(lines
+        .load::<(i32, i32)>(conn)?
+        .into_iter()
+        .filter(|key| !closed.contains(key))
+        .map(|(p, t)| (p as u32, t as u32))
+        .collect())
+}

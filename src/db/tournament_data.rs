@@ -25,6 +25,9 @@ pub struct TournamentData {
     pub usernames: HashMap<UserId, String>,
     /// Double entry: entries waiting for their confirmation (or in contradiction).
     pub pending: Vec<PendingEntry>,
+    /// Tafeln with lines that are not closed yet (no gong): their Striche are provisional
+    /// and their table is not final.
+    pub open_tafeln: std::collections::HashSet<(u32, u32)>,
     /// Which rows were read: [`load`] reads all, the others a part.
     scope: Scope,
 }
@@ -110,6 +113,10 @@ fn load_scoped(
         }
         _ => super::teams::list(conn, id)?,
     };
+    let open_tafeln = match tournament.mode.has_tafel() {
+        true => super::marathon::open_tafeln(conn, id, scope_passe(scope))?,
+        false => Default::default(),
+    };
     let usernames = users::table
         .select((users::id, users::username))
         .load::<(UserId, String)>(conn)?
@@ -122,8 +129,16 @@ fn load_scoped(
         results: results.load(conn)?,
         usernames,
         pending: pending.load(conn)?,
+        open_tafeln,
         scope,
     })
+}
+
+fn scope_passe(scope: Scope) -> Option<u32> {
+    match scope {
+        Scope::Tournament => None,
+        Scope::Passe(p) | Scope::Table(p, _) => Some(p),
+    }
 }
 
 impl TournamentData {
@@ -275,6 +290,11 @@ impl TournamentData {
 
     pub fn is_drawn(&self) -> bool {
         self.tournament.draw_seed.is_some()
+    }
+
+    /// Whether a table's result is final: entered, and not on a Tafel that is still open.
+    pub fn is_final(&self, passe: u32, table: u32) -> bool {
+        self.result_at(passe, table).is_some() && !self.open_tafeln.contains(&(passe, table))
     }
 
     pub fn pending_at(&self, passe: u32, table: u32) -> Vec<&PendingEntry> {

@@ -11,6 +11,7 @@ use crate::app::{guard, team_status, visa};
 use crate::db::models::{TeamRow, TournamentRow};
 use crate::domain::format;
 use crate::domain::ids::{ResultId, TeamId, TournamentId};
+use crate::domain::marathon::Details;
 use crate::domain::role::Permission;
 use crate::domain::standblatt::{PasseLine, Standblatt, final_visa_refusal};
 use crate::domain::team::TeamStatus;
@@ -32,7 +33,11 @@ pub struct LineView {
     pub result_id: Option<ResultId>,
 }
 
-fn line_views(sheet: &Standblatt, label_of: &dyn Fn(TeamId) -> String) -> Vec<LineView> {
+fn line_views(
+    sheet: &Standblatt,
+    label_of: &dyn Fn(TeamId) -> String,
+    gong_of: &dyn Fn(ResultId) -> bool,
+) -> Vec<LineView> {
     sheet
         .lines
         .iter()
@@ -66,6 +71,9 @@ fn line_views(sheet: &Standblatt, label_of: &dyn Fn(TeamId) -> String) -> Vec<Li
                     }
                     PasseLine::Spielfrei { points } => {
                         format!("{} (spielfrei)", format::number(i64::from(*points)))
+                    }
+                    PasseLine::Gespielt { result, points, .. } if gong_of(*result) => {
+                        format!("{} (inkl. Gong-Strich)", format::number(i64::from(*points)))
                     }
                     other => other
                         .points()
@@ -117,10 +125,21 @@ async fn show(
     let labels: HashMap<TeamId, String> =
         data.teams.iter().map(|t| (t.id, team_label(t))).collect();
     let label_of = |t: TeamId| labels.get(&t).cloned().unwrap_or_default();
+    // The results in which this team wrote the Gong-Strich (Striche per category).
+    let gongs: std::collections::HashSet<ResultId> = data
+        .results
+        .iter()
+        .filter_map(|r| {
+            let d = Details::parse(r.details.as_deref())?;
+            let ours = if r.team_a_id.0 == team { d.a } else { d.b };
+            (ours.gong > 0).then_some(r.id)
+        })
+        .collect();
+    let gong_of = |r: ResultId| gongs.contains(&r);
     page(&StandblattPage {
         ctx: user.0.ctx().with_tournament(&data.tournament),
         label: team_label(&row),
-        lines: line_views(sheet, &label_of),
+        lines: line_views(sheet, &label_of, &gong_of),
         total: format::number(i64::from(sheet.total)),
         status_text: sheet.status.label(data.tournament.mode),
         status_css: sheet.status.css(),

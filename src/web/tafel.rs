@@ -5,7 +5,7 @@ use super::auth::{Secured, User};
 use super::ctx::Ctx;
 use super::render::page_with;
 use super::state::{AppState, db};
-use super::views::team_label;
+use super::views::{clock_view, team_label};
 use crate::app::Refusal;
 use crate::app::guard;
 use crate::app::tafel::{TafelChange, change_tafel};
@@ -56,6 +56,10 @@ struct TafelPage {
     errors: FieldErrors,
     error: Option<String>,
     replace_offer: Option<String>,
+    /// The Spielrunde's gong has sounded and this Tafel is still open.
+    after_gong: bool,
+    /// Who wrote the Gong-Strich of a closed Tafel.
+    gong_strich: String,
     trumps: [Trump; 6],
 }
 
@@ -136,14 +140,16 @@ async fn tafel_page(
     table: u32,
     shown: Shown,
 ) -> Result<HttpResponse, AppError> {
-    let (data, rules, (spiele, gong)) = db(state, move |conn| {
+    let (data, rules, (spiele, gong), clock) = db(state, move |conn| {
         Ok((
             guard::load_round(conn, id, passe)?,
             marathon::rules(conn, id)?,
             marathon::tafel(conn, id, passe, table)?,
+            marathon::clock(conn, id, passe)?,
         ))
     })
     .await?;
+    let after_gong = clock_view(&rules, clock.as_ref()).gong && !gong;
     if !data.tournament.mode.has_tafel() {
         return Err(AppError::not_found());
     }
@@ -189,6 +195,12 @@ async fn tafel_page(
             errors,
             error,
             replace_offer,
+            after_gong,
+            gong_strich: match tafel.gong {
+                Some(Side::A) => format!("A ({})", team_label(seating.team_a)),
+                Some(Side::B) => format!("B ({})", team_label(seating.team_b)),
+                None => "keiner (Gleichstand in der offenen Partie)".into(),
+            },
             trumps: Trump::ALL,
             t: data.tournament,
         },

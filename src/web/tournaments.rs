@@ -153,7 +153,10 @@ async fn show(
     let mut entered: HashMap<i32, (usize, usize)> = HashMap::new();
     for r in &data.results {
         let e = entered.entry(r.passe).or_default();
-        e.0 += 1;
+        // A Tafel still being played is not entered yet.
+        if data.is_final(r.passe as u32, r.table_no as u32) {
+            e.0 += 1;
+        }
         if r.visa_a_at.is_some() && r.visa_b_at.is_some() {
             e.1 += 1;
         }

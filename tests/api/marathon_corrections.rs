@@ -564,3 +564,82 @@ async fn a_result_is_never_overwritten_by_its_other_source() {
     .unwrap();
     assert!(spiele.is_empty() && !gong, "the replaced Tafel is gone");
 }
+
+/// A table of a Spielrunde is entered when its result is final: a Schnellerfassung, or a
+/// Tafel closed after the gong. Until then the hall sees the running Spielrunde, and after
+/// the clock's gong the office sees which Tafeln are still open.
+#[tokio::test]
+async fn the_spielrunde_runs_until_its_tafeln_are_closed_after_the_gong() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let buero = app.account(&leitung, BUERO, "buero").await;
+    let id = marathon_tournament(&app, &leitung, "90").await;
+    let round = format!("/tournaments/{id}/passen/1/entry");
+    let live = format!("/tournaments/{id}/live");
+    let tafel = format!("/tournaments/{id}/passen/1/tafel/1");
+    // Table 1: the first Spiel on its Tafel; table 2: a Schnellerfassung.
+    let mut first = lines()[0].clone();
+    first.push(("action", "add"));
+    buero.post_ok(&tafel, &first).await;
+    let page = buero.html(&round).await;
+    assert_eq!(text(&page, "#progress"), "0 / 2 Tische erfasst");
+    assert!(text(&page, "tr[data-table=\"1\"]").contains("Tafel läuft"));
+    let r = post_owned(
+        &buero,
+        &format!("/tournaments/{id}/passen/1/quick"),
+        &quick(2, &[("sieg", "2")], &[("berg", "1")]),
+    )
+    .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    assert_eq!(
+        text(&buero.html(&round).await, "#progress"),
+        "1 / 2 Tische erfasst"
+    );
+    let hall = app.client().html(&live).await;
+    assert!(
+        text(&hall, "#current-passe").contains("Spielrunde 1 von 2"),
+        "no jump ahead"
+    );
+    assert!(text(&hall, "#live-progress").contains("1 / 2"));
+    assert!(text(&hall, "#running-tafeln").contains("1 Tafeln laufen (Striche provisorisch)"));
+    let overview = leitung.html(&format!("/tournaments/{id}")).await;
+    assert!(text(&overview, "main").contains("Spielrunde 1"));
+
+    // The clock's gong: the open Tafel is asked for its last Spiel and its close.
+    let clock = format!("/tournaments/{id}/passen/1/clock");
+    leitung.post_ok(&clock, &[("action", "start")]).await;
+    leitung.post_ok(&clock, &[("action", "end")]).await;
+    let page = buero.html(&round).await;
+    assert!(
+        text(&page, "#open-after-gong").contains("Tisch 1"),
+        "the office sees the open Tafel"
+    );
+    assert!(
+        text(&page, "tr[data-table=\"1\"]")
+            .contains("Gong: letztes Spiel eintragen, dann abschliessen")
+    );
+    assert!(text(&buero.html(&tafel).await, "#gong-state").contains("letztes Spiel eintragen"));
+    for line in lines().into_iter().skip(1) {
+        let mut form = line.clone();
+        form.push(("action", "add"));
+        buero.post_ok(&tafel, &form).await;
+    }
+    let closed = buero.post_ok(&tafel, &[("action", "gong")]).await;
+    assert!(
+        text(&closed, "#gong-strich").starts_with("B ("),
+        "{}",
+        text(&closed, "#gong-strich")
+    );
+    let page = buero.html(&round).await;
+    assert_eq!(text(&page, "#progress"), "2 / 2 Tische erfasst");
+    assert!(attr(&page, "#open-after-gong", "class").is_none());
+    let hall = app.client().html(&live).await;
+    assert!(attr(&hall, "#running-tafeln", "id").is_none());
+    // The Standblatt says who wrote the Gong-Strich.
+    let data = app.data(id);
+    let team_b = data.result_at(1, 1).unwrap().team_b_id;
+    let sheet = buero
+        .html(&format!("/tournaments/{id}/teams/{team_b}"))
+        .await;
+    assert!(text(&sheet, "tr[data-passe=\"1\"]").contains("(inkl. Gong-Strich)"));
+}

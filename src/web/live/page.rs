@@ -15,17 +15,21 @@ pub struct Progress {
     pub passe: u32,
     pub entered: usize,
     pub expected: usize,
+    /// Tafeln still being played: their Striche in the Rangliste are provisional.
+    pub running: usize,
 }
 
 fn current_progress(data: &TournamentData) -> Option<Progress> {
     let drawn = data.drawn_passen();
     let all: Vec<Progress> = (1..=drawn)
         .map(|passe| {
-            let (entered, expected) = progress(&table_views(data, passe));
+            let tables = table_views(data, passe);
+            let (entered, expected) = progress(&tables);
             Progress {
                 passe,
                 entered,
                 expected,
+                running: tables.iter().filter(|t| t.open_tafel).count(),
             }
         })
         .collect();

@@ -8,6 +8,8 @@ pub struct ClockView {
     pub remaining: String,
     /// While running: the moment of the gong, epoch milliseconds, for the live countdown.
     pub ends_at_ms: Option<i64>,
+    /// The gong has sounded: open Tafeln write their last Spiel and are closed.
+    pub gong: bool,
 }
 
 pub fn clock_view(rules: &Rules, facts: Option<&ClockFacts>) -> ClockView {
@@ -17,6 +19,7 @@ pub fn clock_view(rules: &Rules, facts: Option<&ClockFacts>) -> ClockView {
             state: "nicht gestartet",
             remaining: clock::format_remaining(i64::from(rules.round_minutes) * 60),
             ends_at_ms: None,
+            gong: false,
         },
         ClockState::Running {
             remaining_seconds,
@@ -28,16 +31,19 @@ pub fn clock_view(rules: &Rules, facts: Option<&ClockFacts>) -> ClockView {
                 .and_local_timezone(chrono::Local)
                 .single()
                 .map(|t| t.timestamp_millis()),
+            gong: false,
         },
         ClockState::Paused { remaining_seconds } => ClockView {
             state: "angehalten",
             remaining: clock::format_remaining(remaining_seconds),
             ends_at_ms: None,
+            gong: false,
         },
         ClockState::Gong => ClockView {
             state: "Gong",
             remaining: "0:00".into(),
             ends_at_ms: None,
+            gong: true,
         },
     }
 }

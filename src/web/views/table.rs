@@ -21,6 +21,8 @@ pub struct TableView {
     pub result: Option<ResultView>,
     /// "Pauschale" when a team of the table has left the tournament.
     pub pauschale: bool,
+    /// A Tafel still being played: its Striche are provisional, the table not final.
+    pub open_tafel: bool,
     /// Double entry: entries not yet confirmed. Their values are shown only once they
     /// contradict each other, so that the second clerk types blind.
     pub pending: Vec<PendingView>,
@@ -98,17 +100,19 @@ pub fn table_views(data: &TournamentData, passe: u32) -> Vec<TableView> {
             team_b: team_label(t.team_b),
             result: data.result_at(passe, t.number).map(ResultView::new),
             pauschale: t.team_a.is_out(passe) || t.team_b.is_out(passe),
+            open_tafel: data.open_tafeln.contains(&(passe, t.number)),
             pending: pending_views(data, passe, t.number),
         })
         .collect()
 }
 
-/// (entered, expected): tables with a result among those that play (not the Pauschale).
+/// (entered, expected): tables with a final result among those that play (not the
+/// Pauschale). A Tafel still being played is not entered yet.
 pub fn progress(tables: &[TableView]) -> (usize, usize) {
     let expected = tables.iter().filter(|t| !t.pauschale).count();
     let entered = tables
         .iter()
-        .filter(|t| !t.pauschale && t.result.is_some())
+        .filter(|t| !t.pauschale && t.result.is_some() && !t.open_tafel)
         .count();
     (entered, expected)
 }
