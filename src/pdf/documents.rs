@@ -103,10 +103,16 @@ pub fn standblaetter(header: Header, round_label: &str, unit: &str, sheets: &[Sh
                 "Standblatt online",
             );
         }
+        // "Spielrunde" is wider than "Passe": printed in full, the opponent column gives way.
+        let round_width = if round_label.chars().count() > 6 {
+            30.0
+        } else {
+            22.0
+        };
         let columns = [
-            (round_label, 22.0, Align::Center),
+            (round_label, round_width, Align::Center),
             ("Tisch", 18.0, Align::Center),
-            ("Gegner", 75.0, Align::Left),
+            ("Gegner", 97.0 - round_width, Align::Left),
             (unit, 30.0, Align::Right),
             ("Visum", 35.0, Align::Center),
         ];

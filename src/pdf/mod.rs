@@ -4,6 +4,7 @@
 //! `static/fonts/`, embedded as a subset so umlauts print the same on every machine.
 
 pub mod documents;
+pub mod tafel;
 
 use printpdf::{
     Color, FontId, Line, LinePoint, Mm, Op, ParsedFont, PdfDocument, PdfFontHandle, PdfPage,

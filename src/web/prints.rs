@@ -29,7 +29,7 @@ fn unit_label(data: &TournamentData) -> &'static str {
     data.tournament.mode.unit()
 }
 
-fn header(data: &TournamentData, subtitle: String) -> Header {
+pub(super) fn header(data: &TournamentData, subtitle: String) -> Header {
     let t = &data.tournament;
     let place = if t.location.is_empty() {
         String::new()
@@ -55,7 +55,7 @@ fn file(bytes: Vec<u8>, content_type: &str, name: &str) -> HttpResponse {
         .body(bytes)
 }
 
-fn pdf(bytes: Vec<u8>, name: &str) -> HttpResponse {
+pub(super) fn pdf(bytes: Vec<u8>, name: &str) -> HttpResponse {
     file(bytes, "application/pdf", name)
 }
 

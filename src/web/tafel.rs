@@ -3,6 +3,7 @@
 use super::auth::flash_redirect;
 use super::auth::{Secured, User};
 use super::ctx::Ctx;
+use super::prints;
 use super::render::page_with;
 use super::state::{AppState, db};
 use super::views::{clock_view, team_label};
@@ -17,6 +18,8 @@ use crate::domain::ids::TournamentId;
 use crate::domain::marathon::quick::SpielForm;
 use crate::domain::marathon::tafel::{Tafel, compute};
 use crate::domain::marathon::{CARD_POINTS, Cards, Side, Spiel, Trump};
+use crate::pdf::documents::TableEntry;
+use crate::pdf::tafel::blank_tafeln;
 use crate::web::error::AppError;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
@@ -320,8 +323,64 @@ async fn change(
     }
 }
 
+/// The blank Tafeln of a Spielrunde, one page per table, for the Schreiber.
+async fn blank(
+    state: web::Data<AppState>,
+    _user: User,
+    path: web::Path<(i32, u32)>,
+) -> Result<HttpResponse, AppError> {
+    let (id, passe) = path.into_inner();
+    let tid = TournamentId(id);
+    let (data, rules) = db(&state, move |conn| {
+        Ok((
+            guard::load_round(conn, tid, passe)?,
+            marathon::rules(conn, tid)?,
+        ))
+    })
+    .await?;
+    if !data.tournament.mode.has_tafel() {
+        return Err(AppError::NotFound(format!(
+            "Im {} wird auf dem Jasszettel geschrieben: Tafeln gibt es hier nicht.",
+            data.tournament.mode.label()
+        )));
+    }
+    let tables: Vec<TableEntry> = data
+        .tables(passe)
+        .iter()
+        .map(|t| TableEntry {
+            number: t.number,
+            team_a: team_label(t.team_a),
+            team_b: team_label(t.team_b),
+        })
+        .collect();
+    let m = rules.multipliers;
+    let s = rules.striche;
+    let summary = vec![
+        format!(
+            "Partie bis {}, Bergpreis bei {} · Match +{} (Matchprämie)",
+            rules.target, rules.berg, rules.match_bonus
+        ),
+        format!(
+            "Eichel ×{}, Rose ×{}, Schelle ×{}, Schilte ×{}, Obenabe ×{}, Undenufe ×{}",
+            m[0], m[1], m[2], m[3], m[4], m[5]
+        ),
+        format!(
+            "Striche: Berg {}, Sieg {}, Schneider {}, Match {}, Gong {}",
+            s.berg, s.sieg, s.schneider, s.matches, s.gong
+        ),
+    ];
+    let round = format!("{} {passe}", data.tournament.mode.round());
+    let header = prints::header(&data, format!("Tafeln {round}"));
+    let bytes = web::block(move || blank_tafeln(header, &round, &summary, &tables)).await?;
+    Ok(prints::pdf(bytes, "tafeln.pdf"))
+}
+
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route(
+        "/tournaments/{id}/passen/{passe}/tafeln.pdf",
+        web::get().to(blank),
+    )
+    .route(
         "/tournaments/{id}/passen/{passe}/tafel/{table}",
         web::get().to(show),
     )

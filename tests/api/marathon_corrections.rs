@@ -643,3 +643,45 @@ async fn the_spielrunde_runs_until_its_tafeln_are_closed_after_the_gong() {
         .await;
     assert!(text(&sheet, "tr[data-passe=\"1\"]").contains("(inkl. Gong-Strich)"));
 }
+
+/// Prints of a Jassmarathon: the Standblatt names the Spielrunde in full, and a blank Tafel
+/// per table is printable for the Schreiber.
+#[tokio::test]
+async fn a_blank_tafel_per_table_and_standblaetter_in_full_words() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = marathon_tournament(&app, &leitung, "90").await;
+    let (status, content_type, pdf) =
+        bytes(&leitung, &format!("/tournaments/{id}/passen/1/tafeln.pdf")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(content_type, "application/pdf");
+    let pages = pdf_pages(&pdf);
+    let data = app.data(id);
+    let tables = data.tables(1);
+    assert_eq!(pages.len(), tables.len(), "one Tafel per table");
+    for (page, table) in pages.iter().zip(&tables) {
+        assert!(page.contains("Tafel Spielrunde 1"), "{page}");
+        assert!(page.contains(&format!("Tisch {}", table.number)));
+        assert!(
+            page.contains(&table.team_a.player1)
+                || page.contains(table.team_a.name.as_deref().unwrap_or("?"))
+        );
+        assert!(page.contains("Bergpreis bei 1000") && page.contains("Obenabe ×3"));
+    }
+    let tischliste = leitung.html(&format!("/tournaments/{id}/passen/1")).await;
+    assert!(attr(&tischliste, "a[href$=\"/tafeln.pdf\"]", "href").is_some());
+    let (_, _, sheets) = bytes(&leitung, &format!("/tournaments/{id}/standblaetter.pdf")).await;
+    let first = &pdf_pages(&sheets)[0];
+    assert!(
+        first.matches("Spielrunde").count() >= 2,
+        "the column heading is printed in full: {first}"
+    );
+    // Partnerschieber prints no Tafel.
+    let other = create_tournament(&leitung, "4", "12").await;
+    let (status, _, _) = bytes(
+        &leitung,
+        &format!("/tournaments/{other}/passen/1/tafeln.pdf"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
