@@ -131,6 +131,7 @@ fn spiel_of(row: &TafelLineRow) -> Spiel {
         weis_b: row.weis_b.max(0) as u32,
         stoeck: row.stoeck,
         first: row.first,
+        ruling: row.ruling,
     }
 }
 
@@ -154,6 +155,7 @@ fn row_of(id: TournamentId, passe: u32, table: u32, line_no: usize, s: &Spiel) -
         weis_b: s.weis_b as i32,
         stoeck: s.stoeck,
         first: s.first,
+        ruling: s.ruling,
     }
 }
 

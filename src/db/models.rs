@@ -3,7 +3,7 @@
 use super::schema::*;
 use crate::domain::draw::DrawMode;
 use crate::domain::ids::{ResultId, TeamId, TournamentId, UserId};
-use crate::domain::marathon::{Side, Trump};
+use crate::domain::marathon::{Ruling, Side, Trump};
 use crate::domain::mode::Mode;
 use crate::domain::role::Role;
 use crate::domain::team::TeamStatus;
@@ -217,6 +217,7 @@ pub struct TafelLineRow {
     pub weis_b: i32,
     pub stoeck: Option<Side>,
     pub first: Option<Side>,
+    pub ruling: Option<Ruling>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize, PartialEq)]

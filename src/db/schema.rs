@@ -178,6 +178,7 @@ diesel::table! {
         weis_b -> Integer,
         stoeck -> Nullable<Text>,
         first -> Nullable<Text>,
+        ruling -> Nullable<Text>,
     }
 }
 

@@ -8,7 +8,7 @@ use super::tournament_data::{IMPORTED, TournamentData};
 use super::{Conn, now};
 use crate::domain::draw::DrawMode;
 use crate::domain::ids::{ResultId, TeamId, TournamentId, UserId};
-use crate::domain::marathon::{Cards, Rules, Side, Spiel, Trump};
+use crate::domain::marathon::{Cards, Rules, Ruling, Side, Spiel, Trump};
 use crate::domain::mode::Mode;
 use crate::domain::team::TeamStatus;
 use chrono::{NaiveDate, NaiveDateTime};
@@ -56,6 +56,8 @@ pub struct LineJson {
     pub weis_b: u32,
     pub stoeck: Option<String>,
     pub first: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ruling: Option<String>,
 }
 
 impl LineJson {
@@ -74,11 +76,15 @@ impl LineJson {
             weis_b: s.weis_b,
             stoeck: s.stoeck.map(|x| x.as_str().into()),
             first: s.first.map(|x| x.as_str().into()),
+            ruling: s.ruling.map(|r| r.key().into()),
         }
     }
 
     /// The Spiel of a line; None when a key is unknown.
     pub fn spiel(&self) -> Option<Spiel> {
+        if let Some(key) = &self.ruling {
+            return Ruling::from_key(key).map(Spiel::ruling);
+        }
         let side = |key: &Option<String>| -> Option<Option<Side>> {
             match key {
                 None => Some(None),
@@ -96,6 +102,7 @@ impl LineJson {
             weis_b: self.weis_b,
             stoeck: side(&self.stoeck)?,
             first: side(&self.first)?,
+            ruling: None,
         })
     }
 }

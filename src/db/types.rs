@@ -7,7 +7,7 @@
 
 use crate::domain::draw::DrawMode;
 use crate::domain::ids::{ResultId, TeamId, TournamentId, UserId};
-use crate::domain::marathon::{Side, Trump};
+use crate::domain::marathon::{Ruling, Side, Trump};
 use crate::domain::mode::Mode;
 use crate::domain::role::Role;
 use crate::domain::team::TeamStatus;
@@ -120,6 +120,7 @@ text_enum!(
         |k: &str| Trump::ALL.into_iter().find(|t| t.as_str() == k);
     Side => SideColumn, "side", Side::as_str,
         |k: &str| [Side::A, Side::B].into_iter().find(|s| s.as_str() == k);
+    Ruling => RulingColumn, "ruling", Ruling::key, Ruling::from_key;
 );
 
 #[cfg(test)]

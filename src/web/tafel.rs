@@ -17,7 +17,7 @@ use crate::domain::format;
 use crate::domain::ids::TournamentId;
 use crate::domain::marathon::quick::SpielForm;
 use crate::domain::marathon::tafel::{Tafel, compute};
-use crate::domain::marathon::{CARD_POINTS, Cards, Side, Spiel, Trump};
+use crate::domain::marathon::{CARD_POINTS, Cards, Ruling, Side, Spiel, Trump};
 use crate::pdf::documents::TableEntry;
 use crate::pdf::tafel::blank_tafeln;
 use crate::web::error::AppError;
@@ -64,6 +64,7 @@ struct TafelPage {
     /// Who wrote the Gong-Strich of a closed Tafel.
     gong_strich: String,
     trumps: [Trump; 6],
+    rulings: [Ruling; 4],
 }
 
 fn striche_text(s: &crate::domain::marathon::Striche) -> String {
@@ -88,10 +89,16 @@ fn line_views(spiele: &[Spiel], tafel: &Tafel) -> Vec<LineView> {
         .map(|(i, (s, l))| LineView {
             number: i + 1,
             partie: l.partie,
-            trump: s.trump.label(),
-            cards: match s.cards {
-                Cards::Points(a) => format!("{a} : {}", CARD_POINTS.saturating_sub(a)),
-                Cards::Match(m) => format!("Match {}", side(m)),
+            trump: match s.ruling {
+                Some(_) => "Regelentscheid",
+                None => s.trump.label(),
+            },
+            cards: match (s.ruling, s.cards) {
+                (Some(ruling), _) => ruling.label().into(),
+                (None, cards) => match cards {
+                    Cards::Points(a) => format!("{a} : {}", CARD_POINTS.saturating_sub(a)),
+                    Cards::Match(m) => format!("Match {}", side(m)),
+                },
             },
             weis: [
                 (s.weis_a > 0).then(|| format!("Weis A {}", s.weis_a)),
@@ -205,6 +212,7 @@ async fn tafel_page(
                 None => "keiner (Gleichstand in der offenen Partie)".into(),
             },
             trumps: Trump::ALL,
+            rulings: Ruling::ALL,
             t: data.tournament,
         },
         status,

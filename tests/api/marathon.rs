@@ -176,7 +176,8 @@ async fn a_whole_jassmarathon_from_tafel_to_rangliste_by_striche() {
             weis_a: 0,
             weis_b: 0,
             stoeck: None,
-            first: None
+            first: None,
+            ruling: None,
         }
     );
     let fresh = compute(&Rules::jassmarathon(), &spiele, true).unwrap();

@@ -685,3 +685,47 @@ async fn a_blank_tafel_per_table_and_standblaetter_in_full_words() {
     .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
+
+/// The rulings of seed 003 are lines of the Tafel: a false "bedanken" gives the Partie to the
+/// opponent, a wrongly claimed Bergpreis goes to the opponent.
+#[tokio::test]
+async fn rulings_are_lines_of_the_tafel() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = marathon_tournament(&app, &leitung, "90").await;
+    let tafel = format!("/tournaments/{id}/passen/1/tafel/1");
+    leitung
+        .post_ok(
+            &tafel,
+            &[("action", "add"), ("trump", "rose"), ("cards_a", "100")],
+        )
+        .await;
+    let page = leitung
+        .post_ok(&tafel, &[("action", "add"), ("ruling", "berg_a")])
+        .await;
+    assert_eq!(text(&page, "#total-b"), "1", "the Bergpreis goes to B");
+    let page = leitung
+        .post_ok(&tafel, &[("action", "add"), ("ruling", "bedanken_a")])
+        .await;
+    let rows = select_all(&page, "#lines tbody tr[data-line]");
+    assert!(
+        rows[2].contains("A bedankt zu Unrecht: Partie an B"),
+        "{}",
+        rows[2]
+    );
+    assert!(
+        rows[2].contains("Sieg B") && rows[2].contains("Schneider B"),
+        "{}",
+        rows[2]
+    );
+    assert_eq!(text(&page, "#total-b"), "4", "Berg 1, Sieg 2, Schneider 1");
+    let r = leitung
+        .post(&tafel, &[("action", "add"), ("ruling", "gibt_es_nicht")])
+        .await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    // Exported and imported with the Tafel.
+    let (_, _, json) = bytes(&leitung, &format!("/tournaments/{id}/export.json")).await;
+    let doc: jassturnier::db::transfer::Export = serde_json::from_slice(&json).unwrap();
+    let lines = &doc.marathon.unwrap().tafeln[0].lines;
+    assert_eq!(lines[2].ruling.as_deref(), Some("bedanken_a"));
+}

@@ -189,7 +189,50 @@ pub enum Cards {
     Match(Side),
 }
 
-/// One line of the Tafel: one Spiel.
+/// A ruling of seed 003, written on the Tafel as a line of its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Ruling {
+    /// The team "bedankt" without having reached the target: the Partie goes to the
+    /// opponent (seed 003 §8).
+    FalseBedanken(Side),
+    /// The team claimed the Bergpreis without having the points: it goes to the opponent
+    /// (seed 003 §5).
+    WrongBerg(Side),
+}
+
+impl Ruling {
+    pub fn key(self) -> &'static str {
+        match self {
+            Ruling::FalseBedanken(Side::A) => "bedanken_a",
+            Ruling::FalseBedanken(Side::B) => "bedanken_b",
+            Ruling::WrongBerg(Side::A) => "berg_a",
+            Ruling::WrongBerg(Side::B) => "berg_b",
+        }
+    }
+
+    pub const ALL: [Ruling; 4] = [
+        Ruling::FalseBedanken(Side::A),
+        Ruling::FalseBedanken(Side::B),
+        Ruling::WrongBerg(Side::A),
+        Ruling::WrongBerg(Side::B),
+    ];
+
+    pub fn from_key(key: &str) -> Option<Ruling> {
+        Ruling::ALL.into_iter().find(|r| r.key() == key)
+    }
+
+    /// As the Tafel shows it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Ruling::FalseBedanken(Side::A) => "A bedankt zu Unrecht: Partie an B",
+            Ruling::FalseBedanken(Side::B) => "B bedankt zu Unrecht: Partie an A",
+            Ruling::WrongBerg(Side::A) => "A beansprucht den Bergpreis zu Unrecht: Berg an B",
+            Ruling::WrongBerg(Side::B) => "B beansprucht den Bergpreis zu Unrecht: Berg an A",
+        }
+    }
+}
+
+/// One line of the Tafel: one Spiel, or a ruling (then trump and cards are not counted).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Spiel {
     pub trump: Trump,
@@ -199,6 +242,22 @@ pub struct Spiel {
     pub stoeck: Option<Side>,
     /// Who reached a mark first when both teams cross it by card points in this Spiel.
     pub first: Option<Side>,
+    pub ruling: Option<Ruling>,
+}
+
+impl Spiel {
+    /// A line that carries only a ruling.
+    pub fn ruling(ruling: Ruling) -> Self {
+        Spiel {
+            trump: Trump::Rose,
+            cards: Cards::Points(0),
+            weis_a: 0,
+            weis_b: 0,
+            stoeck: None,
+            first: None,
+            ruling: Some(ruling),
+        }
+    }
 }
 
 /// Card points of both teams before multipliers: always 157, or 257 for a Match.

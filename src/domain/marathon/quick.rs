@@ -1,7 +1,7 @@
 //! What the office types for a Jassmarathon table: the Schnellerfassung (Striche per
 //! category) and one Tafel line, each parsed and checked.
 
-use super::{CARD_POINTS, Cards, Rules, Side, Spiel, Striche, Trump};
+use super::{CARD_POINTS, Cards, Rules, Ruling, Side, Spiel, Striche, Trump};
 use crate::domain::form::{FieldErrors, parse_number};
 use crate::domain::result::ResultForm;
 use serde::Deserialize;
@@ -110,6 +110,9 @@ pub struct SpielForm {
     pub stoeck: String,
     #[serde(default)]
     pub first: String,
+    /// A ruling instead of a Spiel (key of [`Ruling`]).
+    #[serde(default)]
+    pub ruling: String,
 }
 
 impl SpielForm {
@@ -129,6 +132,7 @@ impl SpielForm {
             weis_b: opt(s.weis_b),
             stoeck: s.stoeck.map(|x| x.as_str().to_string()).unwrap_or_default(),
             first: s.first.map(|x| x.as_str().to_string()).unwrap_or_default(),
+            ruling: s.ruling.map(|r| r.key().to_string()).unwrap_or_default(),
         }
     }
 }
@@ -137,6 +141,11 @@ impl TryFrom<&SpielForm> for Spiel {
     type Error = FieldErrors;
 
     fn try_from(form: &SpielForm) -> Result<Self, Self::Error> {
+        if !form.ruling.trim().is_empty() {
+            return Ruling::from_key(form.ruling.trim())
+                .map(Spiel::ruling)
+                .ok_or_else(|| FieldErrors::single("ruling", "Unbekannter Regelentscheid."));
+        }
         let mut errors = FieldErrors::new();
         let trump = form
             .trump
@@ -172,6 +181,7 @@ impl TryFrom<&SpielForm> for Spiel {
                 weis_b,
                 stoeck: Side::parse(&form.stoeck),
                 first: Side::parse(&form.first),
+                ruling: None,
             }),
             _ => Err(errors),
         }

@@ -1,6 +1,6 @@
 //! The Tafel of one table in one Spielrunde: Spiel by Spiel into Partien and Striche.
 
-use super::{CARD_POINTS, Cards, Rules, Side, Spiel, Striche, card_points};
+use super::{CARD_POINTS, Cards, Rules, Ruling, Side, Spiel, Striche, card_points};
 use serde::Serialize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -87,6 +87,20 @@ fn check(spiel: &Spiel, line: usize) -> Result<(), TafelError> {
     Ok(())
 }
 
+/// Writes the Striche of the events to their teams.
+fn credit(rules: &Rules, events: &[Event], a: &mut Striche, b: &mut Striche) {
+    for event in events {
+        let (side, add, field): (Side, u32, fn(&mut Striche) -> &mut u32) = match event {
+            Event::Match(s) => (*s, rules.striche.matches, |x| &mut x.matches),
+            Event::Berg(s) => (*s, rules.striche.berg, |x| &mut x.berg),
+            Event::Sieg(s) => (*s, rules.striche.sieg, |x| &mut x.sieg),
+            Event::Schneider(s) => (*s, rules.striche.schneider, |x| &mut x.schneider),
+        };
+        let target = if side == Side::A { &mut *a } else { &mut *b };
+        *field(target) += add;
+    }
+}
+
 /// Computes the whole Tafel from its lines; `gong` when the Spielrunde has ended.
 pub fn compute(rules: &Rules, spiele: &[Spiel], gong: bool) -> Result<Tafel, TafelError> {
     let mut a = Striche::default();
@@ -98,6 +112,45 @@ pub fn compute(rules: &Rules, spiele: &[Spiel], gong: bool) -> Result<Tafel, Taf
     let mut finished = 0;
     for (index, spiel) in spiele.iter().enumerate() {
         let line = index + 1;
+        if let Some(ruling) = spiel.ruling {
+            let mut events = Vec::new();
+            let ends_partie = match ruling {
+                Ruling::FalseBedanken(wrong) => {
+                    let winner = wrong.other();
+                    events.push(Event::Sieg(winner));
+                    let loser = if wrong == Side::A { score[0] } else { score[1] };
+                    if loser < rules.berg {
+                        events.push(Event::Schneider(winner));
+                    }
+                    true
+                }
+                Ruling::WrongBerg(wrong) => {
+                    if berg_taken {
+                        return Err(TafelError {
+                            line,
+                            message: "Der Bergpreis dieser Partie ist schon vergeben.".into(),
+                        });
+                    }
+                    berg_taken = true;
+                    events.push(Event::Berg(wrong.other()));
+                    false
+                }
+            };
+            credit(rules, &events, &mut a, &mut b);
+            lines.push(LineOutcome {
+                partie,
+                added: (0, 0),
+                score: (score[0], score[1]),
+                events,
+            });
+            if ends_partie {
+                finished += 1;
+                partie += 1;
+                score = [0, 0];
+                berg_taken = false;
+            }
+            continue;
+        }
         check(spiel, line)?;
         let m = rules.multiplier(spiel.trump);
         let (cards_a, cards_b) = card_points(spiel.cards, rules.match_bonus);
@@ -182,16 +235,7 @@ pub fn compute(rules: &Rules, spiele: &[Spiel], gong: bool) -> Result<Tafel, Taf
                 events.push(Event::Schneider(side));
             }
         }
-        for event in &events {
-            let (side, add, field): (Side, u32, fn(&mut Striche) -> &mut u32) = match event {
-                Event::Match(s) => (*s, rules.striche.matches, |x| &mut x.matches),
-                Event::Berg(s) => (*s, rules.striche.berg, |x| &mut x.berg),
-                Event::Sieg(s) => (*s, rules.striche.sieg, |x| &mut x.sieg),
-                Event::Schneider(s) => (*s, rules.striche.schneider, |x| &mut x.schneider),
-            };
-            let target = if side == Side::A { &mut a } else { &mut b };
-            *field(target) += add;
-        }
+        credit(rules, &events, &mut a, &mut b);
         lines.push(LineOutcome {
             partie,
             added,
@@ -246,6 +290,7 @@ mod tests {
             weis_b: 0,
             stoeck: None,
             first: None,
+            ruling: None,
         }
     }
     fn pts(trump: Trump, a: u32) -> Spiel {
@@ -447,6 +492,54 @@ mod tests {
     }
 
     #[test]
+    fn a_false_bedanken_gives_the_partie_to_the_opponent() {
+        let rules = Rules::jassmarathon();
+        // A 600, B 1'200 (Berg B), then A "bedankt" wrongly: the Partie is B's, with Schneider.
+        let lines = [
+            pts(Rose, 157),
+            pts(Rose, 157),
+            pts(Rose, 157),
+            pts(Rose, 130),
+            pts(Obenabe, 0),
+            pts(Obenabe, 0),
+            pts(Rose, 0),
+            Spiel::ruling(Ruling::FalseBedanken(A)),
+            pts(Rose, 100),
+        ];
+        let t = compute(&rules, &lines, false).unwrap();
+        assert_eq!(t.lines[7].events, vec![Event::Sieg(B), Event::Schneider(B)]);
+        assert_eq!((t.b.sieg, t.b.schneider), (2, 1));
+        assert_eq!(t.finished_partien, 1);
+        assert_eq!(t.lines[8].partie, 2, "a new Partie starts");
+        assert_eq!(t.open, (100, 57));
+    }
+
+    #[test]
+    fn a_wrongly_claimed_bergpreis_goes_to_the_opponent_once() {
+        let rules = Rules::jassmarathon();
+        let lines = [
+            pts(Rose, 100),
+            Spiel::ruling(Ruling::WrongBerg(A)),
+            pts(Obenabe, 157),
+            pts(Obenabe, 157),
+            pts(Obenabe, 157),
+        ];
+        let t = compute(&rules, &lines, false).unwrap();
+        assert_eq!(t.lines[1].events, vec![Event::Berg(B)]);
+        assert_eq!(
+            (t.a.berg, t.b.berg),
+            (0, 1),
+            "A reaching 1000 later writes no second Berg"
+        );
+        let twice = [
+            Spiel::ruling(Ruling::WrongBerg(A)),
+            Spiel::ruling(Ruling::WrongBerg(B)),
+        ];
+        let e = compute(&rules, &twice, false).unwrap_err();
+        assert_eq!(e.line, 2);
+    }
+
+    #[test]
     fn only_weis_totals_that_weis_can_make() {
         for ok in [0, 20, 40, 50, 60, 70, 100, 150, 170, 300, 1000] {
             assert!(possible_weis(ok), "{ok}");
@@ -461,6 +554,7 @@ mod tests {
             weis_b: 0,
             stoeck: None,
             first: None,
+            ruling: None,
         };
         assert!(compute(&Rules::jassmarathon(), &[line], false).is_err());
     }
@@ -538,6 +632,7 @@ mod tests {
                     weis_b: if weis_side { 0 } else { weis },
                     stoeck: stoeck.filter(|_| trump.has_stoeck()),
                     first: Some(first.unwrap_or(A)),
+                    ruling: None,
                 }
             })
     }

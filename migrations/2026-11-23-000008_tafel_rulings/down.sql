@@ -1,0 +1,1 @@
+ALTER TABLE tafel_lines DROP COLUMN ruling;
