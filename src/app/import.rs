@@ -312,6 +312,9 @@ pub fn import_tournament(
                 let lines: Vec<_> = tafel.lines.iter().filter_map(|l| l.spiel()).collect();
                 let (passe, table) = (tafel.passe.max(0) as u32, tafel.table.max(0) as u32);
                 marathon::save_tafel(conn, id, passe, table, &lines, tafel.gong)?;
+                if tafel.multiplied {
+                    marathon::set_entry_multiplied(conn, id, passe, table, true)?;
+                }
             }
             for clock in &m.clocks {
                 let facts = ClockFacts {

@@ -217,3 +217,34 @@ pub fn change_tafel(
         Ok(computed)
     })
 }
+
+/// How the office types this Tafel's points: raw card points, or multiplied as written on
+/// the Tafel. Both give the same lines; the stored lines are always raw.
+pub fn set_entry_mode(
+    conn: &mut Conn,
+    actor: &Actor,
+    id: TournamentId,
+    passe: u32,
+    table: u32,
+    multiplied: bool,
+) -> Result<(), Refusal> {
+    guard::require(actor, Permission::EnterResults)?;
+    write_tx(conn, |conn| {
+        let t = guard::begin_write(conn, id)?;
+        guard::round(&t, passe)?;
+        marathon::set_entry_multiplied(conn, id, passe, table, multiplied)?;
+        audit::record(
+            conn,
+            Some(actor),
+            audit::Entry {
+                tournament: Some(id),
+                entity: "tafel",
+                entity_id: Some(table as i32),
+                action: "entry_mode",
+            },
+            None::<&()>,
+            Some(&serde_json::json!({ "passe": passe, "table": table, "multiplied": multiplied })),
+        )?;
+        Ok(())
+    })
+}

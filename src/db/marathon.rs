@@ -3,7 +3,7 @@
 
 use super::Conn;
 use super::models::{ClockRow, MarathonRulesRow, TafelLineRow};
-use super::schema::{marathon_rules, round_clocks, tafel_gongs, tafel_lines};
+use super::schema::{marathon_rules, round_clocks, tafel_entry_modes, tafel_gongs, tafel_lines};
 use crate::domain::clock::ClockFacts;
 use crate::domain::ids::TournamentId;
 use crate::domain::marathon::{Cards, Rules, Spiel, StricheValues};
@@ -308,4 +308,44 @@ pub fn open_tafeln(
         .filter(|key| !closed.contains(key))
         .map(|(p, t)| (p as u32, t as u32))
         .collect())
+}
+
+/// Whether the office types this Tafel's points already multiplied.
+pub fn entry_multiplied(
+    conn: &mut Conn,
+    id: TournamentId,
+    passe: u32,
+    table: u32,
+) -> QueryResult<bool> {
+    Ok(tafel_entry_modes::table
+        .find((id, passe as i32, table as i32))
+        .select(tafel_entry_modes::multiplied)
+        .first(conn)
+        .optional()?
+        .unwrap_or(false))
+}
+
+pub fn set_entry_multiplied(
+    conn: &mut Conn,
+    id: TournamentId,
+    passe: u32,
+    table: u32,
+    multiplied: bool,
+) -> QueryResult<()> {
+    diesel::insert_into(tafel_entry_modes::table)
+        .values((
+            tafel_entry_modes::tournament_id.eq(id),
+            tafel_entry_modes::passe.eq(passe as i32),
+            tafel_entry_modes::table_no.eq(table as i32),
+            tafel_entry_modes::multiplied.eq(multiplied),
+        ))
+        .on_conflict((
+            tafel_entry_modes::tournament_id,
+            tafel_entry_modes::passe,
+            tafel_entry_modes::table_no,
+        ))
+        .do_update()
+        .set(tafel_entry_modes::multiplied.eq(multiplied))
+        .execute(conn)?;
+    Ok(())
 }

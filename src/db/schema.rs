@@ -59,6 +59,15 @@ diesel::table! {
 }
 
 diesel::table! {
+    tafel_entry_modes (tournament_id, passe, table_no) {
+        tournament_id -> Integer,
+        passe -> Integer,
+        table_no -> Integer,
+        multiplied -> Bool,
+    }
+}
+
+diesel::table! {
     pending_uploads (token) {
         token -> Text,
         tournament_id -> Integer,
@@ -221,6 +230,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     pending_entries,
     login_throttle,
     pending_uploads,
+    tafel_entry_modes,
     marathon_rules,
     round_clocks,
     tafel_lines,

@@ -44,6 +44,9 @@ pub struct TafelJson {
     pub table: i32,
     pub lines: Vec<LineJson>,
     pub gong: bool,
+    /// The office typed this Tafel's points multiplied.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub multiplied: bool,
 }
 
 /// One Tafel line; trumps and sides by their stored keys.
@@ -123,11 +126,14 @@ fn marathon_of(conn: &mut Conn, data: &TournamentData) -> QueryResult<Option<Mar
     }
     let mut tafeln = Vec::new();
     for (passe, table, lines, gong) in super::marathon::all_tafeln(conn, id)? {
+        let multiplied =
+            super::marathon::entry_multiplied(conn, id, passe.max(0) as u32, table.max(0) as u32)?;
         tafeln.push(TafelJson {
             passe,
             table,
             lines: lines.iter().map(LineJson::of).collect(),
             gong,
+            multiplied,
         });
     }
     let clocks = super::marathon::all_clocks(conn, id)?

@@ -9,7 +9,7 @@ use super::state::{AppState, db};
 use super::views::{clock_view, team_label};
 use crate::app::Refusal;
 use crate::app::guard;
-use crate::app::tafel::{TafelChange, change_tafel};
+use crate::app::tafel::{TafelChange, change_tafel, set_entry_mode};
 use crate::db::marathon;
 use crate::db::models::TournamentRow;
 use crate::domain::form::FieldErrors;
@@ -65,6 +65,8 @@ struct TafelPage {
     gong_strich: String,
     trumps: [Trump; 6],
     rulings: [Ruling; 4],
+    /// Points are typed multiplied, as the Schreiber wrote them.
+    multiplied: bool,
 }
 
 fn striche_text(s: &crate::domain::marathon::Striche) -> String {
@@ -150,12 +152,13 @@ async fn tafel_page(
     table: u32,
     shown: Shown,
 ) -> Result<HttpResponse, AppError> {
-    let (data, rules, (spiele, gong), clock) = db(state, move |conn| {
+    let (data, rules, (spiele, gong), clock, multiplied) = db(state, move |conn| {
         Ok((
             guard::load_round(conn, id, passe)?,
             marathon::rules(conn, id)?,
             marathon::tafel(conn, id, passe, table)?,
             marathon::clock(conn, id, passe)?,
+            marathon::entry_multiplied(conn, id, passe, table)?,
         ))
     })
     .await?;
@@ -179,7 +182,7 @@ async fn tafel_page(
     let form = form.unwrap_or_else(|| {
         editing
             .and_then(|n| spiele.get(n.wrapping_sub(1)))
-            .map(SpielForm::of)
+            .map(|s| SpielForm::of_typed(s, &rules, multiplied))
             .unwrap_or_default()
     });
     let status = if errors.is_empty() && error.is_none() {
@@ -213,6 +216,7 @@ async fn tafel_page(
             },
             trumps: Trump::ALL,
             rulings: Ruling::ALL,
+            multiplied,
             t: data.tournament,
         },
         status,
@@ -245,6 +249,9 @@ struct TafelForm {
     /// The explicit replacement of a Schnellerfassung by this Tafel.
     #[serde(default)]
     replace_source: String,
+    /// With `entry_mode`: "1" when the points are typed multiplied.
+    #[serde(default)]
+    multiplied: String,
     #[serde(flatten)]
     spiel: SpielForm,
 }
@@ -262,13 +269,39 @@ async fn change(
     let (id, passe, table) = path.into_inner();
     let tid = TournamentId(id);
     let line = post.form.line.trim().parse::<usize>().ok();
+    if post.form.action == "entry_mode" {
+        let multiplied = !post.form.multiplied.trim().is_empty();
+        db(&state, move |conn| {
+            Ok(set_entry_mode(conn, &actor, tid, passe, table, multiplied)?)
+        })
+        .await?;
+        let how = if multiplied {
+            "multipliziert, wie auf der Tafel"
+        } else {
+            "als Kartenpunkte"
+        };
+        return flash_redirect(
+            &state,
+            &post.session,
+            &format!("/tournaments/{id}/passen/{passe}/tafel/{table}"),
+            format!("Punkte werden {how} eingegeben."),
+        )
+        .await;
+    }
+    let (rules, multiplied) = db(&state, move |conn| {
+        Ok((
+            marathon::rules(conn, tid)?,
+            marathon::entry_multiplied(conn, tid, passe, table)?,
+        ))
+    })
+    .await?;
     let which = || line.ok_or_else(|| AppError::BadRequest("Welche Zeile?".into()));
     let editing = (post.form.action == "replace").then_some(line).flatten();
     let change = match post.form.action.as_str() {
         "gong" => TafelChange::Gong(true),
         "ungong" => TafelChange::Gong(false),
         "delete" => TafelChange::Delete(which()?),
-        action @ ("add" | "replace") => match Spiel::try_from(&post.form.spiel) {
+        action @ ("add" | "replace") => match post.form.spiel.spiel(&rules, multiplied) {
             Ok(spiel) if action == "add" => TafelChange::Add(spiel),
             Ok(spiel) => TafelChange::Replace(which()?, spiel),
             Err(errors) => {

@@ -729,3 +729,84 @@ async fn rulings_are_lines_of_the_tafel() {
     let lines = &doc.marathon.unwrap().tafeln[0].lines;
     assert_eq!(lines[2].ruling.as_deref(), Some("bedanken_a"));
 }
+
+/// The office types a Tafel's points raw or already multiplied, chosen per Tafel: both give
+/// the same Striche; a multiplied value the trump cannot give is refused.
+#[tokio::test]
+async fn multiplied_points_give_the_same_striche_as_raw_points() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = marathon_tournament(&app, &leitung, "90").await;
+    let raw = format!("/tournaments/{id}/passen/1/tafel/1");
+    let multiplied = format!("/tournaments/{id}/passen/1/tafel/2");
+    let page = leitung
+        .post_ok(
+            &multiplied,
+            &[("action", "entry_mode"), ("multiplied", "1")],
+        )
+        .await;
+    assert_eq!(
+        attr(&page, "#multiplied option[selected]", "value").as_deref(),
+        Some("1")
+    );
+    for (trump, cards, weis) in [
+        ("obenabe", 80, 50),
+        ("schelle", 120, 0),
+        ("rose", 157, 20),
+        ("undenufe", 100, 0),
+    ] {
+        let m = match trump {
+            "obenabe" | "undenufe" => 3,
+            "schelle" => 2,
+            _ => 1,
+        };
+        let (c, w) = (cards.to_string(), weis.to_string());
+        leitung
+            .post_ok(
+                &raw,
+                &[
+                    ("action", "add"),
+                    ("trump", trump),
+                    ("cards_a", &c),
+                    ("weis_a", &w),
+                ],
+            )
+            .await;
+        let (c, w) = ((cards * m).to_string(), (weis * m).to_string());
+        leitung
+            .post_ok(
+                &multiplied,
+                &[
+                    ("action", "add"),
+                    ("trump", trump),
+                    ("cards_a", &c),
+                    ("weis_a", &w),
+                ],
+            )
+            .await;
+    }
+    let a = leitung.html(&raw).await;
+    let b = leitung.html(&multiplied).await;
+    assert_eq!(
+        select_all(&a, "#lines tbody tr td:nth-child(8)"),
+        select_all(&b, "#lines tbody tr td:nth-child(8)")
+    );
+    assert_eq!(text(&a, "#striche-a"), text(&b, "#striche-a"));
+    assert_eq!(text(&a, "#total-b"), text(&b, "#total-b"));
+    let data = app.data(id);
+    let (ra, rb) = (data.result_at(1, 1).unwrap(), data.result_at(1, 2).unwrap());
+    assert_eq!((ra.points_a, ra.points_b), (rb.points_a, rb.points_b));
+    let r = leitung
+        .post(
+            &multiplied,
+            &[("action", "add"), ("trump", "obenabe"), ("cards_a", "241")],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        r.text()
+            .await
+            .unwrap()
+            .contains("geht bei Obenabe (×3) nicht auf")
+    );
+}

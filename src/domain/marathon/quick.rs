@@ -137,6 +137,64 @@ impl SpielForm {
     }
 }
 
+impl SpielForm {
+    /// The line as typed: raw card points and Weis, or (`multiplied`) as the Schreiber wrote
+    /// them on the Tafel, times the trump's multiplier; a multiplied value that the
+    /// multiplier does not divide, or beyond 157 × it, is refused at its field.
+    pub fn spiel(&self, rules: &Rules, multiplied: bool) -> Result<Spiel, FieldErrors> {
+        if !multiplied || !self.ruling.trim().is_empty() {
+            return Spiel::try_from(self);
+        }
+        let trump = self
+            .trump
+            .parse::<Trump>()
+            .map_err(|m| FieldErrors::single("trump", m))?;
+        let m = rules.multiplier(trump);
+        let mut errors = FieldErrors::new();
+        let mut raw = self.clone();
+        for (field, label, value, max) in [
+            (
+                "cards_a",
+                "Kartenpunkte A",
+                &mut raw.cards_a,
+                CARD_POINTS * m,
+            ),
+            ("weis_a", "Weis A", &mut raw.weis_a, 1000 * m),
+            ("weis_b", "Weis B", &mut raw.weis_b, 1000 * m),
+        ] {
+            if value.trim().is_empty() {
+                continue;
+            }
+            match parse_number(&mut errors, field, label, value, 0, max) {
+                Some(v) if v % m == 0 => *value = (v / m).to_string(),
+                Some(v) => errors.add(
+                    field,
+                    format!("{label}: {v} geht bei {} (×{m}) nicht auf.", trump.label()),
+                ),
+                None => {}
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        Spiel::try_from(&raw)
+    }
+
+    /// The form of a stored line as the office types it (multiplied or raw).
+    pub fn of_typed(s: &Spiel, rules: &Rules, multiplied: bool) -> Self {
+        let mut form = SpielForm::of(s);
+        if multiplied && s.ruling.is_none() {
+            let m = rules.multiplier(s.trump);
+            for value in [&mut form.cards_a, &mut form.weis_a, &mut form.weis_b] {
+                if let Ok(v) = value.parse::<u32>() {
+                    *value = (v * m).to_string();
+                }
+            }
+        }
+        form
+    }
+}
+
 impl TryFrom<&SpielForm> for Spiel {
     type Error = FieldErrors;
 
@@ -185,5 +243,35 @@ impl TryFrom<&SpielForm> for Spiel {
             }),
             _ => Err(errors),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn multiplied_points_give_the_same_line_as_raw_points() {
+        let rules = Rules::jassmarathon();
+        let form = |cards: &str, weis: &str| SpielForm {
+            trump: "obenabe".into(),
+            cards_a: cards.into(),
+            weis_a: weis.into(),
+            ..Default::default()
+        };
+        let raw = form("80", "50").spiel(&rules, false).unwrap();
+        let multiplied = form("240", "150").spiel(&rules, true).unwrap();
+        assert_eq!(raw, multiplied);
+        assert_eq!(SpielForm::of_typed(&raw, &rules, true).cards_a, "240");
+        let e = form("241", "").spiel(&rules, true).unwrap_err();
+        assert!(
+            e.get("cards_a")
+                .unwrap()
+                .contains("geht bei Obenabe (×3) nicht auf")
+        );
+        assert!(
+            form("472", "").spiel(&rules, true).is_err(),
+            "beyond 157 × 3"
+        );
     }
 }

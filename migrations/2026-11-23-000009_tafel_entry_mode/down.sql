@@ -1,0 +1,1 @@
+DROP TABLE tafel_entry_modes;
