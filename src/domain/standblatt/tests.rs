@@ -1,0 +1,235 @@
+//! Unit and property tests of the parent module.
+
+use super::*;
+use chrono::NaiveDate;
+
+fn at() -> NaiveDateTime {
+    NaiveDate::from_ymd_opt(2026, 11, 22)
+        .unwrap()
+        .and_hms_opt(14, 0, 0)
+        .unwrap()
+}
+fn visa() -> Option<Visa> {
+    Some(Visa {
+        by: "kontrolle".into(),
+        at: at(),
+    })
+}
+fn team(id: i32) -> TeamFacts {
+    TeamFacts {
+        id: TeamId(id),
+        startnummer: id as u32,
+        status: TeamStatus::Aktiv,
+        out_passe: None,
+        final_visa: None,
+    }
+}
+fn seat(passe: u32, team: i32, table: u32, opponent: i32) -> SeatFacts {
+    SeatFacts {
+        passe,
+        team: TeamId(team),
+        table: Some(table),
+        opponent: Some(TeamId(opponent)),
+    }
+}
+#[allow(clippy::too_many_arguments)]
+fn result(
+    id: i32,
+    passe: u32,
+    table: u32,
+    a: i32,
+    b: i32,
+    pa: u32,
+    visa_a: bool,
+    visa_b: bool,
+) -> ResultFacts {
+    ResultFacts {
+        id: ResultId(id),
+        passe,
+        table,
+        team_a: TeamId(a),
+        team_b: TeamId(b),
+        points_a: pa,
+        points_b: 1884 - pa,
+        matches_a: 0,
+        matches_b: 0,
+        visa_a: if visa_a { visa() } else { None },
+        visa_b: if visa_b { visa() } else { None },
+    }
+}
+
+/// Four teams, two Passen: P1 1–2 @1, 3–4 @2; P2 1–3 @2, 2–4 @1.
+fn seats() -> Vec<SeatFacts> {
+    vec![
+        seat(1, 1, 1, 2),
+        seat(1, 2, 1, 1),
+        seat(1, 3, 2, 4),
+        seat(1, 4, 2, 3),
+        seat(2, 1, 2, 3),
+        seat(2, 3, 2, 1),
+        seat(2, 2, 1, 4),
+        seat(2, 4, 1, 2),
+    ]
+}
+
+fn sheets(teams: &[TeamFacts], results: &[ResultFacts]) -> Vec<Standblatt> {
+    let seats = seats();
+    standblaetter(&TournamentFacts {
+        passen: 2,
+        pauschale: 1000,
+        teams,
+        seats: &seats,
+        results,
+    })
+}
+
+#[test]
+fn results_go_to_both_standblaetter() {
+    let teams: Vec<TeamFacts> = (1..=4).map(team).collect();
+    let results = vec![result(1, 1, 1, 1, 2, 1000, true, false)];
+    let s = sheets(&teams, &results);
+    assert_eq!(s[0].lines[0].points(), Some(1000));
+    assert!(s[0].lines[0].is_visiert());
+    assert_eq!(s[1].lines[0].points(), Some(884));
+    assert!(!s[1].lines[0].is_visiert());
+    assert_eq!(s[1].lines[0].status_label(), "erfasst");
+    assert_eq!(
+        s[0].lines[1],
+        PasseLine::Offen {
+            table: 2,
+            opponent: TeamId(3)
+        }
+    );
+    assert_eq!(s[0].status, SheetStatus::Offen);
+    assert_eq!(s[0].total, 1000);
+}
+
+#[test]
+fn status_moves_from_offen_to_endvisum() {
+    let mut teams: Vec<TeamFacts> = (1..=4).map(team).collect();
+    let mut results = vec![
+        result(1, 1, 1, 1, 2, 1000, false, false),
+        result(2, 2, 2, 1, 3, 900, false, false),
+    ];
+    assert_eq!(sheets(&teams, &results)[0].status, SheetStatus::Erfasst);
+    assert!(final_visa_refusal(&sheets(&teams, &results)[0], Mode::Partnerschieber).is_some());
+    results[0].visa_a = visa();
+    results[1].visa_a = visa();
+    let s = sheets(&teams, &results);
+    assert_eq!(s[0].status, SheetStatus::Visiert);
+    assert_eq!(final_visa_refusal(&s[0], Mode::Partnerschieber), None);
+    teams[0].final_visa = visa();
+    let s = sheets(&teams, &results);
+    assert_eq!(s[0].status, SheetStatus::Endvisum);
+    assert!(final_visa_refusal(&s[0], Mode::Partnerschieber).is_some());
+}
+
+#[test]
+fn disqualification_gives_pauschale_for_aborted_and_later_passen() {
+    let mut teams: Vec<TeamFacts> = (1..=4).map(team).collect();
+    teams[3].status = TeamStatus::Disqualifiziert;
+    teams[3].out_passe = Some(1);
+    // A result entered for the aborted table is superseded by the Pauschale.
+    let results = vec![result(1, 1, 2, 3, 4, 500, false, false)];
+    let s = sheets(&teams, &results);
+    assert_eq!(
+        s[2].lines[0],
+        PasseLine::Pauschale {
+            table: Some(2),
+            opponent: Some(TeamId(4)),
+            points: 1000
+        }
+    );
+    assert_eq!(
+        s[1].lines[1],
+        PasseLine::Pauschale {
+            table: Some(1),
+            opponent: Some(TeamId(4)),
+            points: 1000
+        }
+    );
+    assert_eq!(
+        s[3].lines,
+        vec![PasseLine::Ausgeschieden, PasseLine::Ausgeschieden]
+    );
+    assert_eq!(s[3].status, SheetStatus::Disqualifiziert);
+    assert!(s[2].lines[0].is_visiert());
+}
+
+#[test]
+fn results_before_the_disqualification_stay() {
+    let mut teams: Vec<TeamFacts> = (1..=4).map(team).collect();
+    teams[3].status = TeamStatus::Zurueckgezogen;
+    teams[3].out_passe = Some(2);
+    let results = vec![result(1, 1, 2, 3, 4, 1100, false, false)];
+    let s = sheets(&teams, &results);
+    assert_eq!(s[2].lines[0].points(), Some(1100));
+    assert_eq!(s[3].lines[0].points(), Some(784));
+    assert_eq!(s[3].lines[1], PasseLine::Ausgeschieden);
+    assert_eq!(s[1].lines[1].points(), Some(1000));
+    assert_eq!(
+        s[1].lines[0],
+        PasseLine::Offen {
+            table: 1,
+            opponent: TeamId(1)
+        }
+    );
+}
+
+#[test]
+fn a_bye_counts_the_pauschale() {
+    let teams = vec![team(1)];
+    let seats = vec![SeatFacts {
+        passe: 1,
+        team: TeamId(1),
+        table: None,
+        opponent: None,
+    }];
+    let s = standblaetter(&TournamentFacts {
+        passen: 2,
+        pauschale: 660,
+        teams: &teams,
+        seats: &seats,
+        results: &[],
+    });
+    assert_eq!(s[0].lines[0], PasseLine::Spielfrei { points: 660 });
+    assert_eq!(s[0].lines[1], PasseLine::NichtGezogen);
+    assert_eq!(s[0].total, 660);
+}
+
+#[test]
+fn official_rangliste_excludes_teams_without_final_visa() {
+    let mut teams: Vec<TeamFacts> = (1..=4).map(team).collect();
+    let results = vec![
+        result(1, 1, 1, 1, 2, 1000, true, true),
+        result(2, 1, 2, 3, 4, 1200, true, true),
+        result(3, 2, 2, 1, 3, 900, true, true),
+        result(4, 2, 1, 2, 4, 942, true, true),
+    ];
+    teams[0].final_visa = visa();
+    teams[1].final_visa = visa();
+    teams[3].status = TeamStatus::Disqualifiziert;
+    teams[3].out_passe = Some(3);
+    let s = sheets(&teams, &results);
+    let official = rangliste(RanglisteKind::Offiziell, &s);
+    let view: Vec<(Option<u32>, u32, Section)> = official
+        .iter()
+        .map(|r| (r.rank, r.sheet.startnummer, r.section))
+        .collect();
+    assert_eq!(
+        view,
+        vec![
+            (Some(1), 1, Section::Rangiert),
+            (Some(2), 2, Section::Rangiert),
+            (None, 3, Section::NichtBewertet),
+            (None, 4, Section::Disqualifiziert),
+        ]
+    );
+    let provisional = rangliste(RanglisteKind::Provisorisch, &s);
+    let ranked: Vec<(u32, u32)> = provisional
+        .iter()
+        .filter_map(|r| r.rank.map(|rank| (r.sheet.startnummer, rank)))
+        .collect();
+    // Team 3: 1'200 + 984 = 2'184; team 1: 1'000 + 900 = 1'900; team 2: 884 + 942 = 1'826.
+    assert_eq!(ranked, vec![(3, 1), (1, 2), (2, 3)]);
+}
