@@ -5,9 +5,10 @@
 use super::result_write::{
     SaveOutcome, TableEntry, finish_result_writes, sheets_before_write, write_checked,
 };
+use super::tafel::record_replacement;
 use super::{Refusal, double_entry, guard};
 use crate::db::tournament_data::{self, TournamentData};
-use crate::db::{Conn, audit, marathon, results, seats, write_tx};
+use crate::db::{Conn, marathon, results, seats, write_tx};
 use crate::domain::entry::{RoundShape, parse_result};
 use crate::domain::form::FieldErrors;
 use crate::domain::ids::TournamentId;
@@ -82,19 +83,14 @@ pub fn save_typed(
             }
             guard::require(actor, Permission::CorrectVisaedResults)?;
             marathon::save_tafel(conn, id, passe, table, &[], false)?;
-            audit::record(
+            let stored = results::at(conn, id, passe, table)?;
+            record_replacement(
                 conn,
-                Some(actor),
-                audit::Entry {
-                    tournament: Some(id),
-                    entity: "tafel",
-                    entity_id: Some(table as i32),
-                    action: "replace_source",
-                },
-                None::<&()>,
-                Some(
-                    &serde_json::json!({ "passe": passe, "table": table, "by": "schnellerfassung" }),
-                ),
+                actor,
+                id,
+                (passe, table),
+                stored.as_ref(),
+                "schnellerfassung",
             )?;
         }
         let data = tournament_data::load_table(conn, t, passe, parsed.table)?;

@@ -140,18 +140,7 @@ pub fn change_tafel(
                 )));
             }
             guard::require(actor, Permission::CorrectVisaedResults)?;
-            audit::record(
-                conn,
-                Some(actor),
-                audit::Entry {
-                    tournament: Some(id),
-                    entity: "tafel",
-                    entity_id: Some(table as i32),
-                    action: "replace_source",
-                },
-                Some(stored),
-                Some(&serde_json::json!({ "passe": passe, "table": table, "by": "tafel" })),
-            )?;
+            record_replacement(conn, actor, id, (passe, table), Some(stored), "tafel")?;
         }
         let bad_line = |n: usize| Refusal::invalid(format!("Zeile {n} gibt es nicht."));
         match change {
@@ -247,4 +236,28 @@ pub fn set_entry_mode(
         )?;
         Ok(())
     })
+}
+
+/// The Protokoll entry of a result replaced by its other source (`by`: what replaces it).
+pub(super) fn record_replacement(
+    conn: &mut Conn,
+    actor: &Actor,
+    id: TournamentId,
+    (passe, table): (u32, u32),
+    before: Option<&crate::db::models::ResultRow>,
+    by: &str,
+) -> Result<(), Refusal> {
+    audit::record(
+        conn,
+        Some(actor),
+        audit::Entry {
+            tournament: Some(id),
+            entity: "tafel",
+            entity_id: Some(table as i32),
+            action: "replace_source",
+        },
+        before,
+        Some(&serde_json::json!({ "passe": passe, "table": table, "by": by })),
+    )?;
+    Ok(())
 }
