@@ -110,7 +110,33 @@ pub fn create(database_url: &str, size: Size) -> Result<String, String> {
     }
     let pool = db::connect(database_url, 1)?;
     let mut conn = pool.get().map_err(|e| e.to_string())?;
-    let conn = &mut conn;
+    // All or nothing: the use cases below run inside this one transaction (as savepoints),
+    // so a failure leaves no half-written demo tournament.
+    db::write_tx(&mut conn, |conn| fill(conn, size)).map_err(|f| f.0)
+}
+
+/// Why the demo could not be written.
+struct Failure(String);
+
+impl From<String> for Failure {
+    fn from(message: String) -> Self {
+        Failure(message)
+    }
+}
+
+impl From<&str> for Failure {
+    fn from(message: &str) -> Self {
+        Failure(message.to_string())
+    }
+}
+
+impl From<diesel::result::Error> for Failure {
+    fn from(e: diesel::result::Error) -> Self {
+        Failure(e.to_string())
+    }
+}
+
+fn fill(conn: &mut db::Conn, size: Size) -> Result<String, Failure> {
     let err = |e: Refusal| e.to_string();
 
     let mut created_account = false;
@@ -128,7 +154,7 @@ pub fn create(database_url: &str, size: Size) -> Result<String, String> {
                 Ok(None) | Err(users::CreateError::Taken) => {
                     return Err("Konto demo konnte nicht angelegt werden.".into());
                 }
-                Err(users::CreateError::Db(e)) => return Err(e.to_string()),
+                Err(users::CreateError::Db(e)) => return Err(e.into()),
             }
         }
     };
@@ -177,7 +203,9 @@ pub fn create(database_url: &str, size: Size) -> Result<String, String> {
     app::draw::draw(conn, &actor, id, DrawMode::Fest, 2026).map_err(err)?;
 
     let total = size.spiele * POINTS_PER_SPIEL;
-    let disqualified = guard::load(conn, id).map_err(err)?.teams[16].id;
+    // Team 17 of a full demo; the last team of a small one.
+    let teams = guard::load(conn, id).map_err(err)?.teams;
+    let disqualified = teams[16.min(teams.len() - 1)].id;
     let dq_passe = size.passen - 1;
     for passe in 1..size.passen {
         if passe == dq_passe {

@@ -130,7 +130,7 @@ fn save_loaded(
     }
     let before = sheets_before_write(conn, data)?;
     let outcome = write_checked(conn, actor, data, entry)?;
-    if let SaveOutcome::Saved(_) = outcome {
+    if let SaveOutcome::Saved(_) | SaveOutcome::Corrected { .. } = outcome {
         finish_result_writes(conn, t.id, before.as_deref())?;
     }
     Ok(outcome)

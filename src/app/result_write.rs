@@ -12,7 +12,7 @@ use crate::db::tournament_data::{self, TournamentData};
 use crate::db::{Conn, audit, results, teams, tournaments};
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::result::TableScore;
-use crate::domain::role::{Actor, ResultWrite};
+use crate::domain::role::{Actor, Permission, ResultWrite};
 use crate::domain::schedule::Table;
 use crate::domain::standblatt::Standblatt;
 use std::collections::HashMap;
@@ -31,6 +31,11 @@ pub struct TableEntry {
 
 pub enum SaveOutcome {
     Saved(ResultRow),
+    /// A stored result was changed; whether that removed visas.
+    Corrected {
+        row: ResultRow,
+        visas_removed: bool,
+    },
     /// Someone else saved this table first; here is what is stored.
     Conflict(ResultRow),
     /// Double entry: the first entry is stored blind; the result counts after the second.
@@ -99,6 +104,16 @@ pub fn write_checked(
                     visaed: stored.visaed(),
                 })
                 .map_err(|m| Refusal::Forbidden(m.into()))?;
+            // Two accounts confirmed it: one account of the Büro does not undo that alone.
+            let t = &data.tournament;
+            if t.double_entry
+                && t.mode.facts().double_entry
+                && !actor.may(Permission::CorrectVisaedResults)
+            {
+                return Err(Refusal::Forbidden(
+                    "Dieses Resultat ist doppelt erfasst und bestätigt: ändern dürfen es nur die Turnierleitung und Kontrolleure.".into(),
+                ));
+            }
             let updated = results::update_if_version(
                 conn,
                 stored.id,
@@ -110,7 +125,10 @@ pub fn write_checked(
                 return Ok(SaveOutcome::Conflict(stored));
             };
             record(conn, "correct", Some(&stored), &updated)?;
-            updated
+            return Ok(SaveOutcome::Corrected {
+                row: updated,
+                visas_removed: stored.visaed(),
+            });
         }
         (None, None) => {
             actor

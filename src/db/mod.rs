@@ -130,11 +130,25 @@ pub fn write_tx<T, E>(conn: &mut Conn, work: impl FnOnce(&mut Conn) -> Result<T,
 where
     E: From<diesel::result::Error>,
 {
-    conn.immediate_transaction(|conn| {
+    use diesel::connection::{AnsiTransactionManager, TransactionManager};
+    let checked = |conn: &mut Conn| {
         let done = work(conn)?;
         ensure_same_file(conn)?;
         Ok(done)
-    })
+    };
+    // Inside another write (the demo writes a whole tournament as one) a use case becomes a
+    // savepoint of it; on its own it takes the write lock at once.
+    let nested =
+        <AnsiTransactionManager as TransactionManager<Conn>>::transaction_manager_status_mut(conn)
+            .transaction_depth()
+            .ok()
+            .flatten()
+            .is_some();
+    if nested {
+        diesel::Connection::transaction(conn, checked)
+    } else {
+        conn.immediate_transaction(checked)
+    }
 }
 
 /// The start of every refusal to save that is no fault of the user's.

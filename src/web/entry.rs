@@ -13,6 +13,7 @@ use crate::app::guard;
 use crate::db::models::TournamentRow;
 use crate::db::tournament_data::TournamentData;
 use crate::domain::form::FieldErrors;
+use crate::domain::format;
 use crate::domain::ids::TournamentId;
 use crate::domain::mode::{POINTS_PER_SPIEL, ResultEntry};
 use crate::domain::result::ResultForm;
@@ -29,6 +30,8 @@ pub(super) struct EntryPage {
     t: TournamentRow,
     passe: u32,
     total: u32,
+    /// The same, de-CH formatted (1'884).
+    total_text: String,
     per_spiel: u32,
     form: ResultForm,
     errors: FieldErrors,
@@ -76,6 +79,9 @@ fn entry_page(
         ctx: ctx.with_tournament(t),
         passe,
         total: t.mode.table_total(t.spiele_per_passe as u32).unwrap_or(0),
+        total_text: format::number(i64::from(
+            t.mode.table_total(t.spiele_per_passe as u32).unwrap_or(0),
+        )),
         per_spiel: POINTS_PER_SPIEL,
         form,
         errors,

@@ -451,6 +451,10 @@ struct RankingJson<'a> {
     location: &'a str,
     mode: &'a str,
     official: bool,
+    /// The official Rangliste asked for while the tournament is still open: a preview.
+    preview: bool,
+    /// In words: "offiziell", "Vorschau (Turnier offen)" or "provisorisch".
+    kind: &'static str,
     rounds: u32,
     teams: Vec<TeamJson<'a>>,
 }
@@ -482,6 +486,12 @@ async fn ranking_json(
         location: &t.location,
         mode: t.mode.key(),
         official,
+        preview: official && !t.closed,
+        kind: match (official, t.closed) {
+            (true, true) => "offiziell",
+            (true, false) => "Vorschau (Turnier offen)",
+            (false, _) => "provisorisch",
+        },
         rounds: t.passen as u32,
         teams: ranking_rows(&sections, official)
             .into_iter()

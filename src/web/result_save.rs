@@ -47,24 +47,27 @@ fn saved_message(
     outcome: &SaveOutcome,
     passe: u32,
     table: u32,
-    correction: bool,
 ) -> Option<String> {
     let round = t.mode.round();
-    match outcome {
-        SaveOutcome::Saved(row) => Some(format!(
-            "{round} {passe}, Tisch {table} gespeichert: {} : {}{}{}",
+    let unit = match t.mode.facts().entry {
+        ResultEntry::Striche => " Striche",
+        ResultEntry::Points => "",
+    };
+    let saved = |row: &crate::db::models::ResultRow, what: &str| {
+        format!(
+            "{round} {passe}, Tisch {table} gespeichert: {} : {}{unit}{what}",
             format::number(i64::from(row.points_a)),
             format::number(i64::from(row.points_b)),
-            match t.mode.facts().entry {
-                ResultEntry::Striche => " Striche",
-                ResultEntry::Points => "",
-            },
-            if correction {
-                " (korrigiert, Visum aufgehoben)"
-            } else {
-                ""
-            }
-        )),
+        )
+    };
+    // Say exactly what happened: "Visum aufgehoben" only when there was one.
+    match outcome {
+        SaveOutcome::Saved(row) => Some(saved(row, "")),
+        SaveOutcome::Corrected {
+            row,
+            visas_removed: true,
+        } => Some(saved(row, " (korrigiert, Visum aufgehoben)")),
+        SaveOutcome::Corrected { row, .. } => Some(saved(row, " (korrigiert)")),
         SaveOutcome::FirstEntry => Some(format!(
             "{round} {passe}, Tisch {table}: 1× erfasst – zählt nach der zweiten, blinden Erfassung durch ein anderes Konto."
         )),
@@ -90,7 +93,7 @@ pub async fn save(
         let typed = save_typed(conn, &actor, id, passe, &form)?;
         let t = guard::tournament(conn, id)?;
         if let Typed::Done { table, outcome } = &typed
-            && let Some(message) = saved_message(&t, outcome, passe, *table, correction)
+            && let Some(message) = saved_message(&t, outcome, passe, *table)
         {
             crate::db::users::set_flash(conn, &token, &message)?;
         }
@@ -110,7 +113,7 @@ pub async fn save(
     };
     Ok(match typed {
         Typed::Done {
-            outcome: SaveOutcome::Saved(_) | SaveOutcome::FirstEntry,
+            outcome: SaveOutcome::Saved(_) | SaveOutcome::Corrected { .. } | SaveOutcome::FirstEntry,
             ..
         } => {
             let mut response = see_other(back);

@@ -761,3 +761,111 @@ async fn demo_command_fills_a_fresh_database() {
     assert!(d.results.iter().all(|r| r.points_a + r.points_b == 1884));
     assert!(d.results.iter().filter(|r| r.visa_a_by.is_some()).count() > d.results.len() / 2);
 }
+
+/// The demo works for every size it accepts, and refuses the others before writing.
+#[tokio::test]
+async fn the_demo_works_for_every_size_it_accepts() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("demo.sqlite3");
+    let demo = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_jassturnier"))
+            .arg("demo")
+            .args(args)
+            .env("DATABASE_URL", &db)
+            .output()
+            .unwrap()
+    };
+    let refused = demo(&["--teams", "3"]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("4 bis 5000 Teams"));
+    assert!(!db.exists(), "nothing written for a refused size");
+    for (id, (teams, passen, spiele)) in [("7", "3", "8"), ("4", "2", "1"), ("5", "4", "12")]
+        .into_iter()
+        .enumerate()
+    {
+        let out = demo(&["--teams", teams, "--passen", passen, "--spiele", spiele]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let pool = jassturnier::db::connect(db.to_str().unwrap(), 1).unwrap();
+        let mut conn = pool.get().unwrap();
+        let d = results::load(&mut conn, TournamentId(id as i32 + 1)).unwrap();
+        assert_eq!(d.teams.len(), teams.parse::<usize>().unwrap());
+        let total = 157 * spiele.parse::<i32>().unwrap();
+        assert!(d.results.iter().all(|r| r.points_a + r.points_b == total));
+        assert!(
+            d.teams.iter().any(|t| t.out_passe.is_some()),
+            "one team disqualified"
+        );
+    }
+}
+
+/// The entry page writes its numbers de-CH; the official Rangliste of an open tournament is
+/// a preview, and says so.
+#[tokio::test]
+async fn entry_numbers_read_swiss_and_an_early_official_ranking_is_a_preview() {
+    let s = drawn_tournament(8, "4", "12", "").await;
+    let id = s.id;
+    let html = s
+        .buero
+        .html(&format!("/tournaments/{id}/passen/1/entry"))
+        .await;
+    assert_eq!(text(&html, "#table-total"), "1'884");
+    let (_, _, json) = bytes(
+        &s.leitung,
+        &format!("/tournaments/{id}/ranking.json?official=1"),
+    )
+    .await;
+    let json: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    assert_eq!(json["official"], true);
+    assert_eq!(json["preview"], true);
+    assert_eq!(json["kind"], "Vorschau (Turnier offen)");
+    let (_, _, json) = bytes(&s.leitung, &format!("/tournaments/{id}/ranking.json")).await;
+    let json: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    assert_eq!(
+        (json["preview"].as_bool(), json["kind"].as_str()),
+        (Some(false), Some("provisorisch"))
+    );
+}
+
+/// The message after a correction says exactly what happened.
+#[tokio::test]
+async fn a_correction_says_visum_aufgehoben_only_when_there_was_one() {
+    let s = drawn_tournament(8, "4", "12", "").await;
+    let id = s.id;
+    s.buero
+        .post_ok(
+            &format!("/tournaments/{id}/passen/1/entry"),
+            &[("table", "1"), ("points_a", "1000")],
+        )
+        .await;
+    let correct = format!("/tournaments/{id}/passen/1/correct");
+    let version = |app: &TestApp| app.data(id).result_at(1, 1).unwrap().version.to_string();
+    let v = version(&s.app);
+    let page = s
+        .buero
+        .post_ok(
+            &correct,
+            &[("table", "1"), ("version", &v), ("points_a", "1100")],
+        )
+        .await;
+    let flash = text(&page, ".flash");
+    assert!(
+        flash.contains("(korrigiert)") && !flash.contains("Visum"),
+        "{flash}"
+    );
+    s.kontrolle
+        .post_ok(&format!("/tournaments/{id}/passen/1/tables/1/visa"), &[])
+        .await;
+    let v = version(&s.app);
+    let page = s
+        .kontrolle
+        .post_ok(
+            &correct,
+            &[("table", "1"), ("version", &v), ("points_a", "1200")],
+        )
+        .await;
+    assert!(text(&page, ".flash").contains("(korrigiert, Visum aufgehoben)"));
+}

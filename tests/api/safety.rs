@@ -571,3 +571,67 @@ async fn writes_stop_when_the_database_file_is_removed_or_replaced() {
         );
     }
 }
+
+/// A result two accounts confirmed is not changed by one Büro account alone; the Leitung or
+/// a Kontrolleur may.
+#[tokio::test]
+async fn a_confirmed_double_entry_is_not_changed_by_one_clerk() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let erste = app
+        .account(&leitung, ("erste", "erste-passwort"), "buero")
+        .await;
+    let zweite = app
+        .account(&leitung, ("zweite", "zweite-passwort"), "buero")
+        .await;
+    let id = create_tournament(&leitung, "3", "12").await;
+    import_teams(&leitung, id, fixture("teams_semikolon_cp1252.csv")).await;
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/draw"),
+            &[("mode", "fest"), ("seed", "9")],
+        )
+        .await;
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/edit"),
+            &[
+                ("name", "Herbstturnier Zürich"),
+                ("date", "2026-11-22"),
+                ("mode", "partnerschieber"),
+                ("passen", "3"),
+                ("spiele_per_passe", "12"),
+                ("pauschale", "660"),
+                ("double_entry", "1"),
+            ],
+        )
+        .await;
+    let entry = format!("/tournaments/{id}/passen/1/entry");
+    erste
+        .post_ok(&entry, &[("table", "1"), ("points_a", "1017")])
+        .await;
+    zweite
+        .post_ok(&entry, &[("table", "1"), ("points_a", "1017")])
+        .await;
+    let version = tournament_data(&app.pool, id).results[0]
+        .version
+        .to_string();
+    let correction = [
+        ("table", "1"),
+        ("version", version.as_str()),
+        ("points_a", "900"),
+    ];
+    let correct = format!("/tournaments/{id}/passen/1/correct");
+    let before = app.dump();
+    let r = erste.post(&correct, &correction).await;
+    assert_eq!(r.status(), StatusCode::FORBIDDEN);
+    assert!(
+        r.text()
+            .await
+            .unwrap()
+            .contains("doppelt erfasst und bestätigt")
+    );
+    assert_eq!(app.dump(), before);
+    leitung.post_ok(&correct, &correction).await;
+    assert_eq!(tournament_data(&app.pool, id).results[0].points_a, 900);
+}
