@@ -8,7 +8,7 @@ use super::{Refusal, guard};
 use crate::db::models::SeatRow;
 use crate::db::models::{Signer, VisaMark};
 use crate::db::transfer::{self, Export, FORMAT, ImportedResult};
-use crate::db::{Conn, audit, marathon, results, tournament_data, write_tx};
+use crate::db::{Conn, audit, marathon, results, seats, tournament_data, write_tx};
 use crate::domain::clock::ClockFacts;
 use crate::domain::draw::DrawMode;
 use crate::domain::ids::{TeamId, TournamentId};
@@ -288,7 +288,7 @@ pub fn import_tournament(
                 opponent_id: s.opponent.map(team).transpose()?,
             });
         }
-        transfer::insert_seats(conn, &seat_rows)?;
+        seats::insert(conn, &seat_rows)?;
         for r in &doc.results {
             transfer::insert_result(
                 conn,

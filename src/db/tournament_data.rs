@@ -4,7 +4,7 @@
 use super::Conn;
 use super::models::{PendingEntry, ResultRow, SeatRow, Signer, TeamRow, TournamentRow, VisaMark};
 use super::schema::{pending_entries, results, seats, users};
-use crate::domain::ids::{ResultId, TeamId, TournamentId, UserId};
+use crate::domain::ids::{TeamId, TournamentId, UserId};
 use crate::domain::schedule::{PasseDraw, Table};
 use crate::domain::standblatt::{
     self, ResultFacts, SeatFacts, Standblatt, TeamFacts, TournamentFacts, Visa,
@@ -277,10 +277,6 @@ impl TournamentData {
         self.results
             .iter()
             .find(|r| r.passe == passe as i32 && r.table_no == table as i32)
-    }
-
-    pub fn result(&self, id: ResultId) -> Option<&ResultRow> {
-        self.results.iter().find(|r| r.id == id)
     }
 
     /// Passen with a drawn schedule.

@@ -2,7 +2,7 @@
 //! disqualifications, audit), free of database ids so that it imports into any instance.
 //! This is also the path between SQLite and a future PostgreSQL backend.
 
-use super::models::{AuditRow, SeatRow, Signer, TournamentRow, VisaMark};
+use super::models::{AuditRow, Signer, TournamentRow, VisaMark};
 use super::schema::{audit_log, results, teams, tournaments};
 use super::tournament_data::{IMPORTED, TournamentData};
 use super::{Conn, now};
@@ -400,10 +400,6 @@ pub fn insert_team(
         .returning(teams::id)
         .get_result(conn)
         .map(Some)
-}
-
-pub fn insert_seats(conn: &mut Conn, rows: &[SeatRow]) -> QueryResult<()> {
-    super::seats::insert(conn, rows)
 }
 
 /// A result from an export with its visas (user ids resolved) and version.

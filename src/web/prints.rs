@@ -184,7 +184,10 @@ async fn standblatt(
     ))
 }
 
-fn table_entries(data: &TournamentData, passe: u32) -> Result<Vec<TableEntry>, AppError> {
+pub(super) fn table_entries(
+    data: &TournamentData,
+    passe: u32,
+) -> Result<Vec<TableEntry>, AppError> {
     if passe == 0 || passe > data.drawn_passen() {
         return Err(AppError::NotFound(format!(
             "{} {passe} ist nicht ausgelost.",

@@ -18,7 +18,6 @@ use crate::domain::ids::TournamentId;
 use crate::domain::marathon::quick::SpielForm;
 use crate::domain::marathon::tafel::{Tafel, compute};
 use crate::domain::marathon::{CARD_POINTS, Cards, Ruling, Side, Spiel, Trump};
-use crate::pdf::documents::TableEntry;
 use crate::pdf::tafel::blank_tafeln;
 use crate::web::error::AppError;
 use actix_web::http::StatusCode;
@@ -385,15 +384,7 @@ async fn blank(
             data.tournament.mode.label()
         )));
     }
-    let tables: Vec<TableEntry> = data
-        .tables(passe)
-        .iter()
-        .map(|t| TableEntry {
-            number: t.number,
-            team_a: team_label(t.team_a),
-            team_b: team_label(t.team_b),
-        })
-        .collect();
+    let tables = prints::table_entries(&data, passe)?;
     let m = rules.multipliers;
     let s = rules.striche;
     let summary = vec![

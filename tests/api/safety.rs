@@ -150,18 +150,10 @@ async fn a_tournament_round_trips_through_its_json_export() {
     assert_eq!(ranking_a, ranking_b);
 }
 
-#[tokio::test]
-async fn double_entry_counts_only_agreeing_blind_entries() {
-    let app = spawn_app().await;
-    let leitung = app.leitung().await;
-    let erste = app
-        .account(&leitung, ("erste", "erste-passwort"), "buero")
-        .await;
-    let zweite = app
-        .account(&leitung, ("zweite", "zweite-passwort"), "buero")
-        .await;
-    let id = create_tournament(&leitung, "3", "12").await;
-    import_teams(&leitung, id, fixture("teams_semikolon_cp1252.csv")).await;
+/// A drawn tournament of 3 Passen à 12 Spiele whose results are entered twice, blind.
+async fn double_entry_tournament(leitung: &Client) -> i32 {
+    let id = create_tournament(leitung, "3", "12").await;
+    import_teams(leitung, id, fixture("teams_semikolon_cp1252.csv")).await;
     leitung
         .post_ok(
             &format!("/tournaments/{id}/draw"),
@@ -182,6 +174,20 @@ async fn double_entry_counts_only_agreeing_blind_entries() {
             ],
         )
         .await;
+    id
+}
+
+#[tokio::test]
+async fn double_entry_counts_only_agreeing_blind_entries() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let erste = app
+        .account(&leitung, ("erste", "erste-passwort"), "buero")
+        .await;
+    let zweite = app
+        .account(&leitung, ("zweite", "zweite-passwort"), "buero")
+        .await;
+    let id = double_entry_tournament(&leitung).await;
     let entry = format!("/tournaments/{id}/passen/1/entry");
     let html = erste
         .post_ok(&entry, &[("table", "1"), ("points_a", "1017")])
@@ -584,28 +590,7 @@ async fn a_confirmed_double_entry_is_not_changed_by_one_clerk() {
     let zweite = app
         .account(&leitung, ("zweite", "zweite-passwort"), "buero")
         .await;
-    let id = create_tournament(&leitung, "3", "12").await;
-    import_teams(&leitung, id, fixture("teams_semikolon_cp1252.csv")).await;
-    leitung
-        .post_ok(
-            &format!("/tournaments/{id}/draw"),
-            &[("mode", "fest"), ("seed", "9")],
-        )
-        .await;
-    leitung
-        .post_ok(
-            &format!("/tournaments/{id}/edit"),
-            &[
-                ("name", "Herbstturnier Zürich"),
-                ("date", "2026-11-22"),
-                ("mode", "partnerschieber"),
-                ("passen", "3"),
-                ("spiele_per_passe", "12"),
-                ("pauschale", "660"),
-                ("double_entry", "1"),
-            ],
-        )
-        .await;
+    let id = double_entry_tournament(&leitung).await;
     let entry = format!("/tournaments/{id}/passen/1/entry");
     erste
         .post_ok(&entry, &[("table", "1"), ("points_a", "1017")])

@@ -34,6 +34,12 @@ pub struct PendingView {
 }
 
 impl TableView {
+    /// Whether the table counts as entered: it plays, and its result is final (not on a
+    /// Tafel still being played).
+    pub fn is_entered(&self) -> bool {
+        !self.pauschale && self.result.is_some() && !self.open_tafel
+    }
+
     pub fn contradiction(&self) -> bool {
         self.pending.len() > 1
     }
@@ -110,9 +116,6 @@ pub fn table_views(data: &TournamentData, passe: u32) -> Vec<TableView> {
 /// Pauschale). A Tafel still being played is not entered yet.
 pub fn progress(tables: &[TableView]) -> (usize, usize) {
     let expected = tables.iter().filter(|t| !t.pauschale).count();
-    let entered = tables
-        .iter()
-        .filter(|t| !t.pauschale && t.result.is_some() && !t.open_tafel)
-        .count();
+    let entered = tables.iter().filter(|t| t.is_entered()).count();
     (entered, expected)
 }
