@@ -1,8 +1,11 @@
-//! Times the schedule and the Rangliste for 1000 teams × 10 Passen.
+//! Times the schedule and the Rangliste for 1000 teams × 10 Passen, and the per-Passe
+//! draw for 100 teams.
 //! Run with `cargo bench --bench domain`; prints the best and median of several runs.
 
 use jassturnier::domain::ids::{ResultId, TeamId};
-use jassturnier::domain::schedule::{fixed_schedule, rematches};
+use jassturnier::domain::passe_draw::{PasseRequest, draw_passe};
+use jassturnier::domain::schedule::{PasseDraw, fixed_schedule, rematches};
+use std::collections::HashMap;
 use jassturnier::domain::standblatt::{
     RanglisteKind, ResultFacts, SeatFacts, TeamFacts, TournamentFacts, rangliste, standblaetter,
 };
@@ -30,7 +33,41 @@ fn time<T>(label: &str, mut f: impl FnMut() -> T) -> T {
     last.expect("at least one run")
 }
 
+/// Draws every Passe of `passen` one after another; `late` adds one team after Passe 2,
+/// which leaves the hidden round robin to the look-ahead search.
+fn per_passe(teams: u32, passen: u32, late: bool) -> Vec<PasseDraw<u32>> {
+    let clubs: HashMap<u32, u32> = (1..=teams).map(|t| (t, t % 12)).collect();
+    let mut history = Vec::new();
+    for passe in 1..=passen {
+        let field = if late && passe > 2 { teams + 1 } else { teams };
+        let active: Vec<u32> = (1..=field).collect();
+        let drawn = draw_passe(&PasseRequest {
+            active: &active,
+            history: &history,
+            passe,
+            passen,
+            seed: 2026,
+            clubs: &clubs,
+        });
+        history.push(drawn.draw);
+    }
+    history
+}
+
 fn main() {
+    for (label, late) in [("full field", false), ("a team added after Passe 2", true)] {
+        let draws = time(
+            &format!("per-Passe draw, 100 teams × 8 Passen, {label} (divide by 8 per Passe)"),
+            || per_passe(100, 8, late),
+        );
+        let repeats = rematches(&draws).len();
+        println!("  rematches: {repeats}");
+        assert_eq!(repeats, 0, "the per-Passe draw must be rematch-free here");
+    }
+    let draws = time("per-Passe draw, 30 teams × 29 Passen (full round robin)", || {
+        per_passe(30, 29, false)
+    });
+    assert_eq!(rematches(&draws).len(), 0);
     let draws = time(
         &format!("fixed schedule, {TEAMS} teams × {PASSEN} Passen"),
         || fixed_schedule(TEAMS, PASSEN),

@@ -175,6 +175,7 @@ fn fill(conn: &mut db::Conn, size: Size) -> Result<String, Failure> {
             .unwrap_or(size.spiele * POINTS_PER_SPIEL / 2),
         double_entry: false,
         double_entry_same_user: false,
+        separate_clubs: false,
         marathon: None,
     };
     let id: TournamentId = app::tournaments::create(conn, &actor, &settings).map_err(err)?;

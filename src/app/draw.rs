@@ -7,7 +7,10 @@ use crate::db::{Conn, audit, seats, teams, tournaments, write_tx};
 use crate::domain::draw::{self, DrawMode, DrawRefusal, DrawState};
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::role::{Actor, Permission};
-use crate::domain::schedule::{self, DrawHistory, PasseDraw, Table};
+use crate::db::models::{TeamRow, TournamentRow};
+use crate::domain::passe_draw::{self, PasseRequest, club_numbers};
+use crate::domain::schedule::{self, PasseDraw, Table};
+use std::collections::HashMap;
 use crate::domain::team::TeamStatus;
 use serde::Serialize;
 
@@ -24,6 +27,15 @@ struct DrawRecord {
     passe: Option<u32>,
     tables: usize,
     rematches: usize,
+    same_club: usize,
+}
+
+/// The Vereine of the teams when the tournament keeps them apart; empty otherwise.
+fn clubs_of(tournament: &TournamentRow, teams: &[TeamRow]) -> HashMap<TeamId, u32> {
+    if !tournament.separate_clubs {
+        return HashMap::new();
+    }
+    club_numbers(teams.iter().map(|t| (t.id, t.club.as_deref())))
 }
 
 /// Draws the Lose (and, in fixed mode, the tables of every Passe). Redrawing is allowed
@@ -39,7 +51,8 @@ pub fn draw(
     write_tx(conn, |conn| {
         let tournament = guard::begin_write(conn, id)?;
         let entered = tournaments::result_count(conn, id)? as usize;
-        let active: Vec<TeamId> = teams::list(conn, id)?
+        let all_teams = teams::list(conn, id)?;
+        let active: Vec<TeamId> = all_teams
             .iter()
             .filter(|t| t.status == TeamStatus::Aktiv)
             .map(|t| t.id)
@@ -65,13 +78,19 @@ pub fn draw(
                     bye: d.bye.map(team_of_los),
                 })
                 .collect(),
-            DrawMode::ProPasse => vec![schedule::draw_passe(
-                &active,
-                &DrawHistory::from_draws(&[]),
-                seed,
-                1,
-            )],
+            DrawMode::ProPasse => vec![
+                passe_draw::draw_passe(&PasseRequest {
+                    active: &active,
+                    history: &[],
+                    passe: 1,
+                    passen: tournament.passen as u32,
+                    seed,
+                    clubs: &clubs_of(&tournament, &all_teams),
+                })
+                .draw,
+            ],
         };
+        let clubs = clubs_of(&tournament, &all_teams);
         let mut rows = Vec::new();
         for (index, d) in draws.iter().enumerate() {
             rows.extend(seats::rows_of(id, index as u32 + 1, d));
@@ -94,6 +113,13 @@ pub fn draw(
                 passe: None,
                 tables: draws.iter().map(|d| d.tables.len()).sum(),
                 rematches: schedule::rematches(&draws).len(),
+                same_club: draws
+                    .iter()
+                    .flat_map(|d| &d.tables)
+                    .filter(|t| {
+                        matches!((clubs.get(&t.team_a), clubs.get(&t.team_b)), (Some(a), Some(b)) if a == b)
+                    })
+                    .count(),
             }),
         )?;
         Ok(())
@@ -120,10 +146,15 @@ pub fn draw_next_passe(conn: &mut Conn, actor: &Actor, id: TournamentId) -> Resu
         })?;
         let seed = tournament.draw_seed.unwrap_or_default() as u64;
         let previous = data.draws();
-        let drawn = schedule::draw_passe(&active, &DrawHistory::from_draws(&previous), seed, passe);
-        seats::insert(conn, &seats::rows_of(id, passe, &drawn))?;
-        let mut all = previous;
-        all.push(drawn.clone());
+        let drawn = passe_draw::draw_passe(&PasseRequest {
+            active: &active,
+            history: &previous,
+            passe,
+            passen: tournament.passen as u32,
+            seed,
+            clubs: &clubs_of(&tournament, &data.teams),
+        });
+        seats::insert(conn, &seats::rows_of(id, passe, &drawn.draw))?;
         audit::record(
             conn,
             Some(actor),
@@ -138,11 +169,9 @@ pub fn draw_next_passe(conn: &mut Conn, actor: &Actor, id: TournamentId) -> Resu
                 mode: DrawMode::ProPasse,
                 seed,
                 passe: Some(passe),
-                tables: drawn.tables.len(),
-                rematches: schedule::rematches(&all)
-                    .iter()
-                    .filter(|r| r.0 == passe)
-                    .count(),
+                tables: drawn.draw.tables.len(),
+                rematches: drawn.rematches.len(),
+                same_club: drawn.same_club,
             }),
         )?;
         Ok(passe)

@@ -63,6 +63,7 @@ pub struct TournamentRow {
     pub created_at: NaiveDateTime,
     pub double_entry: bool,
     pub double_entry_same_user: bool,
+    pub separate_clubs: bool,
 }
 
 #[derive(Debug, Insertable, AsChangeset, Serialize)]
@@ -77,6 +78,7 @@ pub struct TournamentValues {
     pub pauschale: i32,
     pub double_entry: bool,
     pub double_entry_same_user: bool,
+    pub separate_clubs: bool,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Serialize, PartialEq)]

@@ -40,6 +40,7 @@ diesel::table! {
         created_at -> Timestamp,
         double_entry -> Bool,
         double_entry_same_user -> Bool,
+        separate_clubs -> Bool,
     }
 }
 

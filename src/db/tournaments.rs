@@ -46,6 +46,7 @@ fn values(settings: &TournamentSettings) -> TournamentValues {
         pauschale: settings.pauschale as i32,
         double_entry: settings.double_entry,
         double_entry_same_user: settings.double_entry_same_user,
+        separate_clubs: settings.separate_clubs,
     }
 }
 

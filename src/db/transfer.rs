@@ -168,6 +168,8 @@ pub struct TournamentJson {
     pub draw_seed: Option<i64>,
     pub double_entry: bool,
     pub double_entry_same_user: bool,
+    #[serde(default)]
+    pub separate_clubs: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -284,6 +286,7 @@ fn document(data: &TournamentData, audit: Vec<AuditRow>, marathon: Option<Marath
             draw_seed: t.draw_seed,
             double_entry: t.double_entry,
             double_entry_same_user: t.double_entry_same_user,
+            separate_clubs: t.separate_clubs,
         },
         teams: data
             .teams
@@ -362,6 +365,7 @@ pub fn insert_tournament(
             tournaments::draw_seed.eq(t.draw_seed),
             tournaments::double_entry.eq(t.double_entry),
             tournaments::double_entry_same_user.eq(t.double_entry_same_user),
+            tournaments::separate_clubs.eq(t.separate_clubs),
             tournaments::created_at.eq(now()),
         ))
         .returning(TournamentRow::as_returning())

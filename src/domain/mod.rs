@@ -13,6 +13,7 @@ pub mod ranking;
 pub mod result;
 pub mod result_import;
 pub mod role;
+pub mod passe_draw;
 pub mod schedule;
 pub mod standblatt;
 pub mod team;

@@ -40,6 +40,9 @@ pub struct TournamentForm {
     /// Checkbox: one account may make both entries.
     #[serde(default)]
     pub double_entry_same_user: Option<String>,
+    /// Checkbox: the per-Passe draw keeps teams of the same Verein apart where possible.
+    #[serde(default)]
+    pub separate_clubs: Option<String>,
     /// Jassmarathon rules; empty fields take the seed's values.
     #[serde(flatten)]
     pub marathon: MarathonForm,
@@ -205,6 +208,7 @@ pub struct TournamentSettings {
     pub pauschale: u32,
     pub double_entry: bool,
     pub double_entry_same_user: bool,
+    pub separate_clubs: bool,
     /// Modes counted in Striche only.
     pub marathon: Option<super::marathon::Rules>,
 }
@@ -312,6 +316,7 @@ impl TryFrom<&TournamentForm> for TournamentSettings {
                 pauschale,
                 double_entry: form.double_entry.is_some(),
                 double_entry_same_user: form.double_entry_same_user.is_some(),
+                separate_clubs: form.separate_clubs.is_some(),
                 marathon,
             }),
             _ => Err(errors),

@@ -197,6 +197,7 @@ fn form_of(row: &TournamentRow, rules: &crate::domain::marathon::Rules) -> Tourn
         pauschale: row.pauschale.to_string(),
         double_entry: row.double_entry.then(|| "1".into()),
         double_entry_same_user: row.double_entry_same_user.then(|| "1".into()),
+        separate_clubs: row.separate_clubs.then(|| "1".into()),
         marathon: crate::domain::tournament::MarathonForm::of(rules),
     }
 }
