@@ -5,11 +5,11 @@
 use jassturnier::domain::ids::{ResultId, TeamId};
 use jassturnier::domain::passe_draw::{PasseRequest, draw_passe};
 use jassturnier::domain::schedule::{PasseDraw, fixed_schedule, rematches};
-use std::collections::HashMap;
 use jassturnier::domain::standblatt::{
     RanglisteKind, ResultFacts, SeatFacts, TeamFacts, TournamentFacts, rangliste, standblaetter,
 };
 use jassturnier::domain::team::TeamStatus;
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 const TEAMS: u32 = 1000;
@@ -64,9 +64,10 @@ fn main() {
         println!("  rematches: {repeats}");
         assert_eq!(repeats, 0, "the per-Passe draw must be rematch-free here");
     }
-    let draws = time("per-Passe draw, 30 teams × 29 Passen (full round robin)", || {
-        per_passe(30, 29, false)
-    });
+    let draws = time(
+        "per-Passe draw, 30 teams × 29 Passen (full round robin)",
+        || per_passe(30, 29, false),
+    );
     assert_eq!(rematches(&draws).len(), 0);
     let draws = time(
         &format!("fixed schedule, {TEAMS} teams × {PASSEN} Passen"),

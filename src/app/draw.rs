@@ -2,17 +2,17 @@
 //! Passe of a per-Passe draw.
 
 use super::{Refusal, guard};
+use crate::db::models::{TeamRow, TournamentRow};
 use crate::db::tournament_data;
 use crate::db::{Conn, audit, seats, teams, tournaments, write_tx};
 use crate::domain::draw::{self, DrawMode, DrawRefusal, DrawState};
 use crate::domain::ids::{TeamId, TournamentId};
-use crate::domain::role::{Actor, Permission};
-use crate::db::models::{TeamRow, TournamentRow};
 use crate::domain::passe_draw::{self, PasseRequest, club_numbers};
+use crate::domain::role::{Actor, Permission};
 use crate::domain::schedule::{self, PasseDraw, Table};
-use std::collections::HashMap;
 use crate::domain::team::TeamStatus;
 use serde::Serialize;
+use std::collections::HashMap;
 
 impl From<DrawRefusal> for Refusal {
     fn from(r: DrawRefusal) -> Self {

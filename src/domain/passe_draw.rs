@@ -104,7 +104,10 @@ pub fn club_numbers<'a, T: Eq + Hash>(
     let mut numbers: HashMap<String, u32> = HashMap::new();
     let mut clubs = HashMap::new();
     for (team, club) in teams {
-        let Some(name) = club.map(|c| c.trim().to_lowercase()).filter(|c| !c.is_empty()) else {
+        let Some(name) = club
+            .map(|c| c.trim().to_lowercase())
+            .filter(|c| !c.is_empty())
+        else {
             continue;
         };
         let next = numbers.len() as u32;
@@ -299,7 +302,10 @@ fn first_passe<T: Copy + Eq + Hash + Ord>(
         let mut groups: HashMap<Option<u32>, Vec<T>> = HashMap::new();
         for (i, t) in teams.iter().enumerate() {
             // Teams without Verein form groups of one.
-            let key = clubs.get(t).copied().map_or(Some(u32::MAX - i as u32), Some);
+            let key = clubs
+                .get(t)
+                .copied()
+                .map_or(Some(u32::MAX - i as u32), Some);
             groups.entry(key).or_default().push(*t);
         }
         let mut groups: Vec<Vec<T>> = groups.into_values().collect();
@@ -356,7 +362,10 @@ impl Field {
             .iter()
             .map(|t| counts.get(t).copied().unwrap_or(0))
             .collect();
-        let club = active.iter().map(|t| request.clubs.get(t).copied()).collect();
+        let club = active
+            .iter()
+            .map(|t| request.clubs.get(t).copied())
+            .collect();
         let mut order: Vec<usize> = (0..n).collect();
         order.shuffle(rng);
         let mut rank = vec![0; n];
@@ -506,11 +515,17 @@ fn searched_passe<T: Copy + Eq + Hash + Ord>(
     // A team can play at most as many more rematch-free Passen as it has unmet opponents
     // (plus one bye in an odd field).
     let unmet = (0..n)
-        .map(|i| (0..n).filter(|&j| j != i && field.met[i * n + j] == 0).count())
+        .map(|i| {
+            (0..n)
+                .filter(|&j| j != i && field.met[i * n + j] == 0)
+                .count()
+        })
         .min()
         .unwrap_or(0);
     let horizon = remaining.min(unmet + n % 2);
-    let found = (1..=horizon).rev().find_map(|rounds| look_ahead(&field, rounds));
+    let found = (1..=horizon)
+        .rev()
+        .find_map(|rounds| look_ahead(&field, rounds));
     let (pairs, bye) = found.unwrap_or_else(|| fewest_rematches(&field));
     (
         pairs

@@ -311,7 +311,6 @@ mod tests {
         assert!(fixed_schedule(6, 5).iter().all(|d| d.bye.is_none()));
     }
 
-
     #[test]
     fn more_passen_than_rounds_lists_rematches() {
         let draws = fixed_schedule(4, 4);
@@ -331,7 +330,6 @@ mod tests {
         sorted.sort();
         assert_eq!(sorted, teams);
     }
-
 
     #[test]
     fn two_teams_play_each_other_every_passe() {

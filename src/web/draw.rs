@@ -11,6 +11,7 @@ use crate::db::models::TournamentRow;
 use crate::db::tournament_data::TournamentData;
 use crate::domain::draw::DrawMode;
 use crate::domain::ids::{TeamId, TournamentId};
+use crate::domain::passe_draw::club_numbers;
 use crate::domain::role::Permission;
 use crate::domain::schedule::{PasseDraw, Table, rematches};
 use crate::web::error::AppError;
@@ -39,6 +40,37 @@ struct DrawPage {
     by_los: Vec<DrawRow>,
     by_startnummer: Vec<DrawRow>,
     rematches: Vec<String>,
+    /// With the Verein option: how many pairings of the same Verein remained, per Passe.
+    same_club: Option<String>,
+}
+
+fn same_club_summary(data: &TournamentData) -> Option<String> {
+    if !data.tournament.separate_clubs {
+        return None;
+    }
+    let clubs = club_numbers(data.teams.iter().map(|t| (t.id, t.club.as_deref())));
+    let per_passe: Vec<usize> = (1..=data.drawn_passen())
+        .map(|p| {
+            data.tables(p)
+                .iter()
+                .filter(|t| {
+                    matches!((clubs.get(&t.team_a.id), clubs.get(&t.team_b.id)), (Some(a), Some(b)) if a == b)
+                })
+                .count()
+        })
+        .collect();
+    let total: usize = per_passe.iter().sum();
+    let round = data.tournament.mode.round();
+    let detail: Vec<String> = per_passe
+        .iter()
+        .enumerate()
+        .map(|(i, n)| format!("{round} {}: {n}", i + 1))
+        .collect();
+    Some(format!(
+        "Vereine getrennt: {total} Paarung{} desselben Vereins ({})",
+        if total == 1 { "" } else { "en" },
+        detail.join(", ")
+    ))
 }
 
 fn draws_of(data: &TournamentData) -> Vec<PasseDraw<i32>> {
@@ -116,6 +148,7 @@ async fn show(
         by_los,
         by_startnummer,
         rematches,
+        same_club: same_club_summary(&data),
         t: data.tournament,
     })
 }

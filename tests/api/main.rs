@@ -11,5 +11,6 @@ mod marathon;
 mod marathon_corrections;
 mod output_safety;
 mod partnerschieber;
+mod per_passe_draw;
 mod prints;
 mod safety;

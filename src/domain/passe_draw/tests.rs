@@ -42,10 +42,17 @@ fn check_complete(draw: &PasseDraw<u32>, active: &[u32]) {
     seen.sort();
     let mut expected = active.to_vec();
     expected.sort();
-    assert_eq!(seen, expected, "every active team plays or has the bye once");
+    assert_eq!(
+        seen, expected,
+        "every active team plays or has the bye once"
+    );
     let numbers: HashSet<u32> = draw.tables.iter().map(|t| t.number).collect();
     assert_eq!(numbers.len(), draw.tables.len());
-    assert!(numbers.iter().all(|n| *n >= 1 && *n as usize <= draw.tables.len()));
+    assert!(
+        numbers
+            .iter()
+            .all(|n| *n >= 1 && *n as usize <= draw.tables.len())
+    );
 }
 
 fn byes(draws: &[PasseDraw<u32>]) -> HashMap<u32, u32> {
