@@ -67,6 +67,7 @@ fn main() {
         "Passe",
         PASSEN,
         &[RankSection { title: None, rows }],
+        None,
     );
     let elapsed = start.elapsed();
     println!(

@@ -1,5 +1,7 @@
 //! Bulk import of Passe results: `passe;startnummer;punkte`, one line per team and Passe.
 //! All or nothing: the two teams of every table must both be there and sum to 157 × Spiele.
+//! An optional column `art` (as the app's own export writes it) marks Pauschalen and byes:
+//! those lines are skipped, because they follow from the draw and the team statuses.
 
 use super::result::{TableScore, check_score};
 use super::text_import::{ImportError, decode, read_records};
@@ -46,7 +48,7 @@ pub fn parse_result_csv(bytes: &[u8], passen: u32) -> Result<Vec<ResultLine>, Ve
     };
     if let Some(unknown) = header
         .iter()
-        .find(|h| !matches!(h.as_str(), "passe" | "startnummer" | "nr" | "punkte"))
+        .find(|h| !matches!(h.as_str(), "passe" | "startnummer" | "nr" | "punkte" | "art"))
     {
         return Err(vec![ImportError::new(
             1,
@@ -59,6 +61,7 @@ pub fn parse_result_csv(bytes: &[u8], passen: u32) -> Result<Vec<ResultLine>, Ve
             "Die Datei enthält keine Resultate.",
         )]);
     }
+    let art = position("art");
     let mut errors = Vec::new();
     let mut lines = Vec::with_capacity(rows.len());
     for (line, fields) in rows {
@@ -68,6 +71,17 @@ pub fn parse_result_csv(bytes: &[u8], passen: u32) -> Result<Vec<ResultLine>, Ve
                 format!("{} Felder statt {}.", fields.len(), header.len()),
             ));
             continue;
+        }
+        match art.map(|a| fields[a].trim().to_lowercase()).as_deref() {
+            None | Some("" | "gespielt") => {}
+            Some("pauschale" | "spielfrei") => continue,
+            Some(other) => {
+                errors.push(ImportError::new(
+                    line,
+                    format!("Art «{other}» gibt es nicht (gespielt, pauschale oder spielfrei)."),
+                ));
+                continue;
+            }
         }
         let number = |raw: &str, label: &str, max: u32| -> Result<u32, String> {
             match raw.replace('\'', "").parse::<u32>() {
@@ -268,5 +282,19 @@ mod tests {
         );
         assert!(parse_result_csv(b"passe;team;punkte\n", 4).is_err());
         assert!(parse_result_csv(b"", 4).is_err());
+    }
+
+    /// The app's own export marks Pauschalen and byes; the import skips them.
+    #[test]
+    fn pauschale_and_bye_lines_of_the_export_are_skipped() {
+        let lines = parse_result_csv(
+            b"passe;startnummer;punkte;art\n1;1;1000;gespielt\n1;2;884;gespielt\n1;3;660;Pauschale\n1;5;660;spielfrei\n",
+            4,
+        )
+        .unwrap();
+        assert_eq!(lines.iter().map(|l| l.startnummer).collect::<Vec<_>>(), vec![1, 2]);
+        let errors = parse_result_csv(b"passe;startnummer;punkte;art\n1;1;1000;geschenkt\n", 4)
+            .unwrap_err();
+        assert!(errors[0].message.contains("geschenkt"));
     }
 }

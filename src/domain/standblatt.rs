@@ -85,7 +85,58 @@ pub enum PasseLine {
     Ausgeschieden,
 }
 
+/// Where a Passe's points come from; printed beside the points on every output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PointsKind {
+    Gespielt,
+    Pauschale,
+    Spielfrei,
+}
+
+impl PointsKind {
+    /// Stable key for CSV and JSON.
+    pub fn key(self) -> &'static str {
+        match self {
+            PointsKind::Gespielt => "gespielt",
+            PointsKind::Pauschale => "pauschale",
+            PointsKind::Spielfrei => "spielfrei",
+        }
+    }
+    pub fn label(self) -> &'static str {
+        match self {
+            PointsKind::Gespielt => "gespielt",
+            PointsKind::Pauschale => "Pauschale",
+            PointsKind::Spielfrei => "spielfrei",
+        }
+    }
+    /// The short mark beside points in narrow columns (Rangliste, live page).
+    pub fn mark(self) -> &'static str {
+        match self {
+            PointsKind::Gespielt => "",
+            PointsKind::Pauschale => "P",
+            PointsKind::Spielfrei => "s",
+        }
+    }
+}
+
+/// Points of one Passe and where they come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Score {
+    pub points: u32,
+    pub kind: PointsKind,
+}
+
 impl PasseLine {
+    pub fn score(&self) -> Option<Score> {
+        let (points, kind) = match self {
+            PasseLine::Gespielt { points, .. } => (*points, PointsKind::Gespielt),
+            PasseLine::Pauschale { points, .. } => (*points, PointsKind::Pauschale),
+            PasseLine::Spielfrei { points } => (*points, PointsKind::Spielfrei),
+            _ => return None,
+        };
+        Some(Score { points, kind })
+    }
+
     pub fn points(&self) -> Option<u32> {
         match self {
             PasseLine::Gespielt { points, .. }
@@ -332,16 +383,63 @@ impl Section {
     }
 }
 
+/// The one status vocabulary of a team in a Rangliste: page, PDF, CSV, JSON and live page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RankStatus {
+    Sheet(SheetStatus),
+    /// Official Rangliste: no final visa.
+    NichtBewertet,
+}
+
+impl RankStatus {
+    /// Stable machine key (JSON).
+    pub fn key(self) -> &'static str {
+        match self {
+            RankStatus::Sheet(SheetStatus::Offen) => "resultate_fehlen",
+            RankStatus::Sheet(SheetStatus::Erfasst) => "erfasst",
+            RankStatus::Sheet(SheetStatus::Visiert) => "visiert",
+            RankStatus::Sheet(SheetStatus::Endvisum) => "endvisum",
+            RankStatus::Sheet(SheetStatus::Disqualifiziert) => "disqualifiziert",
+            RankStatus::Sheet(SheetStatus::Zurueckgezogen) => "zurueckgezogen",
+            RankStatus::NichtBewertet => "nicht_bewertet",
+        }
+    }
+    pub fn label(self, mode: Mode) -> String {
+        match self {
+            RankStatus::Sheet(s) => s.label(mode),
+            RankStatus::NichtBewertet => "nicht bewertet".into(),
+        }
+    }
+    pub fn css(self) -> &'static str {
+        match self {
+            RankStatus::Sheet(s) => s.css(),
+            RankStatus::NichtBewertet => "offen",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RanglisteRow<'a> {
     pub rank: Option<u32>,
     pub section: Section,
     pub sheet: &'a Standblatt,
+    /// What counts per Passe in this Rangliste (see [`rangliste`]).
+    pub scores: Vec<Option<Score>>,
+    pub total: u32,
+    pub status: RankStatus,
 }
 
 /// The Rangliste: ranked teams first, then the sections of teams without a rank.
 /// Within a section teams follow their points, then their Startnummer.
-pub fn rangliste(kind: RanglisteKind, sheets: &[Standblatt]) -> Vec<RanglisteRow<'_>> {
+///
+/// The provisional Rangliste counts a Pauschale or a bye only once its Passe is under way
+/// (`under_way`: some result of it entered), so a disqualification does not lift the
+/// opponents ahead of teams that still have to play. The official one counts all.
+pub fn rangliste<'a>(
+    kind: RanglisteKind,
+    sheets: &'a [Standblatt],
+    under_way: &dyn Fn(u32) -> bool,
+) -> Vec<RanglisteRow<'a>> {
     let section_of = |sheet: &Standblatt| match sheet.status {
         SheetStatus::Disqualifiziert => Section::Disqualifiziert,
         SheetStatus::Zurueckgezogen => Section::Zurueckgezogen,
@@ -356,25 +454,53 @@ pub fn rangliste(kind: RanglisteKind, sheets: &[Standblatt]) -> Vec<RanglisteRow
         Section::Disqualifiziert,
         Section::Zurueckgezogen,
     ] {
-        let members: Vec<&Standblatt> =
-            sheets.iter().filter(|s| section_of(s) == section).collect();
+        let members: Vec<(&Standblatt, Vec<Option<Score>>)> = sheets
+            .iter()
+            .filter(|s| section_of(s) == section)
+            .map(|s| (s, counted_scores(kind, s, under_way)))
+            .collect();
         let inputs: Vec<RankInput<(u32, usize)>> = members
             .iter()
             .enumerate()
-            .map(|(i, s)| RankInput {
+            .map(|(i, (s, scores))| RankInput {
                 key: (s.startnummer, i),
-                passen: s.passe_points(),
+                passen: scores.iter().flatten().map(|s| s.points).collect(),
             })
             .collect();
         for ranked in rank(&inputs) {
+            let (sheet, scores) = &members[ranked.key.1];
             rows.push(RanglisteRow {
                 rank: (section == Section::Rangiert).then_some(ranked.rank),
                 section,
-                sheet: members[ranked.key.1],
+                sheet,
+                total: scores.iter().flatten().map(|s| s.points).sum(),
+                scores: scores.clone(),
+                status: if section == Section::NichtBewertet {
+                    RankStatus::NichtBewertet
+                } else {
+                    RankStatus::Sheet(sheet.status)
+                },
             });
         }
     }
     rows
+}
+
+fn counted_scores(
+    kind: RanglisteKind,
+    sheet: &Standblatt,
+    under_way: &dyn Fn(u32) -> bool,
+) -> Vec<Option<Score>> {
+    (1..)
+        .zip(&sheet.lines)
+        .map(|(passe, line)| {
+            line.score().filter(|score| {
+                kind == RanglisteKind::Offiziell
+                    || score.kind == PointsKind::Gespielt
+                    || under_way(passe)
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]

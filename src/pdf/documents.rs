@@ -486,13 +486,15 @@ pub struct RankSection {
     pub rows: Vec<RankRow>,
 }
 
-/// The Rangliste; `provisional` prints a clear PROVISORISCH mark on every page.
+/// The Rangliste; `provisional` prints a clear PROVISORISCH mark on every page; `legend`
+/// explains the marks beside Pauschalen and byes when there are any.
 pub fn rangliste(
     mut header: Header,
     provisional: bool,
     round_label: &str,
     rounds: u32,
     sections: &[RankSection],
+    legend: Option<&str>,
 ) -> Vec<u8> {
     if provisional {
         header.subtitle = format!("PROVISORISCH · {}", header.subtitle);
@@ -575,6 +577,14 @@ pub fn rangliste(
             })
             .collect();
         y = table.draw(&mut doc, y, &rows) + 2.0;
+    }
+    if let Some(legend) = legend {
+        if y + 8.0 > CONTENT_BOTTOM {
+            doc.new_page();
+            y = CONTENT_TOP;
+        }
+        doc.current()
+            .text(MARGIN, y + 5.0, 8.0, Weight::Regular, legend);
     }
     doc.finish("Rangliste")
 }

@@ -70,6 +70,9 @@ pub fn text_width(text: &str, size: f32, weight: Weight) -> f32 {
     advance as f32 / units * size / PT_PER_MM
 }
 
+/// How far [`Page::text_in`] shrinks a text before it shortens it.
+const MIN_SHRINK: f32 = 0.6;
+
 /// Shortens `text` with an ellipsis so that it fits `max_width` mm.
 pub fn fit(text: &str, size: f32, weight: Weight, max_width: f32) -> String {
     if text_width(text, size, weight) <= max_width {
@@ -152,6 +155,14 @@ impl Page {
         align: Align,
         text: &str,
     ) {
+        // Shrink a text that is too wide (down to 60 % of the size) before shortening it:
+        // a name or a "Pauschale" should print whole.
+        let full = text_width(text, size, weight);
+        let size = if full > width && full > 0.0 {
+            (size * width / full).max(size * MIN_SHRINK)
+        } else {
+            size
+        };
         let text = fit(text, size, weight, width);
         let w = text_width(&text, size, weight);
         let left = match align {

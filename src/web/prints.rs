@@ -2,7 +2,9 @@
 //! the Rangliste as PDF, CSV and JSON (public unless the Leitung hides the tournament).
 
 use super::auth::{MaybeUser, User};
-use super::ranking::{RankingQuery, SectionView, ensure_visible, ranking_view};
+use super::ranking::{
+    MARKS_LEGEND, RankingQuery, RowView, SectionView, any_marks, ensure_visible, ranking_view,
+};
 use super::render::base_url;
 use super::state::{AppState, db};
 use super::views::team_label;
@@ -11,7 +13,7 @@ use crate::db::tournament_data::TournamentData;
 use crate::domain::format;
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::mode::POINTS_PER_SPIEL;
-use crate::domain::standblatt::{PasseLine, Section, SheetStatus};
+use crate::domain::standblatt::PasseLine;
 use crate::pdf::Header;
 use crate::pdf::documents::{self, RankRow, RankSection, Sheet, SheetLine, StartEntry, TableEntry};
 use crate::web::error::AppError;
@@ -313,7 +315,9 @@ async fn ranking_pdf(
     query: web::Query<RankingQuery>,
 ) -> Result<HttpResponse, AppError> {
     let (data, official) = public_ranking(&state, &user, path.into_inner(), &query).await?;
-    let sections: Vec<RankSection> = ranking_view(&data, official)
+    let view = ranking_view(&data, official);
+    let legend = any_marks(&view).then_some(MARKS_LEGEND);
+    let sections: Vec<RankSection> = view
         .iter()
         .map(|s| RankSection {
             title: (!s.ranked()).then(|| s.title().to_string()),
@@ -344,20 +348,9 @@ async fn ranking_pdf(
     );
     let (label, rounds) = (round_label(&data), data.tournament.passen as u32);
     let bytes =
-        web::block(move || documents::rangliste(header, provisional, label, rounds, &sections))
+        web::block(move || documents::rangliste(header, provisional, label, rounds, &sections, legend))
             .await?;
     Ok(pdf(bytes, "rangliste.pdf"))
-}
-
-/// The status word of the exports.
-fn export_status(official: bool, section: Section, status: SheetStatus) -> &'static str {
-    match (section, status) {
-        (Section::Disqualifiziert, _) => "disqualifiziert",
-        (Section::Zurueckgezogen, _) => "zurückgezogen",
-        (Section::NichtBewertet, _) => "nicht bewertet",
-        (Section::Rangiert, _) if official => "visiert",
-        (Section::Rangiert, _) => "provisorisch",
-    }
 }
 
 /// A cell that a spreadsheet would take for a formula (`=`, `+`, `-`, `@`, tab, CR at the
@@ -392,18 +385,8 @@ fn excel_csv(header: Vec<String>, rows: Vec<Vec<String>>) -> Result<Vec<u8>, App
     Ok(out)
 }
 
-fn ranking_rows(
-    sections: &[SectionView],
-    official: bool,
-) -> Vec<(&super::ranking::RowView, &'static str)> {
-    sections
-        .iter()
-        .flat_map(|s| {
-            s.rows
-                .iter()
-                .map(move |r| (r, export_status(official, s.section, r.status)))
-        })
-        .collect()
+fn ranking_rows(sections: &[SectionView]) -> impl Iterator<Item = &RowView> {
+    sections.iter().flat_map(|s| &s.rows)
 }
 
 async fn ranking_csv(
@@ -420,10 +403,11 @@ async fn ranking_csv(
         .to_vec();
     let round = data.tournament.mode.round().to_lowercase();
     header.extend((1..=rounds).map(|p| format!("{round}_{p}")));
+    header.extend((1..=rounds).map(|p| format!("{round}_{p}_art")));
     header.extend(["total".to_string(), "status".to_string()]);
-    let rows = ranking_rows(&sections, official)
-        .into_iter()
-        .map(|(r, status)| {
+    let mode = data.tournament.mode;
+    let rows = ranking_rows(&sections)
+        .map(|r| {
             let mut row = vec![
                 r.rank.map(|x| x.to_string()).unwrap_or_default(),
                 r.team.startnummer.to_string(),
@@ -432,11 +416,16 @@ async fn ranking_csv(
                 r.team.player2.clone(),
             ];
             row.extend(
-                r.passen
+                r.scores
                     .iter()
-                    .map(|p| p.map(|p| p.to_string()).unwrap_or_default()),
+                    .map(|s| s.map(|s| s.points.to_string()).unwrap_or_default()),
             );
-            row.extend([r.total.to_string(), status.to_string()]);
+            row.extend(
+                r.scores
+                    .iter()
+                    .map(|s| s.map(|s| s.kind.label().to_string()).unwrap_or_default()),
+            );
+            row.extend([r.total.to_string(), r.status.label(mode)]);
             row
         })
         .collect();
@@ -469,9 +458,16 @@ struct TeamJson<'a> {
     team: Option<&'a str>,
     player1: &'a str,
     player2: &'a str,
-    rounds: &'a [Option<u32>],
+    /// Points per Passe that count in this Rangliste (null: none yet).
+    rounds: Vec<Option<u32>>,
+    /// Per Passe: "gespielt", "pauschale" or "spielfrei" (null: no points).
+    round_kinds: Vec<Option<&'static str>>,
     total: u32,
+    /// Stable key: resultate_fehlen, erfasst, visiert, endvisum, nicht_bewertet,
+    /// disqualifiziert, zurueckgezogen.
     status: &'static str,
+    /// The same status in the words of the page.
+    status_label: String,
 }
 
 async fn ranking_json(
@@ -496,17 +492,18 @@ async fn ranking_json(
             (false, _) => "provisorisch",
         },
         rounds: t.passen as u32,
-        teams: ranking_rows(&sections, official)
-            .into_iter()
-            .map(|(r, status)| TeamJson {
+        teams: ranking_rows(&sections)
+            .map(|r| TeamJson {
                 rank: r.rank,
                 startnummer: r.team.startnummer,
                 team: r.team.name.as_deref(),
                 player1: &r.team.player1,
                 player2: &r.team.player2,
-                rounds: &r.passen,
+                rounds: r.scores.iter().map(|s| s.map(|s| s.points)).collect(),
+                round_kinds: r.scores.iter().map(|s| s.map(|s| s.kind.key())).collect(),
                 total: r.total,
-                status,
+                status: r.status.key(),
+                status_label: r.status.label(t.mode),
             })
             .collect(),
     };
@@ -522,22 +519,34 @@ async fn results_csv(
     path: web::Path<i32>,
 ) -> Result<HttpResponse, AppError> {
     let data = load(&state, path.into_inner()).await?;
-    let numbers: HashMap<TeamId, i32> = data.teams.iter().map(|t| (t.id, t.startnummer)).collect();
-    let mut rows = Vec::with_capacity(data.results.len() * 2);
-    for r in &data.results {
-        for (team, points) in [(r.team_a_id, r.points_a), (r.team_b_id, r.points_b)] {
-            rows.push(vec![
-                r.passe.to_string(),
-                numbers.get(&team).copied().unwrap_or_default().to_string(),
-                points.to_string(),
-            ]);
+    // From the Standblätter, so that a Pauschale or bye is there with its kind (and a
+    // result replaced by a Pauschale is not); the import skips all but `gespielt`.
+    let sheets = data.standblaetter();
+    let mut lines: Vec<(u32, i32, Vec<String>)> = Vec::with_capacity(data.results.len() * 2);
+    for (team, sheet) in data.teams.iter().zip(&sheets) {
+        for (passe, line) in (1u32..).zip(&sheet.lines) {
+            if let Some(score) = line.score() {
+                lines.push((
+                    passe,
+                    team.startnummer,
+                    vec![
+                        passe.to_string(),
+                        team.startnummer.to_string(),
+                        score.points.to_string(),
+                        score.kind.key().to_string(),
+                    ],
+                ));
+            }
         }
     }
+    lines.sort_by_key(|(passe, startnummer, _)| (*passe, *startnummer));
+    let rows = lines.into_iter().map(|(_, _, row)| row).collect();
     let mode = data.tournament.mode;
     let header = vec![
         mode.round().to_lowercase(),
         "startnummer".into(),
         mode.unit().to_lowercase(),
+        "art".into(),
     ];
     Ok(file(
         excel_csv(header, rows)?,

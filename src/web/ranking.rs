@@ -10,20 +10,36 @@ use crate::db::models::{TeamRow, TournamentRow};
 use crate::db::tournament_data::TournamentData;
 use crate::domain::format;
 use crate::domain::ids::{TeamId, TournamentId};
-use crate::domain::standblatt::{RanglisteKind, Section, SheetStatus, rangliste};
+use crate::domain::standblatt::{PointsKind, RankStatus, RanglisteKind, Score, Section, rangliste};
 use crate::web::error::AppError;
 use actix_web::{HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 pub struct RowView {
     pub rank: Option<u32>,
     pub team: TeamRow,
     pub label: String,
-    pub passen: Vec<Option<u32>>,
+    /// What counts per Passe, with its kind (gespielt, Pauschale, spielfrei).
+    pub scores: Vec<Option<Score>>,
     pub total: u32,
-    pub status: SheetStatus,
+    pub status: RankStatus,
+}
+
+/// One Passe cell of a Rangliste row: points and, for a Pauschale or bye, its mark.
+pub struct CellView {
+    pub text: String,
+    pub kind: Option<PointsKind>,
+}
+
+impl CellView {
+    pub fn css(&self) -> &'static str {
+        self.kind.map_or("", PointsKind::key)
+    }
+    pub fn title(&self) -> &'static str {
+        self.kind.map_or("", PointsKind::label)
+    }
 }
 
 impl RowView {
@@ -33,11 +49,38 @@ impl RowView {
     pub fn players(&self) -> String {
         format!("{} / {}", self.team.player1, self.team.player2)
     }
+    /// "660 P" for a Pauschale, "660 s" for a bye, the points otherwise.
     pub fn passen_text(&self) -> Vec<String> {
-        self.passen
+        self.cells().into_iter().map(|c| c.text).collect()
+    }
+    pub fn cells(&self) -> Vec<CellView> {
+        self.scores
             .iter()
-            .map(|p| p.map(|p| format::number(i64::from(p))).unwrap_or_default())
+            .map(|score| match score {
+                Some(s) => {
+                    let points = format::number(i64::from(s.points));
+                    let mark = s.kind.mark();
+                    CellView {
+                        text: if mark.is_empty() {
+                            points
+                        } else {
+                            format!("{points} {mark}")
+                        },
+                        kind: (s.kind != PointsKind::Gespielt).then_some(s.kind),
+                    }
+                }
+                None => CellView {
+                    text: String::new(),
+                    kind: None,
+                },
+            })
             .collect()
+    }
+    pub fn has_marks(&self) -> bool {
+        self.scores
+            .iter()
+            .flatten()
+            .any(|s| s.kind != PointsKind::Gespielt)
     }
     pub fn total_text(&self) -> String {
         format::number(i64::from(self.total))
@@ -58,6 +101,14 @@ impl SectionView {
     }
 }
 
+/// Whether any row shows a Pauschale or bye mark (then the legend is printed).
+pub fn any_marks(sections: &[SectionView]) -> bool {
+    sections.iter().flat_map(|s| &s.rows).any(RowView::has_marks)
+}
+
+/// The legend to the marks, the same on page, PDF and live page.
+pub const MARKS_LEGEND: &str = "P = Pauschale, s = spielfrei";
+
 /// The Rangliste as printed everywhere: official once the tournament is closed (or on request).
 pub fn ranking_view(data: &TournamentData, official: bool) -> Vec<SectionView> {
     let kind = if official {
@@ -67,8 +118,9 @@ pub fn ranking_view(data: &TournamentData, official: bool) -> Vec<SectionView> {
     };
     let sheets = data.standblaetter();
     let teams: HashMap<TeamId, &TeamRow> = data.teams.iter().map(|t| (t.id, t)).collect();
+    let under_way: HashSet<u32> = data.results.iter().map(|r| r.passe as u32).collect();
     let mut sections: Vec<SectionView> = Vec::new();
-    for row in rangliste(kind, &sheets) {
+    for row in rangliste(kind, &sheets, &|p| under_way.contains(&p)) {
         let Some(team) = teams.get(&row.sheet.team) else {
             continue;
         };
@@ -76,9 +128,9 @@ pub fn ranking_view(data: &TournamentData, official: bool) -> Vec<SectionView> {
             rank: row.rank,
             label: team_label(team),
             team: (*team).clone(),
-            passen: row.sheet.lines.iter().map(|l| l.points()).collect(),
-            total: row.sheet.total,
-            status: row.sheet.status,
+            scores: row.scores,
+            total: row.total,
+            status: row.status,
         };
         match sections.last_mut() {
             Some(s) if s.section == row.section => s.rows.push(view),
@@ -108,6 +160,8 @@ struct RankingPage {
     official: bool,
     passen: Vec<u32>,
     sections: Vec<SectionView>,
+    marks: bool,
+    legend: &'static str,
 }
 
 #[derive(Deserialize)]
@@ -125,6 +179,7 @@ async fn show(
     let data = db(&state, move |conn| Ok(guard::load(conn, id)?)).await?;
     ensure_visible(&data, &user)?;
     let official = data.tournament.closed || query.official.is_some();
+    let sections = ranking_view(&data, official);
     let ctx = match &user.0 {
         Some(session) => session.ctx().with_tournament(&data.tournament),
         None => Ctx::anonymous(),
@@ -133,7 +188,9 @@ async fn show(
         ctx,
         official,
         passen: (1..=data.tournament.passen as u32).collect(),
-        sections: ranking_view(&data, official),
+        marks: any_marks(&sections),
+        legend: MARKS_LEGEND,
+        sections,
         t: data.tournament,
     })
 }

@@ -211,7 +211,7 @@ fn official_rangliste_excludes_teams_without_final_visa() {
     teams[3].status = TeamStatus::Disqualifiziert;
     teams[3].out_passe = Some(3);
     let s = sheets(&teams, &results);
-    let official = rangliste(RanglisteKind::Offiziell, &s);
+    let official = rangliste(RanglisteKind::Offiziell, &s, &|_| true);
     let view: Vec<(Option<u32>, u32, Section)> = official
         .iter()
         .map(|r| (r.rank, r.sheet.startnummer, r.section))
@@ -225,11 +225,70 @@ fn official_rangliste_excludes_teams_without_final_visa() {
             (None, 4, Section::Disqualifiziert),
         ]
     );
-    let provisional = rangliste(RanglisteKind::Provisorisch, &s);
+    let provisional = rangliste(RanglisteKind::Provisorisch, &s, &|_| true);
     let ranked: Vec<(u32, u32)> = provisional
         .iter()
         .filter_map(|r| r.rank.map(|rank| (r.sheet.startnummer, rank)))
         .collect();
     // Team 3: 1'200 + 984 = 2'184; team 1: 1'000 + 900 = 1'900; team 2: 884 + 942 = 1'826.
     assert_eq!(ranked, vec![(3, 1), (1, 2), (2, 3)]);
+}
+
+/// Team 4 withdraws from Passe 2 on while Passe 1 is still being played: team 2's
+/// Pauschale in Passe 2 counts in the provisional Rangliste only once Passe 2 is under way;
+/// the official Rangliste counts it always.
+#[test]
+fn a_pauschale_of_a_passe_not_under_way_does_not_count_provisionally() {
+    let mut teams: Vec<TeamFacts> = (1..=4).map(team).collect();
+    teams[3].status = TeamStatus::Zurueckgezogen;
+    teams[3].out_passe = Some(2);
+    let results = vec![
+        result(1, 1, 1, 1, 2, 1000, false, false),
+        result(2, 1, 2, 3, 4, 1200, false, false),
+    ];
+    let s = sheets(&teams, &results);
+    let team_2 = |rows: &[RanglisteRow<'_>]| {
+        rows.iter()
+            .find(|r| r.sheet.startnummer == 2)
+            .map(|r| (r.rank, r.total, r.scores.clone()))
+            .unwrap()
+    };
+    let before = rangliste(RanglisteKind::Provisorisch, &s, &|p| p == 1);
+    assert_eq!(
+        team_2(&before),
+        (
+            Some(3),
+            884,
+            vec![
+                Some(Score {
+                    points: 884,
+                    kind: PointsKind::Gespielt
+                }),
+                None
+            ]
+        ),
+        "behind team 1 (1'000) and team 3 (1'200), not lifted by the Pauschale"
+    );
+    let under_way = rangliste(RanglisteKind::Provisorisch, &s, &|_| true);
+    assert_eq!(team_2(&under_way).1, 1884);
+    assert_eq!(team_2(&under_way).0, Some(1));
+    assert_eq!(
+        team_2(&under_way).2[1],
+        Some(Score {
+            points: 1000,
+            kind: PointsKind::Pauschale
+        })
+    );
+    let official = rangliste(RanglisteKind::Offiziell, &s, &|p| p == 1);
+    assert_eq!(team_2(&official).1, 1884);
+    assert_eq!(team_2(&official).0, None, "no final visa: nicht bewertet");
+    assert_eq!(
+        official
+            .iter()
+            .find(|r| r.sheet.startnummer == 2)
+            .unwrap()
+            .status
+            .key(),
+        "nicht_bewertet"
+    );
 }

@@ -69,12 +69,14 @@ struct LivePage<'a> {
     own: Option<&'a crate::web::ranking::RowView>,
     /// Jassmarathon: the clock of the current Spielrunde.
     clock: Option<ClockView>,
+    marks: bool,
+    legend: &'static str,
 }
 
 impl LivePage<'_> {
     /// Changes of this string mark a row as updated in the browser.
     fn signature(row: &crate::web::ranking::RowView) -> String {
-        format!("{}|{}|{:?}", row.total, row.status.css(), row.rank)
+        format!("{}|{}|{:?}|{}", row.total, row.status.key(), row.rank, row.passen_text().join(","))
     }
 }
 
@@ -108,6 +110,8 @@ pub(super) fn render(
         qr: qr_svg(&phone_url),
         phone_url,
         own,
+        marks: crate::web::ranking::any_marks(&sections),
+        legend: crate::web::ranking::MARKS_LEGEND,
         clock,
     }
     .render()?)
