@@ -210,14 +210,19 @@ fn fill(conn: &mut db::Conn, size: Size) -> Result<String, Failure> {
     let dq_passe = size.passen - 1;
     for passe in 1..size.passen {
         if passe == dq_passe {
-            app::team_status::set_team_status(
+            // Before any result of that Passe: nothing to ask or confirm.
+            app::team_status::leave(
                 conn,
                 &actor,
                 id,
                 disqualified,
-                TeamStatus::Disqualifiziert,
-                Some(dq_passe),
-                Some("Zeichengeben nach Verwarnung (Regeln Partnerschieber §6)".into()),
+                app::team_status::Leaving {
+                    status: TeamStatus::Disqualifiziert,
+                    passe: dq_passe,
+                    reason: Some("Zeichengeben nach Verwarnung (Regeln Partnerschieber §6)".into()),
+                    aborted: None,
+                    confirmed_at: None,
+                },
             )
             .map_err(err)?;
         }

@@ -127,7 +127,11 @@ fn check_document(doc: &Export) -> Result<(Mode, DrawMode), Vec<String>> {
         if !TeamStatus::ALL.iter().any(|s| s.as_str() == team.status) {
             problems.push(format!("Team {nr}: unbekannter Status «{}».", team.status));
         }
-        if team.out_passe.is_some_and(|p| !in_round(p)) {
+        // One past the last Passe: left after it was played (results stay, no Pauschale).
+        if team
+            .out_passe
+            .is_some_and(|p| !in_round(p) && !in_round(p - 1))
+        {
             problems.push(format!(
                 "Team {nr}: ausgeschieden in einer {} ausserhalb des Turniers.",
                 mode.round()

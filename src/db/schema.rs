@@ -215,6 +215,17 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    suspended_final_visas (team_id) {
+        team_id -> Integer,
+        cause_team_id -> Integer,
+        visa_by -> Nullable<Integer>,
+        visa_name -> Nullable<Text>,
+        visa_at -> Timestamp,
+        total -> Integer,
+    }
+}
+
 diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(teams -> tournaments (tournament_id));
 diesel::joinable!(seats -> tournaments (tournament_id));
@@ -235,5 +246,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     marathon_rules,
     round_clocks,
     tafel_lines,
-    tafel_gongs
+    tafel_gongs,
+    suspended_final_visas
 );

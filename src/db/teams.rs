@@ -1,10 +1,11 @@
 //! Team rows of a tournament: registration, Lose, status, final visa.
 
 use super::models::{NewTeam, Signer, TeamRow, TeamValues, VisaMark};
-use super::schema::teams;
+use super::schema::{suspended_final_visas, teams};
 use super::{Conn, now};
 use crate::domain::ids::{TeamId, TournamentId, UserId};
 use crate::domain::team::{TeamInput, TeamStatus};
+use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 pub fn list(conn: &mut Conn, tournament: TournamentId) -> QueryResult<Vec<TeamRow>> {
@@ -180,4 +181,82 @@ pub fn signer_name(mark: &VisaMark) -> Option<String> {
         Some((Signer::Imported(name), _)) => Some(name.clone()),
         _ => None,
     }
+}
+
+/// A final visa that fell because `cause` left the tournament, kept so that undoing the
+/// disqualification or withdrawal restores it.
+pub struct SuspendedVisa {
+    pub team: TeamId,
+    pub visa: VisaMark,
+    pub total: u32,
+}
+
+pub fn suspend_final_visa(
+    conn: &mut Conn,
+    cause: TeamId,
+    suspended: &SuspendedVisa,
+) -> QueryResult<()> {
+    let Some((_, at)) = &suspended.visa else {
+        return Ok(());
+    };
+    diesel::delete(suspended_final_visas::table.find(suspended.team)).execute(conn)?;
+    diesel::insert_into(suspended_final_visas::table)
+        .values((
+            suspended_final_visas::team_id.eq(suspended.team),
+            suspended_final_visas::cause_team_id.eq(cause),
+            suspended_final_visas::visa_by.eq(signer_user(&suspended.visa)),
+            suspended_final_visas::visa_name.eq(signer_name(&suspended.visa)),
+            suspended_final_visas::visa_at.eq(*at),
+            suspended_final_visas::total.eq(suspended.total as i32),
+        ))
+        .execute(conn)?;
+    set_final_visa(conn, suspended.team, None)?;
+    Ok(())
+}
+
+/// Takes the final visas suspended because of `cause` (and forgets them).
+pub fn take_suspended_final_visas(
+    conn: &mut Conn,
+    cause: TeamId,
+) -> QueryResult<Vec<SuspendedVisa>> {
+    let rows: Vec<(TeamId, Option<UserId>, Option<String>, NaiveDateTime, i32)> =
+        suspended_final_visas::table
+            .filter(suspended_final_visas::cause_team_id.eq(cause))
+            .select((
+                suspended_final_visas::team_id,
+                suspended_final_visas::visa_by,
+                suspended_final_visas::visa_name,
+                suspended_final_visas::visa_at,
+                suspended_final_visas::total,
+            ))
+            .order(suspended_final_visas::team_id)
+            .load(conn)?;
+    diesel::delete(
+        suspended_final_visas::table.filter(suspended_final_visas::cause_team_id.eq(cause)),
+    )
+    .execute(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(team, by, name, at, total)| SuspendedVisa {
+            team,
+            visa: match (by, name) {
+                (Some(user), _) => Some((Signer::User(user), at)),
+                (None, Some(name)) => Some((Signer::Imported(name), at)),
+                (None, None) => None,
+            },
+            total: total as u32,
+        })
+        .collect())
+}
+
+/// Gives a final visa back exactly as it was (signer and time).
+pub fn restore_final_visa(conn: &mut Conn, team: TeamId, visa: &VisaMark) -> QueryResult<()> {
+    diesel::update(teams::table.find(team))
+        .set((
+            teams::final_visa_by.eq(signer_user(visa)),
+            teams::final_visa_name.eq(signer_name(visa)),
+            teams::final_visa_at.eq(visa.as_ref().map(|v| v.1)),
+        ))
+        .execute(conn)?;
+    Ok(())
 }

@@ -17,6 +17,27 @@ use std::collections::HashMap;
 pub const IMPORTED: &str = "importiert: ";
 
 /// Everything about one tournament that the Standblätter and the Rangliste are built from.
+/// [`TournamentFacts`] with owned parts.
+pub struct OwnedFacts {
+    pub passen: u32,
+    pub pauschale: u32,
+    pub teams: Vec<TeamFacts>,
+    pub seats: Vec<SeatFacts>,
+    pub results: Vec<ResultFacts>,
+}
+
+impl OwnedFacts {
+    pub fn borrow(&self) -> TournamentFacts<'_> {
+        TournamentFacts {
+            passen: self.passen,
+            pauschale: self.pauschale,
+            teams: &self.teams,
+            seats: &self.seats,
+            results: &self.results,
+        }
+    }
+}
+
 pub struct TournamentData {
     pub tournament: TournamentRow,
     pub teams: Vec<TeamRow>,
@@ -170,6 +191,11 @@ impl TournamentData {
     }
 
     pub fn standblaetter(&self) -> Vec<Standblatt> {
+        standblatt::standblaetter(&self.facts().borrow())
+    }
+
+    /// The facts the Standblätter are derived from (for decisions that try a change).
+    pub fn facts(&self) -> OwnedFacts {
         debug_assert!(
             self.is_whole(),
             "Standblätter need the whole tournament, not a part of it"
@@ -212,13 +238,13 @@ impl TournamentData {
                 visa_b: self.visa(r.visa_b()),
             })
             .collect();
-        standblatt::standblaetter(&TournamentFacts {
+        OwnedFacts {
             passen: self.tournament.passen as u32,
             pauschale: self.tournament.pauschale as u32,
-            teams: &teams,
-            seats: &seats,
-            results: &results,
-        })
+            teams,
+            seats,
+            results,
+        }
     }
 
     pub fn team(&self, id: TeamId) -> Option<&TeamRow> {

@@ -21,3 +21,4 @@ pub mod team_import;
 pub mod text_import;
 pub mod throttle;
 pub mod tournament;
+pub mod withdrawal;

@@ -46,10 +46,12 @@ pub fn parse_result_csv(bytes: &[u8], passen: u32) -> Result<Vec<ResultLine>, Ve
             "Kopfzeile muss «passe;startnummer;punkte» lauten.",
         )]);
     };
-    if let Some(unknown) = header
-        .iter()
-        .find(|h| !matches!(h.as_str(), "passe" | "startnummer" | "nr" | "punkte" | "art"))
-    {
+    if let Some(unknown) = header.iter().find(|h| {
+        !matches!(
+            h.as_str(),
+            "passe" | "startnummer" | "nr" | "punkte" | "art"
+        )
+    }) {
         return Err(vec![ImportError::new(
             1,
             format!("Unbekannte Spalte «{unknown}»."),
@@ -292,9 +294,12 @@ mod tests {
             4,
         )
         .unwrap();
-        assert_eq!(lines.iter().map(|l| l.startnummer).collect::<Vec<_>>(), vec![1, 2]);
-        let errors = parse_result_csv(b"passe;startnummer;punkte;art\n1;1;1000;geschenkt\n", 4)
-            .unwrap_err();
+        assert_eq!(
+            lines.iter().map(|l| l.startnummer).collect::<Vec<_>>(),
+            vec![1, 2]
+        );
+        let errors =
+            parse_result_csv(b"passe;startnummer;punkte;art\n1;1;1000;geschenkt\n", 4).unwrap_err();
         assert!(errors[0].message.contains("geschenkt"));
     }
 }

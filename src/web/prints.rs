@@ -347,9 +347,10 @@ async fn ranking_pdf(
         },
     );
     let (label, rounds) = (round_label(&data), data.tournament.passen as u32);
-    let bytes =
-        web::block(move || documents::rangliste(header, provisional, label, rounds, &sections, legend))
-            .await?;
+    let bytes = web::block(move || {
+        documents::rangliste(header, provisional, label, rounds, &sections, legend)
+    })
+    .await?;
     Ok(pdf(bytes, "rangliste.pdf"))
 }
 

@@ -10,7 +10,7 @@ use crate::db::models::{TeamRow, TournamentRow};
 use crate::db::tournament_data::TournamentData;
 use crate::domain::format;
 use crate::domain::ids::{TeamId, TournamentId};
-use crate::domain::standblatt::{PointsKind, RankStatus, RanglisteKind, Score, Section, rangliste};
+use crate::domain::standblatt::{PointsKind, RanglisteKind, RankStatus, Score, Section, rangliste};
 use crate::web::error::AppError;
 use actix_web::{HttpResponse, web};
 use askama::Template;
@@ -103,7 +103,10 @@ impl SectionView {
 
 /// Whether any row shows a Pauschale or bye mark (then the legend is printed).
 pub fn any_marks(sections: &[SectionView]) -> bool {
-    sections.iter().flat_map(|s| &s.rows).any(RowView::has_marks)
+    sections
+        .iter()
+        .flat_map(|s| &s.rows)
+        .any(RowView::has_marks)
 }
 
 /// The legend to the marks, the same on page, PDF and live page.

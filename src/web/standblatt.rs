@@ -15,6 +15,7 @@ use crate::domain::marathon::Details;
 use crate::domain::role::Permission;
 use crate::domain::standblatt::{PasseLine, Standblatt, final_visa_refusal};
 use crate::domain::team::TeamStatus;
+use crate::domain::withdrawal::WithdrawalPlan;
 use crate::web::error::AppError;
 use actix_web::{HttpResponse, web};
 use askama::Template;
@@ -104,6 +105,8 @@ struct StandblattPage {
     status_text: String,
     back: String,
     passen: Vec<u32>,
+    /// The Passe the disqualification form proposes: the latest one with a result.
+    current_passe: u32,
 }
 
 async fn show(
@@ -150,6 +153,12 @@ async fn show(
         final_visa_refusal: final_visa_refusal(sheet, data.tournament.mode),
         back: format!("/tournaments/{id}/teams/{team}"),
         passen: (1..=data.tournament.passen as u32).collect(),
+        current_passe: data
+            .results
+            .iter()
+            .map(|r| r.passe as u32)
+            .max()
+            .unwrap_or(1),
         team: row,
         t: data.tournament,
     })
@@ -190,6 +199,86 @@ struct StatusForm {
     reason: String,
     #[serde(default)]
     back: String,
+    /// The answer to "was that Passe aborted?": "ja" or "nein".
+    #[serde(default)]
+    aborted: String,
+    /// The tournament version the confirmation was shown at.
+    #[serde(default)]
+    confirm: String,
+}
+
+pub struct QuestionView {
+    pub passe: u32,
+    pub table: u32,
+    pub opponent: String,
+    pub score: String,
+    pub next_passe: u32,
+    pub last_passe: bool,
+}
+
+pub struct ConfirmView {
+    pub version: i32,
+    pub out_passe: u32,
+    pub items: Vec<String>,
+}
+
+#[derive(Template)]
+#[template(path = "withdrawal.html")]
+struct WithdrawalPage {
+    ctx: Ctx,
+    t: TournamentRow,
+    team: TeamRow,
+    label: String,
+    action: String,
+    action_label: &'static str,
+    passe: u32,
+    reason: String,
+    aborted: String,
+    back: String,
+    question: Option<QuestionView>,
+    confirm: Option<ConfirmView>,
+}
+
+/// The lines of a confirmation: every result, visa and final visa the change removes.
+fn confirm_items(
+    plan: &WithdrawalPlan,
+    team: TeamId,
+    label_of: &dyn Fn(TeamId) -> String,
+    round: &str,
+    pauschale: u32,
+) -> Vec<String> {
+    let mut items = Vec::new();
+    let own = plan.own_final_visa.as_ref().map(|v| (team, v.clone()));
+    for r in &plan.replaced {
+        items.push(format!(
+            "{round} {}, Tisch {}: Resultat {} : {} gegen {} wird durch die Pauschale ({}) für {} ersetzt.",
+            r.passe,
+            r.table,
+            format::number(i64::from(r.points)),
+            format::number(i64::from(r.opponent_points)),
+            label_of(r.opponent),
+            format::number(i64::from(pauschale)),
+            label_of(r.opponent),
+        ));
+        for (team, visa) in &r.visas {
+            items.push(format!(
+                "Visum {round} {} von {} entfällt ({} {}).",
+                r.passe,
+                label_of(*team),
+                visa.by,
+                format::date_time(visa.at)
+            ));
+        }
+    }
+    for (team, visa) in plan.final_visas.iter().chain(&own) {
+        items.push(format!(
+            "Endvisum von {} entfällt ({} {}).",
+            label_of(*team),
+            visa.by,
+            format::date_time(visa.at)
+        ));
+    }
+    items
 }
 
 async fn set_status(
@@ -199,19 +288,31 @@ async fn set_status(
 ) -> Result<HttpResponse, AppError> {
     let actor = post.session.require(Permission::Disqualify)?.clone();
     let (id, team) = path.into_inner();
+    let (tid, team_id) = (TournamentId(id), TeamId(team));
+    let back = safe_back(&post.form.back, format!("/tournaments/{id}/teams/{team}"));
     let status = match post.form.action.as_str() {
         "disqualify" => TeamStatus::Disqualifiziert,
         "withdraw" => TeamStatus::Zurueckgezogen,
-        "reinstate" => TeamStatus::Aktiv,
+        "reinstate" => {
+            let restored = db(&state, move |conn| {
+                Ok(team_status::reinstate(conn, &actor, tid, team_id)?)
+            })
+            .await?;
+            let message = if restored.is_empty() {
+                "Team wieder aufgenommen: seine Resultate und Visa gelten wieder.".to_string()
+            } else {
+                format!(
+                    "Team wieder aufgenommen: seine Resultate und Visa gelten wieder; {} Endvisum/Endvisa wiederhergestellt.",
+                    restored.len()
+                )
+            };
+            return flash_redirect(&state, &post.session, &back, message).await;
+        }
         _ => return Err(AppError::BadRequest("Unbekannte Aktion.".into())),
     };
-    let passe = if status == TeamStatus::Aktiv {
-        None
-    } else {
-        Some(post.form.passe.trim().parse::<u32>().map_err(|_| {
-            AppError::BadRequest("Bitte angeben, ab welcher Runde das Team ausschied.".into())
-        })?)
-    };
+    let passe = post.form.passe.trim().parse::<u32>().map_err(|_| {
+        AppError::BadRequest("Bitte angeben, in welcher Runde das Team ausschied.".into())
+    })?;
     let reason = Some(
         post.form
             .reason
@@ -226,25 +327,102 @@ async fn set_status(
             "Bitte den Grund der Disqualifikation angeben.".into(),
         ));
     }
-    db(&state, move |conn| {
-        Ok(team_status::set_team_status(
-            conn,
-            &actor,
-            TournamentId(id),
-            TeamId(team),
-            status,
-            passe,
-            reason,
-        )?)
+    let aborted = match post.form.aborted.as_str() {
+        "ja" => Some(true),
+        "nein" => Some(false),
+        _ => None,
+    };
+    let leaving = team_status::Leaving {
+        status,
+        passe,
+        reason: reason.clone(),
+        aborted,
+        confirmed_at: post.form.confirm.trim().parse().ok(),
+    };
+    let (outcome, data) = db(&state, move |conn| {
+        let outcome = team_status::leave(conn, &actor, tid, team_id, leaving)?;
+        Ok((outcome, guard::load(conn, tid)?))
     })
     .await?;
-    let message = match status {
-        TeamStatus::Disqualifiziert => "Team disqualifiziert: seine Gegner erhalten die Pauschale.",
-        TeamStatus::Zurueckgezogen => "Rückzug erfasst: die Gegner erhalten die Pauschale.",
-        TeamStatus::Aktiv => "Team wieder aufgenommen.",
+    let round = data.tournament.mode.round();
+    let labels: HashMap<TeamId, String> =
+        data.teams.iter().map(|t| (t.id, team_label(t))).collect();
+    let label_of = |t: TeamId| labels.get(&t).cloned().unwrap_or_default();
+    let (question, confirm) = match outcome {
+        team_status::LeaveOutcome::Done(plan) => {
+            let word = if status == TeamStatus::Disqualifiziert {
+                "Team disqualifiziert"
+            } else {
+                "Rückzug erfasst"
+            };
+            let mut message = if plan.out_passe > data.tournament.passen as u32 {
+                format!("{word}: seine Resultate bleiben, es wird nicht rangiert.")
+            } else {
+                format!(
+                    "{word}: seine Gegner erhalten ab {round} {} die Pauschale.",
+                    plan.out_passe
+                )
+            };
+            for r in &plan.replaced {
+                message += &format!(
+                    " {round} {}, Tisch {}: Resultat durch die Pauschale ersetzt.",
+                    r.passe, r.table
+                );
+            }
+            return flash_redirect(&state, &post.session, &back, message).await;
+        }
+        team_status::LeaveOutcome::Question(q) => (
+            Some(QuestionView {
+                passe: q.passe,
+                table: q.table,
+                opponent: label_of(q.opponent),
+                score: format!(
+                    "{} : {}",
+                    format::number(i64::from(q.points)),
+                    format::number(i64::from(q.opponent_points))
+                ),
+                next_passe: q.passe + 1,
+                last_passe: q.passe >= data.tournament.passen as u32,
+            }),
+            None,
+        ),
+        team_status::LeaveOutcome::Confirm { plan, version } => (
+            None,
+            Some(ConfirmView {
+                version,
+                out_passe: plan.out_passe,
+                items: confirm_items(
+                    &plan,
+                    team_id,
+                    &label_of,
+                    round,
+                    data.tournament.pauschale as u32,
+                ),
+            }),
+        ),
     };
-    let back = safe_back(&post.form.back, format!("/tournaments/{id}/teams/{team}"));
-    flash_redirect(&state, &post.session, &back, message.into()).await
+    let row = data
+        .team(team_id)
+        .cloned()
+        .ok_or_else(AppError::not_found)?;
+    page(&WithdrawalPage {
+        ctx: post.session.ctx().with_tournament(&data.tournament),
+        label: team_label(&row),
+        team: row,
+        action: post.form.action.clone(),
+        action_label: if status == TeamStatus::Disqualifiziert {
+            "Disqualifikation"
+        } else {
+            "Rückzug"
+        },
+        passe,
+        reason: reason.unwrap_or_default(),
+        aborted: post.form.aborted.clone(),
+        back,
+        question,
+        confirm,
+        t: data.tournament,
+    })
 }
 
 pub fn routes(cfg: &mut web::ServiceConfig) {

@@ -2,6 +2,7 @@
 
 mod authorization;
 mod crash;
+mod disqualification;
 mod foundation;
 mod helpers;
 mod imports;

@@ -76,7 +76,13 @@ struct LivePage<'a> {
 impl LivePage<'_> {
     /// Changes of this string mark a row as updated in the browser.
     fn signature(row: &crate::web::ranking::RowView) -> String {
-        format!("{}|{}|{:?}|{}", row.total, row.status.key(), row.rank, row.passen_text().join(","))
+        format!(
+            "{}|{}|{:?}|{}",
+            row.total,
+            row.status.key(),
+            row.rank,
+            row.passen_text().join(",")
+        )
     }
 }
 

@@ -1,0 +1,1 @@
+DROP TABLE suspended_final_visas;
