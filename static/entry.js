@@ -1,3 +1,27 @@
+// Entry comfort; every form works without it.
+// After a refused entry: the cursor is in the first field with an error, its content
+// selected, so the next keystrokes replace it.
+(function () {
+  var bad = document.querySelector('form [aria-invalid="true"]');
+  if (bad) { bad.focus(); if (bad.select) bad.select(); }
+})();
+
+// Correction: changing team A's points recomputes team B's as the rest, unless B was typed.
+(function () {
+  var form = document.getElementById("correction-form");
+  if (!form || !form.elements["points_a"] || !form.elements["points_b"]) return;
+  var total = parseInt(form.dataset.total, 10);
+  if (!(total > 0)) return;
+  var a = form.elements["points_a"], b = form.elements["points_b"];
+  var typedB = false;
+  b.addEventListener("input", function () { typedB = true; });
+  a.addEventListener("input", function () {
+    if (typedB) return;
+    var x = parseInt(a.value.replace(/'/g, ""), 10);
+    if (!isNaN(x) && x >= 0 && x <= total) b.value = String(total - x);
+  });
+})();
+
 // Fast result entry: shows the two teams of the typed table and the other team's points.
 (function () {
   var form = document.getElementById("entry-form");

@@ -219,18 +219,18 @@ pub fn take_suspended_final_visas(
     conn: &mut Conn,
     cause: TeamId,
 ) -> QueryResult<Vec<SuspendedVisa>> {
-    let rows: Vec<(TeamId, Option<UserId>, Option<String>, NaiveDateTime, i32)> =
-        suspended_final_visas::table
-            .filter(suspended_final_visas::cause_team_id.eq(cause))
-            .select((
-                suspended_final_visas::team_id,
-                suspended_final_visas::visa_by,
-                suspended_final_visas::visa_name,
-                suspended_final_visas::visa_at,
-                suspended_final_visas::total,
-            ))
-            .order(suspended_final_visas::team_id)
-            .load(conn)?;
+    type Row = (TeamId, Option<UserId>, Option<String>, NaiveDateTime, i32);
+    let rows: Vec<Row> = suspended_final_visas::table
+        .filter(suspended_final_visas::cause_team_id.eq(cause))
+        .select((
+            suspended_final_visas::team_id,
+            suspended_final_visas::visa_by,
+            suspended_final_visas::visa_name,
+            suspended_final_visas::visa_at,
+            suspended_final_visas::total,
+        ))
+        .order(suspended_final_visas::team_id)
+        .load(conn)?;
     diesel::delete(
         suspended_final_visas::table.filter(suspended_final_visas::cause_team_id.eq(cause)),
     )

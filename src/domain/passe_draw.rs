@@ -388,7 +388,7 @@ impl Field {
 
     /// Bye candidates: the teams with the fewest byes, in seeded order.
     fn bye_candidates(&self, byes: &[u32]) -> Vec<Option<usize>> {
-        if self.n % 2 == 0 {
+        if self.n.is_multiple_of(2) {
             return vec![None];
         }
         let fewest = byes.iter().copied().min().unwrap_or(0);
@@ -483,7 +483,10 @@ impl Search<'_> {
 }
 
 /// Rematch-free pairings of `rounds` Passen at once; the first of them, if found.
-fn look_ahead(field: &Field, rounds: usize) -> Option<(Vec<(usize, usize)>, Option<usize>)> {
+/// Pairs of indexes and the bye of one Passe.
+type IndexPairing = (Vec<(usize, usize)>, Option<usize>);
+
+fn look_ahead(field: &Field, rounds: usize) -> Option<IndexPairing> {
     let n = field.n;
     let mut search = Search {
         field,
@@ -550,7 +553,7 @@ fn cost(field: &Field, i: usize, j: usize) -> u64 {
     consecutive + u64::from(field.met[i * field.n + j]) * 1_000 + u64::from(field.same_club(i, j))
 }
 
-fn fewest_rematches(field: &Field) -> (Vec<(usize, usize)>, Option<usize>) {
+fn fewest_rematches(field: &Field) -> IndexPairing {
     field
         .bye_candidates(&field.byes)
         .into_iter()

@@ -36,6 +36,8 @@ struct CorrectionPage {
     conflict: Option<ResultView>,
     /// The result came in another way (its Tafel): why, with the explicit replacement.
     other_source: Option<String>,
+    /// Both teams' points together (0: the mode checks no sum), for the rest in the browser.
+    table_total: u32,
 }
 
 fn correction_page(
@@ -53,6 +55,11 @@ fn correction_page(
     Ok(CorrectionPage {
         ctx: ctx.with_tournament(&data.tournament),
         striche: data.tournament.mode.facts().entry == ResultEntry::Striche,
+        table_total: data
+            .tournament
+            .mode
+            .table_total(data.tournament.spiele_per_passe as u32)
+            .unwrap_or(0),
         t: data.tournament,
         passe,
         table,

@@ -313,7 +313,8 @@ async fn a_whole_jassmarathon_from_tafel_to_rangliste_by_striche() {
     let csv = String::from_utf8(csv[3..].to_vec()).unwrap();
     let first = csv.lines().nth(1).unwrap();
     assert!(
-        first.starts_with(&format!("1;{leader_nr};")) && first.ends_with(";8;1;9;visiert"),
+        first.starts_with(&format!("1;{leader_nr};"))
+            && first.ends_with(";8;1;gespielt;gespielt;9;Endvisum"),
         "{first}"
     );
     let (_, _, standblatt) = bytes(

@@ -257,10 +257,10 @@ async fn jassmarathon_pages_prints_and_exports_speak_spielrunde_and_striche() {
     let header = header.lines().next().unwrap().to_string();
     assert_eq!(
         header,
-        "rang;startnummer;team;spieler1;spieler2;spielrunde_1;spielrunde_2;total;status"
+        "rang;startnummer;team;spieler1;spieler2;spielrunde_1;spielrunde_2;spielrunde_1_art;spielrunde_2_art;total;status"
     );
     let (_, _, csv) = bytes(&leitung, &format!("/tournaments/{id}/results.csv")).await;
-    assert!(csv.starts_with(b"\xEF\xBB\xBFspielrunde;startnummer;striche\r\n"));
+    assert!(csv.starts_with(b"\xEF\xBB\xBFspielrunde;startnummer;striche;art\r\n"));
     let (_, _, json) = bytes(&leitung, &format!("/tournaments/{id}/ranking.json")).await;
     let json: serde_json::Value = serde_json::from_slice(&json).unwrap();
     assert_eq!(json["mode"], "jassmarathon");

@@ -869,3 +869,133 @@ async fn a_correction_says_visum_aufgehoben_only_when_there_was_one() {
         .await;
     assert!(text(&page, ".flash").contains("(korrigiert, Visum aufgehoben)"));
 }
+
+/// After a refused entry the cursor is in the field with the error (autofocus; the entry
+/// script also selects its content), not back in Tisch where the next digit would make
+/// table 2 into table 23.
+#[tokio::test]
+async fn after_an_entry_error_the_cursor_is_in_the_field_with_the_error() {
+    let s = drawn_tournament(4, "3", "12", "").await;
+    let path = format!("/tournaments/{}/passen/1/entry", s.id);
+    let r = s
+        .buero
+        .post(&path, &[("table", "2"), ("points_a", "99999")])
+        .await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let html = Html::parse_document(&r.text().await.unwrap());
+    assert_eq!(attr(&html, "#points_a", "autofocus").as_deref(), Some(""));
+    assert_eq!(attr(&html, "#table", "autofocus"), None);
+    assert_eq!(
+        attr(&html, "#points_a", "aria-invalid").as_deref(),
+        Some("true")
+    );
+    let r = s
+        .buero
+        .post(&path, &[("table", "77"), ("points_a", "900")])
+        .await;
+    let html = Html::parse_document(&r.text().await.unwrap());
+    assert_eq!(attr(&html, "#table", "autofocus").as_deref(), Some(""));
+    // A fresh form starts at Tisch.
+    let html = s.buero.html(&path).await;
+    assert_eq!(attr(&html, "#table", "autofocus").as_deref(), Some(""));
+}
+
+/// A bye and a Pauschale are marked as such on every output: Rangliste page and PDF, live
+/// page, ranking.csv, ranking.json and results.csv (with their kind per Passe).
+#[tokio::test]
+async fn pauschale_and_bye_are_marked_in_every_output() {
+    let s = drawn_tournament(5, "5", "8", "660").await;
+    let id = s.id;
+    let d = s.app.data(id);
+    let bye = d.byes(1)[0];
+    for t in d.tables(1) {
+        s.buero
+            .post_ok(
+                &format!("/tournaments/{id}/passen/1/entry"),
+                &[("table", &t.number.to_string()), ("points_a", "700")],
+            )
+            .await;
+    }
+    // A withdrawal from Passe 1 on: its Passe 1 opponent gets the Pauschale.
+    let gone = d.tables(2)[0].team_a;
+    s.leitung
+        .post_ok(
+            &format!("/tournaments/{id}/teams/{}/status", gone.id),
+            &[("action", "withdraw"), ("passe", "2"), ("reason", "")],
+        )
+        .await;
+    let victim = d.tables(2)[0].team_b;
+    s.buero
+        .post_ok(
+            &format!("/tournaments/{id}/passen/2/entry"),
+            &[
+                ("table", &d.tables(2)[1].number.to_string()),
+                ("points_a", "700"),
+            ],
+        )
+        .await;
+    let page = s
+        .kontrolle
+        .html(&format!("/tournaments/{id}/ranking"))
+        .await;
+    let cells = |team: i32| select_all(&page, &format!("tr[data-team=\"{team}\"] td"));
+    assert!(
+        cells(bye.id.0).contains(&"660 s".to_string()),
+        "{:?}",
+        cells(bye.id.0)
+    );
+    assert!(
+        cells(victim.id.0).contains(&"660 P".to_string()),
+        "{:?}",
+        cells(victim.id.0)
+    );
+    assert_eq!(text(&page, "#legend"), "P = Pauschale, s = spielfrei");
+    let live = s
+        .app
+        .client()
+        .html(&format!("/tournaments/{id}/live"))
+        .await;
+    assert!(text(&live, &format!("#t-{}", bye.startnummer)).contains("660 s"));
+    let (_, _, pdf) = bytes(&s.kontrolle, &format!("/tournaments/{id}/ranking.pdf")).await;
+    let pdf_text = pdf_pages(&pdf).join("\n");
+    assert!(pdf_text.contains("660 s") && pdf_text.contains("660 P"));
+    assert!(pdf_text.contains("P = Pauschale, s = spielfrei"));
+    let (_, _, csv) = bytes(&s.kontrolle, &format!("/tournaments/{id}/ranking.csv")).await;
+    let csv = String::from_utf8(csv[3..].to_vec()).unwrap();
+    let row_of = |nr: i32| {
+        csv.lines()
+            .find(|l| l.split(';').nth(1) == Some(&nr.to_string()))
+            .unwrap()
+            .to_string()
+    };
+    assert!(
+        row_of(bye.startnummer).contains(";660;")
+            && row_of(bye.startnummer).contains(";spielfrei;")
+    );
+    assert!(row_of(victim.startnummer).contains(";Pauschale;"));
+    let json: serde_json::Value = serde_json::from_str(
+        &s.kontrolle
+            .get(&format!("/tournaments/{id}/ranking.json"))
+            .await
+            .text()
+            .await
+            .unwrap(),
+    )
+    .unwrap();
+    let team_json = |nr: i32| {
+        json["teams"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["startnummer"] == nr)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(team_json(bye.startnummer)["round_kinds"][0], "spielfrei");
+    assert_eq!(team_json(victim.startnummer)["round_kinds"][1], "pauschale");
+    assert_eq!(team_json(gone.startnummer)["status"], "zurueckgezogen");
+    let (_, _, results) = bytes(&s.kontrolle, &format!("/tournaments/{id}/results.csv")).await;
+    let results = String::from_utf8(results[3..].to_vec()).unwrap();
+    assert!(results.contains(&format!("1;{};660;spielfrei", bye.startnummer)));
+    assert!(results.contains(&format!("2;{};660;pauschale", victim.startnummer)));
+}

@@ -239,9 +239,16 @@ async fn ranking_pdf_is_paged_and_marked_provisional_only_while_open() {
     let (_, _, csv) = bytes(&anonymous, &format!("/tournaments/{id}/ranking.csv")).await;
     let csv = String::from_utf8(csv).unwrap();
     let text = pages.join("\n");
+    let total_column = csv
+        .lines()
+        .next()
+        .unwrap()
+        .split(';')
+        .position(|h| h == "total")
+        .unwrap();
     for line in csv.lines().skip(1).take(5) {
         let f: Vec<&str> = line.split(';').collect();
-        let total: u32 = f[7].parse().unwrap();
+        let total: u32 = f[total_column].parse().unwrap();
         let expected = format!(
             "{}.\n{}\nÉquipe Nr. {} · Käthi {} / Jürg {}",
             f[0], f[1], f[1], f[1], f[1]
@@ -296,11 +303,11 @@ async fn ranking_csv_and_json_follow_excel_conventions_and_hide_with_the_tournam
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],
-        "rang;startnummer;team;spieler1;spieler2;passe_1;passe_2;passe_3;total;status"
+        "rang;startnummer;team;spieler1;spieler2;passe_1;passe_2;passe_3;passe_1_art;passe_2_art;passe_3_art;total;status"
     );
     assert_eq!(lines.len(), 5);
     assert!(
-        lines[1].starts_with("1;") && lines[1].ends_with(";provisorisch"),
+        lines[1].starts_with("1;") && lines[1].ends_with(";Resultate fehlen"),
         "{}",
         lines[1]
     );
@@ -325,6 +332,10 @@ async fn ranking_csv_and_json_follow_excel_conventions_and_hide_with_the_tournam
     assert_eq!(json["teams"][0]["rounds"][0], 1100);
     assert_eq!(json["teams"].as_array().unwrap().len(), 4);
     assert_eq!(json["teams"][3]["status"], "disqualifiziert");
+    assert_eq!(json["teams"][3]["status_label"], "disqualifiziert");
+    assert_eq!(json["teams"][0]["status"], "resultate_fehlen");
+    assert_eq!(json["teams"][0]["status_label"], "Resultate fehlen");
+    assert_eq!(json["teams"][0]["round_kinds"][0], "gespielt");
 
     // Hidden: anonymous visitors get 404, the office still sees everything.
     leitung
@@ -347,7 +358,7 @@ async fn exported_results_reimport_into_an_identical_ranking() {
     let leitung = app.leitung().await;
     let first = many_teams(&app, &leitung, 10).await;
     let (_, _, results_csv) = bytes(&leitung, &format!("/tournaments/{first}/results.csv")).await;
-    assert!(results_csv.starts_with(b"\xEF\xBB\xBFpasse;startnummer;punkte\r\n"));
+    assert!(results_csv.starts_with(b"\xEF\xBB\xBFpasse;startnummer;punkte;art\r\n"));
     // A fresh tournament with the same teams and draw seed has the same schedule.
     let second = create_tournament_with(&leitung, "Kopie", "2", "4", "400").await;
     let mut csv = String::from("nr;team;spieler1;spieler2\n");

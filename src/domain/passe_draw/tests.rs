@@ -207,7 +207,7 @@ impl Exhaustive {
     }
 
     /// Every pairing of one Passe allowed by the bye rule: (pairs, bye).
-    fn passen(&self, byes: &HashMap<u32, u32>) -> Vec<(Vec<(u32, u32)>, Option<u32>)> {
+    fn passen(&self, byes: &HashMap<u32, u32>) -> Vec<Pairing<u32>> {
         fn pairings(rest: &[u32]) -> Vec<Vec<(u32, u32)>> {
             let Some((&first, others)) = rest.split_first() else {
                 return vec![Vec::new()];
@@ -228,7 +228,7 @@ impl Exhaustive {
             all
         }
         let count = |t: &u32| byes.get(t).copied().unwrap_or(0);
-        let byes_allowed: Vec<Option<u32>> = if self.field.len() % 2 == 0 {
+        let byes_allowed: Vec<Option<u32>> = if self.field.len().is_multiple_of(2) {
             vec![None]
         } else {
             let fewest = self.field.iter().map(count).min().unwrap_or(0);
