@@ -103,14 +103,14 @@ fn sheets(data: &TournamentData, base: &str, blank: bool, only: Option<TeamId>) 
                 .enumerate()
                 .map(|(index, line)| {
                     let (points, visa) = match line {
-                        PasseLine::Spielfrei { points } => (
-                            format!("{} spielfrei", format::number(i64::from(*points))),
-                            String::new(),
-                        ),
-                        PasseLine::Pauschale { points, .. } if !blank => (
-                            format!("{} Pauschale", format::number(i64::from(*points))),
-                            String::new(),
-                        ),
+                        // The kind goes to the wide visa column (a Pauschale needs no visa),
+                        // so the points column keeps its size and nothing is cut.
+                        PasseLine::Spielfrei { points } => {
+                            (format::number(i64::from(*points)), "spielfrei".to_string())
+                        }
+                        PasseLine::Pauschale { points, .. } if !blank => {
+                            (format::number(i64::from(*points)), "Pauschale".to_string())
+                        }
                         PasseLine::Gespielt { points, visa, .. } if !blank => (
                             format::number(i64::from(*points)),
                             visa.as_ref()

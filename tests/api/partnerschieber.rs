@@ -994,6 +994,15 @@ async fn pauschale_and_bye_are_marked_in_every_output() {
     assert_eq!(team_json(bye.startnummer)["round_kinds"][0], "spielfrei");
     assert_eq!(team_json(victim.startnummer)["round_kinds"][1], "pauschale");
     assert_eq!(team_json(gone.startnummer)["status"], "zurueckgezogen");
+    for (team, word) in [(bye.id.0, "spielfrei"), (victim.id.0, "Pauschale")] {
+        let (_, _, pdf) = bytes(
+            &s.kontrolle,
+            &format!("/tournaments/{id}/teams/{team}/standblatt.pdf"),
+        )
+        .await;
+        let text = pdf_pages(&pdf).join("\n");
+        assert!(text.contains(word) && !text.contains('…'), "{text}");
+    }
     let (_, _, results) = bytes(&s.kontrolle, &format!("/tournaments/{id}/results.csv")).await;
     let results = String::from_utf8(results[3..].to_vec()).unwrap();
     assert!(results.contains(&format!("1;{};660;spielfrei", bye.startnummer)));
