@@ -26,7 +26,7 @@ fn main() {
             players: format!("Käthi Müller-{n} / Jürg Bär-{n}"),
             club: "Jassclub Zürich, Zürich".into(),
             los: ((n * 7919) % TEAMS + 1).to_string(),
-            url: format!("http://192.168.1.20:8080/tournaments/1/teams/{n}"),
+            url: Some(format!("http://192.168.1.20:8080/tournaments/1/team/{n}")),
             lines: (1..=PASSEN)
                 .map(|p| SheetLine {
                     round: p,

@@ -32,7 +32,8 @@ pub fn build(settings: &Settings) -> Result<Application, String> {
     let pool = db::connect(&settings.database_url, DB_CONNECTIONS)?;
     let listener =
         TcpListener::bind(&settings.bind).map_err(|e| format!("{}: {e}", settings.bind))?;
-    let port = listener.local_addr().map_err(|e| e.to_string())?.port();
+    let listen = listener.local_addr().map_err(|e| e.to_string())?;
+    let port = listen.port();
     let state = actix_web::web::Data::new(AppState {
         pool: pool.clone(),
         public_url: settings.public_url.clone(),
@@ -40,6 +41,7 @@ pub fn build(settings: &Settings) -> Result<Application, String> {
         db_threads: web::threads::DbThreads::start(DB_CONNECTIONS as usize)
             .map_err(|e| format!("database threads: {e}"))?,
         setup: setup_access(&pool, settings, port)?,
+        listen,
     });
     let setup_code = state.setup.code.clone();
     crate::web::live::publish::spawn_poller(state.clone());
@@ -68,6 +70,7 @@ pub fn build(settings: &Settings) -> Result<Application, String> {
                     .add(("X-Frame-Options", "DENY"))
                     .add(("Referrer-Policy", "same-origin")),
             )
+            .wrap(middleware::from_fn(crate::web::head::as_get))
             .configure(web::configure)
             .default_service(actix_web::web::to(web::not_found))
     })

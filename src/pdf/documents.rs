@@ -24,8 +24,8 @@ pub struct Sheet {
     pub players: String,
     pub club: String,
     pub los: String,
-    /// Encoded in the QR code: the team's Standblatt page in the app.
-    pub url: String,
+    /// Encoded in the QR code: the team's public page (None while public pages are off).
+    pub url: Option<String>,
     pub lines: Vec<SheetLine>,
     pub total: String,
     pub final_visa: String,
@@ -91,7 +91,18 @@ pub fn standblaetter(header: Header, round_label: &str, unit: &str, sheets: &[Sh
                 &format!("Los {}", sheet.los),
             );
         }
-        if let Some((width, modules)) = qr_modules(&sheet.url) {
+        if sheet.url.is_none() {
+            page.text_in(
+                PAGE_WIDTH - MARGIN - 40.0,
+                40.0,
+                40.0,
+                7.0,
+                Weight::Regular,
+                Align::Center,
+                "Öffentliche Seiten aus: kein QR-Code",
+            );
+        }
+        if let Some((width, modules)) = sheet.url.as_deref().and_then(qr_modules) {
             page.qr(PAGE_WIDTH - MARGIN - 40.0, 22.0, 40.0, width, &modules);
             page.text_in(
                 PAGE_WIDTH - MARGIN - 40.0,
@@ -100,7 +111,7 @@ pub fn standblaetter(header: Header, round_label: &str, unit: &str, sheets: &[Sh
                 7.0,
                 Weight::Regular,
                 Align::Center,
-                "Standblatt online",
+                "Team-Seite online",
             );
         }
         // "Spielrunde" is wider than "Passe": printed in full, the opponent column gives way.

@@ -9,6 +9,8 @@ pub mod ctx;
 pub mod draw;
 pub mod entry;
 pub mod error;
+pub mod hall;
+pub mod head;
 pub mod live;
 pub mod passe;
 pub mod prints;
@@ -21,6 +23,7 @@ pub mod spielrunde;
 pub mod standblatt;
 pub mod state;
 pub mod tafel;
+pub mod team_page;
 pub mod teams;
 pub mod threads;
 pub mod tournaments;
@@ -49,11 +52,13 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .configure(spielrunde::routes)
         .configure(tafel::routes)
         .configure(standblatt::routes)
+        .configure(team_page::routes)
+        .configure(hall::routes)
         .configure(ranking::routes);
 }
 
 /// Stylesheets and scripts are part of the binary, so it runs from any directory.
-const ASSETS: [(&str, &str, &str); 5] = [
+const ASSETS: [(&str, &str, &str); 6] = [
     (
         "style.css",
         "text/css; charset=utf-8",
@@ -73,6 +78,11 @@ const ASSETS: [(&str, &str, &str); 5] = [
         "entry.js",
         "text/javascript; charset=utf-8",
         include_str!("../../static/entry.js"),
+    ),
+    (
+        "team.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../static/team.js"),
     ),
     (
         "print.js",

@@ -7,6 +7,7 @@ use super::ranking::{
 };
 use super::render::base_url;
 use super::state::{AppState, db};
+use super::team_page::team_page_path;
 use super::views::team_label;
 use crate::app::guard;
 use crate::db::tournament_data::TournamentData;
@@ -93,10 +94,12 @@ fn sheets(data: &TournamentData, base: &str, blank: bool, only: Option<TeamId>) 
                 .collect::<Vec<_>>()
                 .join(", "),
             los: team.los.map(|l| l.to_string()).unwrap_or_default(),
-            url: format!(
-                "{base}/tournaments/{}/teams/{}",
-                data.tournament.id, team.id
-            ),
+            url: data.tournament.public.then(|| {
+                format!(
+                    "{base}{}",
+                    team_page_path(data.tournament.id.0, team.startnummer)
+                )
+            }),
             lines: sheet
                 .lines
                 .iter()

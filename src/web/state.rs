@@ -13,6 +13,8 @@ pub struct AppState {
     pub live: std::sync::Arc<LiveHub>,
     pub db_threads: DbThreads,
     pub setup: SetupAccess,
+    /// The address the server listens on (the Halle page tells the office what phones reach).
+    pub listen: std::net::SocketAddr,
 }
 
 /// Who may run the first-run setup of an empty database: the machine itself (unless the

@@ -4,6 +4,7 @@ mod authorization;
 mod crash;
 mod disqualification;
 mod foundation;
+mod hall;
 mod helpers;
 mod imports;
 mod live;

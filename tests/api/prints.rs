@@ -87,12 +87,15 @@ async fn standblaetter_print_schedule_results_and_a_scannable_qr_code() {
     );
     assert!(pages[0].contains("Seite 1 von 4"));
 
-    // The QR code on each sheet opens that team's Standblatt page.
+    // The QR code on each sheet opens that team's public page.
     for (index, team) in data.teams.iter().enumerate() {
         let url = pdf_qr(&pdf, index).expect("a QR code that decodes");
         assert_eq!(
             url,
-            format!("{}/tournaments/{id}/teams/{}", leitung.address, team.id)
+            format!(
+                "{}/tournaments/{id}/team/{}",
+                leitung.address, team.startnummer
+            )
         );
     }
 

@@ -39,7 +39,7 @@ fn current_progress(data: &TournamentData) -> Option<Progress> {
 }
 
 /// The QR code of `text` as inline SVG (one path, crisp at any size).
-fn qr_svg(text: &str) -> String {
+pub fn qr_svg(text: &str) -> String {
     let Some((width, modules)) = crate::pdf::documents::qr_modules(text) else {
         return String::new();
     };

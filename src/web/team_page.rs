@@ -1,0 +1,136 @@
+//! The public page of one team, opened from the QR code on its Standblatt: where it sits in
+//! every Passe, its results and visas, its provisional rank; it follows the live updates.
+
+use super::auth::MaybeUser;
+use super::ctx::Ctx;
+use super::ranking::{ensure_visible, ranking_view};
+use super::render::page;
+use super::state::{AppState, db};
+use super::views::team_label;
+use crate::app::guard;
+use crate::db::models::TournamentRow;
+use crate::domain::format;
+use crate::domain::ids::{TeamId, TournamentId};
+use crate::domain::standblatt::PasseLine;
+use crate::web::error::AppError;
+use actix_web::{HttpResponse, web};
+use askama::Template;
+use std::collections::HashMap;
+
+pub struct SeatLine {
+    pub passe: u32,
+    pub table: String,
+    pub opponent: String,
+    pub points: String,
+    pub state: &'static str,
+    /// The first Passe still to play: "wo sitze ich".
+    pub next: bool,
+}
+
+#[derive(Template)]
+#[template(path = "team_public.html")]
+struct TeamPage {
+    ctx: Ctx,
+    t: TournamentRow,
+    label: String,
+    startnummer: i32,
+    players: String,
+    rank: String,
+    total: String,
+    status: String,
+    lines: Vec<SeatLine>,
+    next: Option<String>,
+    version: i32,
+}
+
+/// The address the QR code on a Standblatt encodes.
+pub fn team_page_path(tournament: i32, startnummer: i32) -> String {
+    format!("/tournaments/{tournament}/team/{startnummer}")
+}
+
+async fn show(
+    state: web::Data<AppState>,
+    user: MaybeUser,
+    path: web::Path<(i32, i32)>,
+) -> Result<HttpResponse, AppError> {
+    let (id, startnummer) = path.into_inner();
+    let data = db(&state, move |conn| Ok(guard::load(conn, TournamentId(id))?)).await?;
+    ensure_visible(&data, &user)?;
+    let team = data
+        .teams
+        .iter()
+        .find(|t| t.startnummer == startnummer)
+        .cloned()
+        .ok_or_else(AppError::not_found)?;
+    let sheets = data.standblaetter();
+    let sheet = sheets
+        .iter()
+        .find(|s| s.team == team.id)
+        .ok_or_else(AppError::not_found)?;
+    let labels: HashMap<TeamId, String> =
+        data.teams.iter().map(|t| (t.id, team_label(t))).collect();
+    let first_open = sheet
+        .lines
+        .iter()
+        .position(|l| matches!(l, PasseLine::Offen { .. }));
+    let lines: Vec<SeatLine> = sheet
+        .lines
+        .iter()
+        .enumerate()
+        .map(|(index, line)| SeatLine {
+            passe: index as u32 + 1,
+            table: match line {
+                PasseLine::Spielfrei { .. } => "–".into(),
+                other => other.table().map(|t| t.to_string()).unwrap_or_default(),
+            },
+            opponent: line
+                .opponent()
+                .and_then(|o| labels.get(&o).cloned())
+                .unwrap_or_default(),
+            points: line
+                .score()
+                .map(|s| format::number(i64::from(s.points)))
+                .unwrap_or_default(),
+            state: line.status_label(),
+            next: Some(index) == first_open,
+        })
+        .collect();
+    let round = data.tournament.mode.round();
+    let next = first_open.and_then(|i| {
+        let line = &lines[i];
+        (!line.table.is_empty()).then(|| {
+            format!(
+                "{round} {}: Tisch {} gegen {}",
+                line.passe, line.table, line.opponent
+            )
+        })
+    });
+    let view = ranking_view(&data, data.tournament.closed);
+    let row = view
+        .iter()
+        .flat_map(|s| &s.rows)
+        .find(|r| r.team.id == team.id);
+    let ctx = match &user.0 {
+        Some(session) => session.ctx().with_tournament(&data.tournament),
+        None => Ctx::anonymous(),
+    };
+    page(&TeamPage {
+        ctx,
+        label: team_label(&team),
+        startnummer,
+        players: format!("{} / {}", team.player1, team.player2),
+        rank: row.map(|r| r.rank_text()).unwrap_or_default(),
+        total: row.map(|r| r.total_text()).unwrap_or_default(),
+        status: row
+            .map(|r| r.status.label(data.tournament.mode))
+            .unwrap_or_default(),
+        lines,
+        next,
+        version: data.tournament.version,
+        t: data.tournament,
+    })
+}
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/tournaments/{id}/team/{startnummer}", web::get().to(show));
+}
