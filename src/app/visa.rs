@@ -2,7 +2,7 @@
 //! of a team's total.
 
 use super::{Refusal, guard};
-use crate::db::models::Signer;
+use crate::db::models::{ResultRow, Signer};
 use crate::db::tournament_data;
 use crate::db::{Conn, audit, now, results, teams, write_tx};
 use crate::domain::ids::{TeamId, TournamentId};
@@ -34,6 +34,20 @@ pub fn visa(
                 "Dieses Team spielte nicht an diesem Tisch.",
             ));
         }
+        visa_sides(conn, actor, id, stored, side_a, side_b)
+    })
+}
+
+/// Visas the unvisaed sides of a result and audits it.
+fn visa_sides(
+    conn: &mut Conn,
+    actor: &Actor,
+    id: TournamentId,
+    stored: ResultRow,
+    side_a: bool,
+    side_b: bool,
+) -> Result<(), Refusal> {
+    {
         let mark = Some((Signer::User(actor.id), now()));
         let visa_a = match stored.visa_a() {
             None if side_a => mark.clone(),
@@ -57,6 +71,36 @@ pub fn visa(
             Some(&updated),
         )?;
         Ok(())
+    }
+}
+
+/// Visas both teams of every listed table at once (the Kontrolleur's desk), exactly as the
+/// confirmation listed them: `(table, result version)`. A table that changed since, or is
+/// no longer final, refuses the whole batch, so nothing is visaed unseen.
+pub fn visa_tables(
+    conn: &mut Conn,
+    actor: &Actor,
+    id: TournamentId,
+    passe: u32,
+    tables: &[(u32, i32)],
+) -> Result<usize, Refusal> {
+    guard::require(actor, Permission::Visa)?;
+    write_tx(conn, |conn| {
+        let t = guard::begin_write(conn, id)?;
+        guard::round(&t, passe)?;
+        let data = tournament_data::load_passe(conn, t.clone(), passe)?;
+        let round = t.mode.round();
+        for &(table, version) in tables {
+            let stored = results::at(conn, id, passe, table)?
+                .filter(|r| r.version == version && data.is_final(passe, table))
+                .ok_or_else(|| {
+                    Refusal::Conflict(format!(
+                        "{round} {passe}, Tisch {table} wurde inzwischen geändert: nichts visiert. Bitte die Liste neu laden."
+                    ))
+                })?;
+            visa_sides(conn, actor, id, stored, true, true)?;
+        }
+        Ok(tables.len())
     })
 }
 

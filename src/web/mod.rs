@@ -11,6 +11,7 @@ pub mod entry;
 pub mod error;
 pub mod hall;
 pub mod head;
+pub mod kontrolle;
 pub mod live;
 pub mod passe;
 pub mod prints;
@@ -54,6 +55,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .configure(standblatt::routes)
         .configure(team_page::routes)
         .configure(hall::routes)
+        .configure(kontrolle::routes)
         .configure(ranking::routes);
 }
 

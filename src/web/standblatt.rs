@@ -169,6 +169,14 @@ async fn final_visa(
     path: web::Path<(i32, i32)>,
     post: Secured<HashMap<String, String>>,
 ) -> Result<HttpResponse, AppError> {
+    // The worklist comes back to where it was (an anchor of the next team).
+    let back = safe_back(
+        post.form
+            .get("back")
+            .map(String::as_str)
+            .unwrap_or_default(),
+        format!("/tournaments/{}/teams/{}", path.0, path.1),
+    );
     let actor = post.session.require(Permission::Visa)?.clone();
     let (id, team) = path.into_inner();
     db(&state, move |conn| {
@@ -180,13 +188,7 @@ async fn final_visa(
         )?)
     })
     .await?;
-    flash_redirect(
-        &state,
-        &post.session,
-        &format!("/tournaments/{id}/teams/{team}"),
-        "Endtotal visiert.".into(),
-    )
-    .await
+    flash_redirect(&state, &post.session, &back, "Endtotal visiert.".into()).await
 }
 
 #[derive(Deserialize)]

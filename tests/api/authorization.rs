@@ -63,6 +63,7 @@ fn expected(route: &str) -> Option<(Body, &'static str)> {
         | "/tournaments/{id}/passen/{passe}/tafel/{table}" => (Form, "lbk"),
         "/tournaments/{id}/results/import" => (Upload, "lb"),
         "/tournaments/{id}/passen/{passe}/tables/{table}/visa"
+        | "/tournaments/{id}/passen/{passe}/visa-all"
         | "/tournaments/{id}/teams/{team}/final-visa" => (Form, "lk"),
         "/tournaments/{id}/teams/{team}/status" | "/tournaments/{id}/passen/{passe}/clock" => {
             (Form, "l")

@@ -7,6 +7,7 @@ mod foundation;
 mod hall;
 mod helpers;
 mod imports;
+mod kontrolle;
 mod live;
 mod login;
 mod marathon;
