@@ -99,6 +99,8 @@ pub fn save_typed(
             table: parsed.table,
             score: parsed.score,
             expected_version,
+            reason: Some(form.reason.trim().chars().take(300).collect::<String>())
+                .filter(|r| !r.is_empty()),
             details: parsed
                 .details
                 .map(|d| serde_json::to_string(&d))

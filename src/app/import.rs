@@ -47,6 +47,7 @@ pub fn import_results(
                 score: t.score,
                 expected_version: None,
                 details: None,
+                reason: None,
             };
             if let SaveOutcome::Conflict(_) = write_checked(conn, actor, &data, &entry)? {
                 return Err(Refusal::invalid(format!(

@@ -27,6 +27,17 @@ pub struct TableEntry {
     pub expected_version: Option<i32>,
     /// Striche per category behind the result (JSON), where the mode counts Striche.
     pub details: Option<String>,
+    /// Why a correction was made (shown in the Protokoll).
+    pub reason: Option<String>,
+}
+
+/// A result row in the Protokoll, with the reason of a correction.
+#[derive(serde::Serialize)]
+struct Audited<'a> {
+    #[serde(flatten)]
+    row: &'a ResultRow,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    grund: Option<&'a str>,
 }
 
 pub enum SaveOutcome {
@@ -85,7 +96,10 @@ pub fn write_checked(
                 action,
             },
             before,
-            Some(after),
+            Some(&Audited {
+                row: after,
+                grund: entry.reason.as_deref(),
+            }),
         )
     };
     let saved = match (existing, entry.expected_version) {

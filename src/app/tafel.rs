@@ -177,6 +177,7 @@ pub fn change_tafel(
                 score,
                 expected_version: existing.as_ref().map(|r| r.version),
                 details: Some(serde_json::to_string(&details)?),
+                reason: None,
             };
             if let SaveOutcome::Conflict(_) = write_checked(conn, actor, &data, &entry)? {
                 return Err(Refusal::Conflict(

@@ -46,6 +46,9 @@ pub struct ResultForm {
     /// another way (a Tafel by a Schnellerfassung).
     #[serde(default)]
     pub replace_source: String,
+    /// Why a result is corrected (optional; the Protokoll shows it).
+    #[serde(default)]
+    pub reason: String,
 }
 
 impl ResultForm {

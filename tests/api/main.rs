@@ -16,4 +16,5 @@ mod output_safety;
 mod partnerschieber;
 mod per_passe_draw;
 mod prints;
+mod protocol;
 mod safety;

@@ -2,6 +2,7 @@
 //! label of a team. Pages hold these, not rows.
 
 pub mod clock;
+pub mod protocol;
 pub mod table;
 
 pub use clock::{ClockView, clock_view};
