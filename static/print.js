@@ -6,3 +6,10 @@ document.addEventListener("click", function (event) {
   event.preventDefault();
   window.print();
 });
+
+// Destructive actions ask first: a form with data-confirm="Frage" submits only after yes.
+document.addEventListener("submit", function (event) {
+  var form = event.target;
+  var question = form && form.getAttribute && form.getAttribute("data-confirm");
+  if (question && !window.confirm(question)) event.preventDefault();
+});

@@ -1,7 +1,7 @@
 //! Registering teams: by hand, by CSV import, edits and deletion before the draw.
 
 use super::{Refusal, guard};
-use crate::db::models::TeamRow;
+use crate::db::models::{TeamRow, TournamentRow};
 use crate::db::{Conn, audit, teams, write_tx};
 use crate::domain::draw;
 use crate::domain::ids::{TeamId, TournamentId};
@@ -145,17 +145,52 @@ pub fn delete(
     })
 }
 
-/// Writes a whole import in one transaction; any clash rolls everything back.
+/// Deletes several teams at once, only before the draw; all or nothing.
+pub fn delete_many(
+    conn: &mut Conn,
+    actor: &Actor,
+    tournament: TournamentId,
+    ids: &[TeamId],
+) -> Result<Vec<TeamRow>, Refusal> {
+    guard::require(actor, Permission::ManageTeams)?;
+    write_tx(conn, |conn| {
+        let mut removed = Vec::with_capacity(ids.len());
+        for team in ids {
+            removed.push(delete(conn, actor, tournament, *team)?);
+        }
+        Ok(removed)
+    })
+}
+
+fn ensure_before_draw(t: &TournamentRow) -> Result<(), Refusal> {
+    if t.draw_seed.is_some() {
+        return Err(Refusal::invalid(
+            "Nach der Auslosung können Teams nicht mehr ersetzt oder gelöscht werden, nur noch zurückgezogen oder disqualifiziert.",
+        ));
+    }
+    Ok(())
+}
+
+/// Writes a whole import in one transaction; any clash rolls everything back. `replace`
+/// removes every team of the tournament first (only before the draw).
 pub fn import(
     conn: &mut Conn,
     actor: &Actor,
     tournament: TournamentId,
     imported: &[ImportedTeam],
+    replace: bool,
 ) -> Result<usize, TeamRefusal> {
     guard::require(actor, Permission::ManageTeams)?;
     write_tx(conn, |conn| {
         let t = guard::begin_write(conn, tournament)?;
         ensure_may_add(&t)?;
+        if replace {
+            ensure_before_draw(&t)?;
+            for before in teams::list(conn, tournament)? {
+                teams::delete(conn, before.id)?;
+                record(conn, actor, tournament, "delete", Some(&before), None)?;
+            }
+        }
         for team in imported {
             if teams::taken(conn, tournament, team.startnummer, None)? {
                 return Err(TeamRefusal::StartnummerTaken(team.startnummer));

@@ -14,14 +14,25 @@ enum Column {
     Ort,
 }
 
+/// The header line of the CSV template (the app's own column names).
+pub const TEMPLATE_HEADER: &str = "startnummer;team;spieler1;spieler2;verein;ort";
+
+/// A header as typed in a spreadsheet: the app's labels ("Spieler 1", "Verein") and common
+/// variants ("Name", "Club", "Nr.") are accepted; case, spaces, dots, `-` and `_` do not
+/// matter.
 fn column(name: &str) -> Option<Column> {
-    match name {
-        "startnummer" | "nr" => Some(Column::Startnummer),
-        "team" => Some(Column::Team),
-        "spieler1" => Some(Column::Spieler1),
-        "spieler2" => Some(Column::Spieler2),
-        "verein" => Some(Column::Verein),
-        "ort" => Some(Column::Ort),
+    let key: String = name
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '.' | '-' | '_'))
+        .flat_map(char::to_lowercase)
+        .collect();
+    match key.as_str() {
+        "startnummer" | "nr" | "startnr" | "nummer" => Some(Column::Startnummer),
+        "team" | "teamname" | "name" | "mannschaft" => Some(Column::Team),
+        "spieler1" | "spielerin1" | "player1" | "jasser1" => Some(Column::Spieler1),
+        "spieler2" | "spielerin2" | "player2" | "jasser2" => Some(Column::Spieler2),
+        "verein" | "club" | "jassclub" | "klub" => Some(Column::Verein),
+        "ort" | "wohnort" | "gemeinde" => Some(Column::Ort),
         _ => None,
     }
 }
@@ -235,5 +246,19 @@ mod tests {
         assert!(errors[0].message.contains("spieler2"));
         assert!(parse_team_csv(b"nr;spieler1;spieler2\n", &[]).is_err());
         assert!(parse_team_csv(b"", &[]).is_err());
+    }
+
+    #[test]
+    fn the_apps_labels_and_common_variants_are_headers() {
+        let teams = parse_team_csv(
+            "Nr.;Name;Spieler 1;Spieler 2;Club;Wohnort\n5;Bärenstark;Anna Müller;Urs Bär;JC Zürich;Zürich\n"
+                .as_bytes(),
+            &[],
+        )
+        .unwrap();
+        assert_eq!(teams[0].startnummer, 5);
+        assert_eq!(teams[0].team.name.as_deref(), Some("Bärenstark"));
+        assert_eq!(teams[0].team.club.as_deref(), Some("JC Zürich"));
+        assert!(parse_team_csv(format!("{TEMPLATE_HEADER}\n;;A;B;;\n").as_bytes(), &[]).is_ok());
     }
 }

@@ -13,7 +13,7 @@ use crate::domain::form::FieldErrors;
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::role::Permission;
 use crate::domain::team::{TeamForm, TeamInput};
-use crate::domain::team_import::{ImportedTeam, parse_team_csv};
+use crate::domain::team_import::{ImportedTeam, TEMPLATE_HEADER, parse_team_csv};
 use crate::domain::text_import::ImportError;
 use crate::web::error::AppError;
 use actix_web::http::StatusCode;
@@ -56,6 +56,8 @@ struct ImportPage {
     errors: Vec<ImportError>,
     preview: Vec<ImportedTeam>,
     data: String,
+    /// The file replaces every team of the tournament.
+    replace: bool,
 }
 
 fn views(rows: Vec<TeamRow>) -> Vec<TeamView> {
@@ -262,17 +264,24 @@ async fn import_form(
         errors: Vec::new(),
         preview: Vec::new(),
         data: String::new(),
+        replace: false,
     })
 }
 
+/// `replace`: the file replaces every team, so no Startnummer is taken yet.
 async fn parse_upload(
     state: &web::Data<AppState>,
     id: TournamentId,
     bytes: Vec<u8>,
+    replace: bool,
 ) -> Result<(TournamentRow, Result<Vec<ImportedTeam>, Vec<ImportError>>), AppError> {
     db(state, move |conn| {
         let t = guard::tournament(conn, id)?;
-        let existing = teams::startnummern(conn, id)?;
+        let existing = if replace {
+            Vec::new()
+        } else {
+            teams::startnummern(conn, id)?
+        };
         Ok((t, parse_team_csv(&bytes, &existing)))
     })
     .await
@@ -287,7 +296,8 @@ async fn import_preview(
     let actor = upload.session.require(Permission::ManageTeams)?.clone();
     let id = TournamentId(path.into_inner());
     let bytes = upload.fields.get("file").cloned().unwrap_or_default();
-    let (t, parsed) = parse_upload(&state, id, bytes.clone()).await?;
+    let replace = upload.fields.get("replace").is_some_and(|v| !v.is_empty());
+    let (t, parsed) = parse_upload(&state, id, bytes.clone(), replace).await?;
     // The file stays on the server until it is confirmed; the page carries a token only.
     let data = match &parsed {
         Ok(_) => {
@@ -306,6 +316,7 @@ async fn import_preview(
             errors: Vec::new(),
             preview,
             data,
+            replace,
         }),
         Err(errors) => page_with(
             &ImportPage {
@@ -314,6 +325,7 @@ async fn import_preview(
                 errors,
                 preview: Vec::new(),
                 data: String::new(),
+                replace: false,
             },
             StatusCode::UNPROCESSABLE_ENTITY,
         ),
@@ -325,6 +337,9 @@ struct ConfirmForm {
     /// The token of the file kept since its preview.
     #[serde(default)]
     upload: String,
+    /// "1": the file replaces every team (only before the draw).
+    #[serde(default)]
+    replace: String,
 }
 
 /// Step 2: the confirmed file is parsed again and written in one transaction.
@@ -343,7 +358,8 @@ async fn import_confirm(
                 "Diese Vorschau ist abgelaufen oder schon importiert. Bitte die Datei nochmals hochladen.".into(),
             )
         })?;
-    let (t, parsed) = parse_upload(&state, id, bytes).await?;
+    let replace = post.form.replace == "1";
+    let (t, parsed) = parse_upload(&state, id, bytes, replace).await?;
     let imported = match parsed {
         Ok(imported) => imported,
         Err(errors) => {
@@ -354,13 +370,14 @@ async fn import_confirm(
                     errors,
                     preview: Vec::new(),
                     data: String::new(),
+                    replace: false,
                 },
                 StatusCode::UNPROCESSABLE_ENTITY,
             );
         }
     };
     let written = db(&state, move |conn| {
-        Ok(team_writes::import(conn, &actor, id, &imported))
+        Ok(team_writes::import(conn, &actor, id, &imported, replace))
     })
     .await?;
     match written {
@@ -380,28 +397,106 @@ async fn import_confirm(
     }
 }
 
+/// An empty team file with the app's column names and one example line, for Excel.
+async fn template_csv(user: User) -> HttpResponse {
+    let _ = user;
+    let body = format!(
+        "\u{feff}{TEMPLATE_HEADER}\r\n1;Bärenstark;Anna Müller;Urs Bär;JC Zürich;Zürich\r\n"
+    );
+    HttpResponse::Ok()
+        .content_type("text/csv; charset=utf-8")
+        .insert_header((
+            actix_web::http::header::CONTENT_DISPOSITION,
+            "attachment; filename=\"teams-vorlage.csv\"",
+        ))
+        .body(body)
+}
+
+#[derive(Template)]
+#[template(path = "teams_delete.html")]
+struct DeletePage {
+    ctx: Ctx,
+    t: TournamentRow,
+    teams: Vec<TeamRow>,
+}
+
+/// Several teams at once (checkboxes `team_<id>`): the first post lists them, the second
+/// (`confirm=1`) deletes them, only before the draw.
+async fn delete_many(
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    post: Secured<HashMap<String, String>>,
+) -> Result<HttpResponse, AppError> {
+    let actor = post.session.require(Permission::ManageTeams)?.clone();
+    let id = TournamentId(path.into_inner());
+    let ids: Vec<TeamId> = post
+        .form
+        .keys()
+        .filter_map(|k| k.strip_prefix("team_")?.parse().ok().map(TeamId))
+        .collect();
+    if ids.is_empty() {
+        return Err(AppError::BadRequest(
+            "Bitte Teams zum Löschen ankreuzen.".into(),
+        ));
+    }
+    if post.form.get("confirm").map(String::as_str) != Some("1") {
+        let (t, chosen) = db(&state, move |conn| {
+            let rows = teams::list(conn, id)?;
+            Ok((
+                guard::tournament(conn, id)?,
+                rows.into_iter().filter(|r| ids.contains(&r.id)).collect(),
+            ))
+        })
+        .await?;
+        return page(&DeletePage {
+            ctx: post.session.ctx().with_tournament(&t),
+            t,
+            teams: chosen,
+        });
+    }
+    let removed = db(&state, move |conn| {
+        Ok(team_writes::delete_many(conn, &actor, id, &ids)?)
+    })
+    .await?;
+    flash_redirect(
+        &state,
+        &post.session,
+        &format!("/tournaments/{id}/teams"),
+        format!("{} Teams gelöscht.", removed.len()),
+    )
+    .await
+}
+
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.route("/tournaments/{id}/teams", web::get().to(list))
-        .route("/tournaments/{id}/teams", web::post().to(create))
-        .route("/tournaments/{id}/teams/import", web::get().to(import_form))
-        .route(
-            "/tournaments/{id}/teams/import",
-            web::post().to(import_preview),
-        )
-        .route(
-            "/tournaments/{id}/teams/import/confirm",
-            web::post().to(import_confirm),
-        )
-        .route(
-            "/tournaments/{id}/teams/{team}/edit",
-            web::get().to(edit_form),
-        )
-        .route(
-            "/tournaments/{id}/teams/{team}/edit",
-            web::post().to(update),
-        )
-        .route(
-            "/tournaments/{id}/teams/{team}/delete",
-            web::post().to(delete),
-        );
+    cfg.route(
+        "/tournaments/{id}/teams/vorlage.csv",
+        web::get().to(template_csv),
+    )
+    .route(
+        "/tournaments/{id}/teams/delete",
+        web::post().to(delete_many),
+    )
+    .route("/tournaments/{id}/teams", web::get().to(list))
+    .route("/tournaments/{id}/teams", web::post().to(create))
+    .route("/tournaments/{id}/teams/import", web::get().to(import_form))
+    .route(
+        "/tournaments/{id}/teams/import",
+        web::post().to(import_preview),
+    )
+    .route(
+        "/tournaments/{id}/teams/import/confirm",
+        web::post().to(import_confirm),
+    )
+    .route(
+        "/tournaments/{id}/teams/{team}/edit",
+        web::get().to(edit_form),
+    )
+    .route(
+        "/tournaments/{id}/teams/{team}/edit",
+        web::post().to(update),
+    )
+    .route(
+        "/tournaments/{id}/teams/{team}/delete",
+        web::post().to(delete),
+    );
 }

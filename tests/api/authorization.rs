@@ -53,7 +53,8 @@ fn expected(route: &str) -> Option<(Body, &'static str)> {
         "/tournaments/{id}/teams"
         | "/tournaments/{id}/teams/{team}/edit"
         | "/tournaments/{id}/teams/{team}/delete"
-        | "/tournaments/{id}/teams/import/confirm" => (Form, "lb"),
+        | "/tournaments/{id}/teams/import/confirm"
+        | "/tournaments/{id}/teams/delete" => (Form, "lb"),
         "/tournaments/{id}/teams/import" => (Upload, "lb"),
         "/tournaments/{id}/draw" | "/tournaments/{id}/draw/next" => (Form, "lb"),
         "/tournaments/{id}/passen/{passe}/entry" | "/tournaments/{id}/passen/{passe}/quick" => {

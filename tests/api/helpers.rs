@@ -207,9 +207,33 @@ impl Client {
     }
 
     pub async fn upload(&self, path: &str, file: Vec<u8>, csrf: Option<&str>) -> Response {
+        self.upload_fields(path, file, csrf, &[]).await
+    }
+
+    /// An upload with the session's token and further text fields.
+    pub async fn upload_with(
+        &self,
+        path: &str,
+        file: Vec<u8>,
+        fields: &[(&str, &str)],
+    ) -> Response {
+        self.upload_fields(path, file, Some(&self.csrf.clone()), fields)
+            .await
+    }
+
+    async fn upload_fields(
+        &self,
+        path: &str,
+        file: Vec<u8>,
+        csrf: Option<&str>,
+        fields: &[(&str, &str)],
+    ) -> Response {
         let mut form = reqwest::multipart::Form::new();
         if let Some(token) = csrf {
             form = form.text("_csrf", token.to_string());
+        }
+        for (name, value) in fields {
+            form = form.text(name.to_string(), value.to_string());
         }
         form = form.part(
             "file",

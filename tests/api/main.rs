@@ -12,6 +12,7 @@ mod live;
 mod login;
 mod marathon;
 mod marathon_corrections;
+mod office;
 mod output_safety;
 mod partnerschieber;
 mod per_passe_draw;

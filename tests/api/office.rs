@@ -1,0 +1,162 @@
+//! Office comfort: team files in the app's own words, a template, replacing and deleting
+//! teams before the draw, focus for late registrations, German roles, questions before
+//! destructive actions, a notice instead of an entry form on a closed tournament.
+
+use crate::helpers::*;
+use reqwest::StatusCode;
+
+#[tokio::test]
+async fn team_files_replace_and_delete_before_the_draw() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = create_tournament(&leitung, "3", "12").await;
+    // The template's own header and the app's labels both import.
+    let (status, content_type, template) =
+        bytes(&leitung, &format!("/tournaments/{id}/teams/vorlage.csv")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(content_type.starts_with("text/csv"));
+    let template = String::from_utf8(template).unwrap();
+    assert!(template.starts_with("\u{feff}startnummer;team;spieler1;spieler2;verein;ort\r\n"));
+    import_teams(&leitung, id, template.into_bytes()).await;
+    let csv = "Nr.;Name;Spieler 1;Spieler 2;Club\n7;Stöck;Vreni Bär;Sämi Keller;JC Gais\n8;;Ruedi Egli;Heidi Frei;\n";
+    import_teams(&leitung, id, csv.as_bytes().to_vec()).await;
+    let d = app.data(id);
+    assert_eq!(d.teams.len(), 3);
+    assert_eq!(d.teams[1].club.as_deref(), Some("JC Gais"));
+    // Replace all: the file's teams only.
+    let path = format!("/tournaments/{id}/teams/import");
+    let file = "spieler1;spieler2\nA;B\nC;D\nE;F\nG;H\n";
+    let r = leitung
+        .upload_with(&path, file.as_bytes().to_vec(), &[("replace", "1")])
+        .await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let preview = scraper::Html::parse_document(&r.text().await.unwrap());
+    assert!(text(&preview, "#replace-note").contains("ersetzt alle bisherigen Teams"));
+    let upload = attr(&preview, "input[name=upload]", "value").unwrap();
+    leitung
+        .post_ok(
+            &format!("{path}/confirm"),
+            &[("upload", &upload), ("replace", "1")],
+        )
+        .await;
+    let d = app.data(id);
+    assert_eq!(
+        d.teams
+            .iter()
+            .map(|t| (t.startnummer, t.player1.as_str()))
+            .collect::<Vec<_>>(),
+        vec![(1, "A"), (2, "C"), (3, "E"), (4, "G")]
+    );
+    // Several at once, after a list.
+    let (a, b) = (d.teams[0].id.0.to_string(), d.teams[2].id.0.to_string());
+    let (ka, kb) = (format!("team_{a}"), format!("team_{b}"));
+    let r = leitung
+        .post(
+            &format!("/tournaments/{id}/teams/delete"),
+            &[(ka.as_str(), "1"), (kb.as_str(), "1")],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::OK, "first a list");
+    let list = scraper::Html::parse_document(&r.text().await.unwrap());
+    assert_eq!(select_all(&list, "#chosen li").len(), 2);
+    assert_eq!(app.data(id).teams.len(), 4, "nothing deleted yet");
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/teams/delete"),
+            &[(ka.as_str(), "1"), (kb.as_str(), "1"), ("confirm", "1")],
+        )
+        .await;
+    assert_eq!(app.data(id).teams.len(), 2);
+    // After the draw: neither.
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/draw"),
+            &[("mode", "pro_passe"), ("seed", "1")],
+        )
+        .await;
+    let c = format!("team_{}", app.data(id).teams[0].id.0);
+    let r = leitung
+        .post(
+            &format!("/tournaments/{id}/teams/delete"),
+            &[(c.as_str(), "1"), ("confirm", "1")],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(app.data(id).teams.len(), 2);
+}
+
+#[tokio::test]
+async fn late_registration_german_roles_questions_and_a_closed_notice() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = create_tournament(&leitung, "3", "12").await;
+    let html = leitung.html(&format!("/tournaments/{id}/teams")).await;
+    assert_eq!(
+        attr(&html, "#team-form #startnummer", "autofocus").as_deref(),
+        Some("")
+    );
+    let html = leitung
+        .post_ok(
+            &format!("/tournaments/{id}/teams"),
+            &[("player1", "Anna"), ("player2", "Urs")],
+        )
+        .await;
+    assert_eq!(
+        attr(&html, "#team-form #player1", "value").as_deref(),
+        Some(""),
+        "an empty form again"
+    );
+    // Users: German role names, a new account is Turnierbüro unless chosen otherwise.
+    let users = leitung.html("/users").await;
+    assert!(
+        select_all(&users, "td.role").iter().all(|r| [
+            "Turnierleitung",
+            "Turnierbüro",
+            "Kontrolleur"
+        ]
+        .contains(&r.as_str()))
+    );
+    assert_eq!(
+        attr(&users, "#role option[selected]", "value").as_deref(),
+        Some("buero")
+    );
+    // Destructive actions ask first (the question is asked by the page's script).
+    let overview = leitung.html(&format!("/tournaments/{id}")).await;
+    assert!(
+        attr(
+            &overview,
+            &format!("form[action=\"/tournaments/{id}/close\"]"),
+            "data-confirm"
+        )
+        .is_some()
+    );
+    // Closed: a notice instead of the entry form.
+    let mut csv = String::from("spieler1;spieler2\n");
+    for n in 1..=4 {
+        csv += &format!("A{n};B{n}\n");
+    }
+    import_teams(&leitung, id, csv.into_bytes()).await;
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/draw"),
+            &[("mode", "fest"), ("seed", "1")],
+        )
+        .await;
+    let draw = leitung.html(&format!("/tournaments/{id}/draw")).await;
+    assert!(
+        attr(
+            &draw,
+            &format!("form[action=\"/tournaments/{id}/draw\"]"),
+            "data-confirm"
+        )
+        .is_some()
+    );
+    leitung
+        .post_ok(&format!("/tournaments/{id}/close"), &[])
+        .await;
+    let entry = leitung
+        .html(&format!("/tournaments/{id}/passen/1/entry"))
+        .await;
+    assert!(text(&entry, "#closed-notice").contains("abgeschlossen"));
+    assert!(select_all(&entry, "#entry-form").is_empty());
+}
