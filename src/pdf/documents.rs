@@ -2,8 +2,7 @@
 //! returns PDF bytes; they know nothing about the database or the web.
 
 use super::{
-    Align, CONTENT_BOTTOM, CONTENT_TOP, Column, Document, Header, MARGIN, PAGE_WIDTH, Table,
-    Weight, fit,
+    Align, CONTENT_BOTTOM, CONTENT_TOP, Column, Document, Header, MARGIN, PAGE_WIDTH, Table, Weight,
 };
 use crate::domain::mode::POINTS_PER_SPIEL;
 
@@ -61,26 +60,32 @@ pub fn standblaetter(header: Header, round_label: &str, unit: &str, sheets: &[Sh
             Weight::Bold,
             &sheet.startnummer.to_string(),
         );
-        page.text(
+        page.text_in(
             MARGIN,
+            125.0,
             66.0,
             16.0,
             Weight::Bold,
-            &fit(&sheet.team, 16.0, Weight::Bold, 125.0),
+            Align::Left,
+            &sheet.team,
         );
-        page.text(
+        page.text_in(
             MARGIN,
+            125.0,
             74.0,
             12.0,
             Weight::Regular,
-            &fit(&sheet.players, 12.0, Weight::Regular, 125.0),
+            Align::Left,
+            &sheet.players,
         );
-        page.text(
+        page.text_in(
             MARGIN,
+            125.0,
             81.0,
             10.0,
             Weight::Regular,
-            &fit(&sheet.club, 10.0, Weight::Regular, 125.0),
+            Align::Left,
+            &sheet.club,
         );
         if !sheet.los.is_empty() {
             page.text(
@@ -160,10 +165,11 @@ pub fn standblaetter(header: Header, round_label: &str, unit: &str, sheets: &[Sh
                     false if *width > 50.0 => 10.0,
                     false => 12.0,
                 };
-                page.text_in(
+                page.text_box(
                     x + 1.5,
                     width - 3.0,
-                    y + row * 0.65,
+                    y,
+                    row,
                     size,
                     Weight::Regular,
                     *align,
@@ -241,26 +247,22 @@ pub fn tischliste(header: Header, round: &str, tables: &[TableEntry], byes: &[St
                 align: Align::Center,
             },
             Column {
-                title: "Team A".into(),
-                width: (CONTENT_WIDTH - 24.0) / 2.0,
-                align: Align::Left,
-            },
-            Column {
-                title: "Team B".into(),
-                width: (CONTENT_WIDTH - 24.0) / 2.0,
+                title: "Team A / Team B".into(),
+                width: CONTENT_WIDTH - 24.0,
                 align: Align::Left,
             },
         ],
-        size: 12.0,
-        row_height: 10.0,
+        // Large print for the wall: both teams of a table one above the other, each with
+        // the full width for its name.
+        size: 20.0,
+        row_height: 19.0,
     };
     let rows: Vec<Vec<(String, Weight)>> = tables
         .iter()
         .map(|t| {
             vec![
                 (t.number.to_string(), Weight::Bold),
-                (t.team_a.clone(), Weight::Regular),
-                (t.team_b.clone(), Weight::Regular),
+                (format!("{}\n{}", t.team_a, t.team_b), Weight::Regular),
             ]
         })
         .collect();
@@ -272,20 +274,66 @@ pub fn tischliste(header: Header, round: &str, tables: &[TableEntry], byes: &[St
         } else {
             y
         };
-        doc.current().text(
+        doc.current().text_box(
             MARGIN,
-            y + 8.0,
-            12.0,
+            CONTENT_WIDTH,
+            y + 2.0,
+            19.0,
+            20.0,
             Weight::Regular,
-            &fit(
-                &format!("Spielfrei: {}", byes.join(", ")),
-                12.0,
-                Weight::Regular,
-                CONTENT_WIDTH,
-            ),
+            Align::Left,
+            &format!("Spielfrei: {}", byes.join(", ")),
         );
     }
     doc.finish("Tischliste")
+}
+
+/// One line of "Wer sitzt wo": a team and its table in one Passe.
+pub struct SeatEntry {
+    pub startnummer: i32,
+    pub team: String,
+    /// The table number, or "spielfrei".
+    pub table: String,
+}
+
+/// "Wer sitzt wo" for the wall: every team with its table, in large print.
+pub fn seating_list(header: Header, title: &str, seats: &[SeatEntry]) -> Vec<u8> {
+    let mut doc = Document::new(header);
+    doc.new_page()
+        .text(MARGIN, CONTENT_TOP + 8.0, 20.0, Weight::Bold, title);
+    let table = Table {
+        columns: vec![
+            Column {
+                title: "Nr.".into(),
+                width: 22.0,
+                align: Align::Right,
+            },
+            Column {
+                title: "Team".into(),
+                width: CONTENT_WIDTH - 22.0 - 40.0,
+                align: Align::Left,
+            },
+            Column {
+                title: "Tisch".into(),
+                width: 40.0,
+                align: Align::Center,
+            },
+        ],
+        size: 20.0,
+        row_height: 16.0,
+    };
+    let rows: Vec<Vec<(String, Weight)>> = seats
+        .iter()
+        .map(|s| {
+            vec![
+                (s.startnummer.to_string(), Weight::Regular),
+                (s.team.clone(), Weight::Regular),
+                (s.table.clone(), Weight::Bold),
+            ]
+        })
+        .collect();
+    table.draw(&mut doc, CONTENT_TOP + 14.0, &rows);
+    doc.finish("Wer sitzt wo")
 }
 
 pub struct StartEntry {

@@ -73,22 +73,6 @@ pub fn text_width(text: &str, size: f32, weight: Weight) -> f32 {
 /// How far [`Page::text_in`] shrinks a text before it shortens it.
 const MIN_SHRINK: f32 = 0.6;
 
-/// Shortens `text` with an ellipsis so that it fits `max_width` mm.
-pub fn fit(text: &str, size: f32, weight: Weight, max_width: f32) -> String {
-    if text_width(text, size, weight) <= max_width {
-        return text.to_string();
-    }
-    let mut chars: Vec<char> = text.chars().collect();
-    while !chars.is_empty() {
-        chars.pop();
-        let candidate: String = chars.iter().collect::<String>() + "…";
-        if text_width(&candidate, size, weight) <= max_width {
-            return candidate;
-        }
-    }
-    String::new()
-}
-
 fn pt(mm: f32) -> Pt {
     Pt(mm * PT_PER_MM)
 }
@@ -155,22 +139,85 @@ impl Page {
         align: Align,
         text: &str,
     ) {
-        // Shrink a text that is too wide (down to 60 % of the size) before shortening it:
-        // a name or a "Pauschale" should print whole.
+        // A text that is too wide shrinks to fit: a name or a "Pauschale" prints whole,
+        // never shortened with "…".
         let full = text_width(text, size, weight);
         let size = if full > width && full > 0.0 {
-            (size * width / full).max(size * MIN_SHRINK)
+            size * width / full
         } else {
             size
         };
-        let text = fit(text, size, weight, width);
-        let w = text_width(&text, size, weight);
+        let w = text_width(text, size, weight);
         let left = match align {
             Align::Left => x,
             Align::Right => x + width - w,
             Align::Center => x + (width - w) / 2.0,
         };
-        self.text(left, y, size, weight, &text);
+        self.text(left, y, size, weight, text);
+    }
+
+    /// Writes `text` into a box (`top` and `height` in mm) without cutting it: one line,
+    /// shrunk down to 60 % if needed; else two lines split at the space nearest the middle,
+    /// shrunk to fit the box. Names are never shortened with "…".
+    #[allow(clippy::too_many_arguments)]
+    pub fn text_box(
+        &mut self,
+        x: f32,
+        width: f32,
+        top: f32,
+        height: f32,
+        size: f32,
+        weight: Weight,
+        align: Align,
+        text: &str,
+    ) {
+        let line_mm = |size: f32| size / PT_PER_MM * 1.2;
+        let single_fits = |size: f32| text_width(text, size, weight) <= width;
+        let place = |page: &mut Page, line: &str, size: f32, baseline: f32| {
+            let w = text_width(line, size, weight);
+            let left = match align {
+                Align::Left => x,
+                Align::Right => x + width - w,
+                Align::Center => x + (width - w) / 2.0,
+            };
+            page.text(left, baseline, size, weight, line);
+        };
+        let single_size = {
+            let full = text_width(text, size, weight);
+            if full > width && full > 0.0 {
+                size * width / full
+            } else {
+                size
+            }
+        };
+        // A line break in the text is where it goes onto the second line.
+        let forced = text.find('\n');
+        let split = forced.or_else(|| {
+            text.char_indices()
+                .filter(|(_, c)| *c == ' ')
+                .map(|(i, _)| i)
+                .min_by_key(|i| (*i as i64 - text.len() as i64 / 2).abs())
+        });
+        match split {
+            Some(at) if forced.is_some() || !single_fits(size * MIN_SHRINK) => {
+                let (first, second) = (text[..at].trim_end(), text[at..].trim_start());
+                let widest = text_width(first, size, weight).max(text_width(second, size, weight));
+                let by_width = if widest > width {
+                    size * width / widest
+                } else {
+                    size
+                };
+                let by_height = (height * 0.9 / 2.0) / line_mm(1.0);
+                let two = by_width.min(by_height).min(size);
+                let baseline = top + height / 2.0 - line_mm(two) * 0.15;
+                place(self, first, two, baseline);
+                place(self, second, two, baseline + line_mm(two));
+            }
+            _ => {
+                let baseline = top + height / 2.0 + single_size / PT_PER_MM * 0.35;
+                place(self, text, single_size, baseline);
+            }
+        }
     }
 
     pub fn line(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, thickness: f32) {
@@ -312,12 +359,14 @@ impl Document {
             .iter_mut()
             .enumerate()
             .map(|(index, page)| {
-                page.text(
+                page.text_in(
                     MARGIN,
+                    120.0,
                     12.0,
                     9.0,
                     Weight::Bold,
-                    &fit(&self.header.title, 9.0, Weight::Bold, 120.0),
+                    Align::Left,
+                    &self.header.title,
                 );
                 page.text_in(
                     MARGIN,
@@ -423,10 +472,11 @@ impl Table {
             let page = doc.current();
             let mut x = MARGIN;
             for (column, (text, weight)) in self.columns.iter().zip(row) {
-                page.text_in(
+                page.text_box(
                     x + 1.0,
                     column.width - 2.0,
-                    y + self.row_height * 0.7,
+                    y,
+                    self.row_height,
                     self.size,
                     *weight,
                     column.align,
@@ -468,11 +518,26 @@ mod tests {
     }
 
     #[test]
-    fn long_text_is_shortened_to_fit() {
+    fn a_long_text_shrinks_instead_of_being_cut() {
         let long = "Jassfreunde Wädenswil und Umgebung, Sektion Ost";
-        let short = fit(long, 10.0, Weight::Regular, 30.0);
-        assert!(short.ends_with('…'));
-        assert!(text_width(&short, 10.0, Weight::Regular) <= 30.0);
-        assert_eq!(fit("Bär", 10.0, Weight::Regular, 30.0), "Bär");
+        let mut page = Page::new();
+        page.text_in(0.0, 30.0, 10.0, 10.0, Weight::Regular, Align::Left, long);
+        let shown: Vec<&Op> = page
+            .ops
+            .iter()
+            .filter(|op| matches!(op, Op::ShowText { .. }))
+            .collect();
+        assert_eq!(shown.len(), 1);
+        let size = page.ops.iter().find_map(|op| match op {
+            Op::SetFont { size, .. } => Some(size.0),
+            _ => None,
+        });
+        let size = size.expect("a font size");
+        assert!(size < 10.0);
+        assert!(text_width(long, size, Weight::Regular) <= 30.01);
+        assert!(
+            format!("{:?}", shown[0]).contains("Sektion Ost"),
+            "whole text"
+        );
     }
 }

@@ -15,8 +15,11 @@ use crate::domain::format;
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::mode::POINTS_PER_SPIEL;
 use crate::domain::standblatt::PasseLine;
+use crate::domain::team::display_name;
 use crate::pdf::Header;
-use crate::pdf::documents::{self, RankRow, RankSection, Sheet, SheetLine, StartEntry, TableEntry};
+use crate::pdf::documents::{
+    self, RankRow, RankSection, SeatEntry, Sheet, SheetLine, StartEntry, TableEntry,
+};
 use crate::web::error::AppError;
 use actix_web::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -228,6 +231,55 @@ async fn tischliste(
             &byes,
         ),
         "tischliste.pdf",
+    ))
+}
+
+/// "Wer sitzt wo" of a Passe, by Startnummer (default) or `?order=name`.
+async fn seating(
+    state: web::Data<AppState>,
+    _user: User,
+    path: web::Path<(i32, u32)>,
+    query: web::Query<StartlisteQuery>,
+) -> Result<HttpResponse, AppError> {
+    let (id, passe) = path.into_inner();
+    let data = load(&state, id).await?;
+    table_entries(&data, passe)?;
+    let mut seats: Vec<SeatEntry> = Vec::with_capacity(data.teams.len());
+    for t in data.tables(passe) {
+        for team in [t.team_a, t.team_b] {
+            seats.push(SeatEntry {
+                startnummer: team.startnummer,
+                team: display_name(team.name.as_deref(), &team.player1, &team.player2),
+                table: t.number.to_string(),
+            });
+        }
+    }
+    for team in data.byes(passe) {
+        seats.push(SeatEntry {
+            startnummer: team.startnummer,
+            team: display_name(team.name.as_deref(), &team.player1, &team.player2),
+            table: "spielfrei".into(),
+        });
+    }
+    let by_name = query.order.as_deref() == Some("name");
+    if by_name {
+        seats.sort_by(|a, b| {
+            a.team
+                .to_lowercase()
+                .cmp(&b.team.to_lowercase())
+                .then(a.startnummer.cmp(&b.startnummer))
+        });
+    } else {
+        seats.sort_by_key(|s| s.startnummer);
+    }
+    let title = format!(
+        "Wer sitzt wo · {} {passe} · nach {}",
+        round_label(&data),
+        if by_name { "Name" } else { "Startnummer" }
+    );
+    Ok(pdf(
+        documents::seating_list(header(&data, title.clone()), &title, &seats),
+        "wer-sitzt-wo.pdf",
     ))
 }
 
@@ -567,6 +619,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     .route(
         "/tournaments/{id}/teams/{team}/standblatt.pdf",
         web::get().to(standblatt),
+    )
+    .route(
+        "/tournaments/{id}/passen/{passe}/wer-sitzt-wo.pdf",
+        web::get().to(seating),
     )
     .route(
         "/tournaments/{id}/passen/{passe}/tischliste.pdf",

@@ -426,3 +426,27 @@ pub async fn bytes(client: &Client, path: &str) -> (StatusCode, String, Vec<u8>)
         r.bytes().await.expect("body").to_vec(),
     )
 }
+
+/// The font size (pt) of every piece of text shown on a PDF page, in order.
+pub fn pdf_text_sizes(bytes: &[u8], page: usize) -> Vec<f32> {
+    let doc = lopdf::Document::load_mem(bytes).expect("a valid PDF");
+    let page_id = *doc.get_pages().values().nth(page).expect("page");
+    let content =
+        lopdf::content::Content::decode(&doc.get_page_content(page_id)).expect("content stream");
+    let mut size = 0.0;
+    let mut out = Vec::new();
+    for op in &content.operations {
+        match op.operator.as_str() {
+            "Tf" => {
+                size = op.operands[1]
+                    .as_float()
+                    .ok()
+                    .or_else(|| op.operands[1].as_i64().ok().map(|i| i as f32))
+                    .unwrap_or(0.0);
+            }
+            "Tj" | "TJ" => out.push(size),
+            _ => {}
+        }
+    }
+    out
+}

@@ -19,3 +19,4 @@ mod per_passe_draw;
 mod prints;
 mod protocol;
 mod safety;
+mod wall_prints;
