@@ -7,7 +7,10 @@
   var version = body.dataset.version;
   var params = new URLSearchParams(location.search);
   var seconds = Math.max(3, parseInt(params.get("sekunden") || "10", 10) || 10);
-  var page = 0, pagingTimer = null, mine = null;
+  var page = 0, pagingTimer = null;
+  var mineKey = "jassturnier-mein-team-" + id;
+  var mine = null;
+  try { mine = window.localStorage.getItem(mineKey); } catch (e) { mine = null; }
 
   function isBeamer() { return window.matchMedia("(min-width: 1000px)").matches; }
 
@@ -17,27 +20,71 @@
     return map;
   }
 
+  // Beamer: the rows of one page in as many columns as the screen's width allows (each
+  // column as wide as the Passen shown plus room for a name), so a big field needs few
+  // pages. Phones: the plain list.
   function paginate() {
-    var rows = Array.prototype.slice.call(document.querySelectorAll("#board tr.row"));
-    rows.forEach(function (r) { r.classList.remove("hidden"); });
-    document.querySelectorAll("#board tr.section-row").forEach(function (r) { r.classList.remove("hidden"); });
-    var indicator = document.getElementById("page-indicator");
-    if (!isBeamer() || rows.length === 0) { if (indicator) indicator.textContent = ""; return; }
     var board = document.getElementById("board");
+    var source = board && board.querySelector("table.source");
+    var indicator = document.getElementById("page-indicator");
+    var old = document.getElementById("board-columns");
+    if (old) old.remove();
+    if (!source) return;
+    var rows = Array.prototype.slice.call(source.querySelectorAll("tr.row"));
+    if (!isBeamer() || rows.length === 0) {
+      board.classList.remove("paged");
+      if (indicator) indicator.textContent = "";
+      return;
+    }
+    board.classList.remove("paged");
+    var rowHeight = rows[0].getBoundingClientRect().height || 1;
+    var fontPx = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+    var passen = source.querySelectorAll("thead th.passe").length;
+    // The fixed columns as in live.css (rank, Passen, total, status) and room for a name.
+    var columnEm = 3 + passen * 3.7 + 4.6 + 1.6 + 13;
+    var width = board.getBoundingClientRect().width;
+    var columns = Math.max(1, Math.min(4, Math.floor((width + fontPx) / ((columnEm + 1.2) * fontPx))));
     var foot = document.querySelector(".live-foot");
-    var available = window.innerHeight - board.getBoundingClientRect().top - (foot ? foot.offsetHeight : 0) - rows[0].offsetHeight * 1.5;
-    var sectionRows = document.querySelectorAll("#board tr.section-row").length;
-    var perPage = Math.max(1, Math.floor(available / rows[0].offsetHeight) - sectionRows);
+    var legend = document.getElementById("legend");
+    var available = window.innerHeight - board.getBoundingClientRect().top
+      - (foot ? foot.offsetHeight : 0) - (legend ? legend.offsetHeight : 0) - rowHeight * 1.6;
+    var perColumn = Math.max(1, Math.floor(available / rowHeight) - 1);
+    var perPage = perColumn * columns;
     var pages = Math.ceil(rows.length / perPage);
     if (page >= pages) page = 0;
-    rows.forEach(function (r, i) { if (Math.floor(i / perPage) !== page) r.classList.add("hidden"); });
-    // A section heading shows only with rows of its section on this page.
-    document.querySelectorAll("#board tbody").forEach(function (section) {
-      var heading = section.querySelector("tr.section-row");
-      if (!heading) return;
-      var visible = section.querySelectorAll("tr.row:not(.hidden)").length > 0;
-      heading.classList.toggle("hidden", !visible);
-    });
+    var container = document.createElement("div");
+    container.id = "board-columns";
+    container.className = "columns";
+    var head = source.querySelector("thead");
+    var span = head.querySelectorAll("th").length;
+    for (var c = 0; c < columns; c++) {
+      var start = page * perPage + c * perColumn;
+      var slice = rows.slice(start, start + perColumn);
+      if (slice.length === 0) break;
+      var table = document.createElement("table");
+      table.className = "live-table column";
+      table.appendChild(head.cloneNode(true));
+      var body = document.createElement("tbody");
+      var section = null;
+      slice.forEach(function (row, i) {
+        var heading = row.parentNode.querySelector("tr.section-row");
+        if (heading && row.parentNode !== section) {
+          var h = heading.cloneNode(true);
+          h.querySelector("th").colSpan = span;
+          body.appendChild(h);
+        }
+        section = row.parentNode;
+        var copy = row.cloneNode(true);
+        copy.removeAttribute("id");
+        body.appendChild(copy);
+      });
+      table.appendChild(body);
+      container.appendChild(table);
+    }
+    board.appendChild(container);
+    board.classList.add("paged");
+    board.dataset.columns = String(columns);
+    board.dataset.pages = String(pages);
     if (indicator) indicator.textContent = pages > 1 ? "Seite " + (page + 1) + " / " + pages : "";
   }
 
@@ -82,11 +129,13 @@
   function bindJump() {
     var form = document.getElementById("jump");
     if (!form) return;
+    if (mine && !form.elements.nr.value) form.elements.nr.value = mine;
     form.addEventListener("submit", function (e) {
       var nr = (form.elements.nr.value || "").trim();
       if (!nr || !document.getElementById("t-" + nr)) return;
       e.preventDefault();
       mine = nr;
+      try { window.localStorage.setItem(mineKey, nr); } catch (err) { /* private mode */ }
       markMine();
     });
   }
@@ -114,5 +163,6 @@
   }
   window.addEventListener("resize", paginate);
   bindJump();
+  markMine();
   startPaging();
 })();

@@ -76,6 +76,10 @@ impl RowView {
             })
             .collect()
     }
+    /// The cells of the first `n` Passen.
+    pub fn cells_until(&self, n: &usize) -> Vec<CellView> {
+        self.cells().into_iter().take(*n).collect()
+    }
     pub fn has_marks(&self) -> bool {
         self.scores
             .iter()

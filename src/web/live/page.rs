@@ -71,6 +71,8 @@ struct LivePage<'a> {
     clock: Option<ClockView>,
     marks: bool,
     legend: &'static str,
+    /// Passen shown as columns: those under way (no room spent on future Passen).
+    shown_passen: usize,
 }
 
 impl LivePage<'_> {
@@ -105,12 +107,20 @@ pub(super) fn render(
             .find(|r| r.team.startnummer == nr)
     });
     let phone_url = format!("{base}/tournaments/{}/live", data.tournament.id);
+    let shown_passen = data
+        .results
+        .iter()
+        .map(|r| r.passe as usize)
+        .max()
+        .unwrap_or(1)
+        .max(1);
     Ok(LivePage {
         t: &data.tournament,
         version: data.tournament.version,
         progress: current_progress(data),
         updated: format::date_time(crate::db::now()),
-        passen: (1..=data.tournament.passen as u32).collect(),
+        passen: (1..=shown_passen as u32).collect(),
+        shown_passen,
         top,
         sections: &sections,
         qr: qr_svg(&phone_url),
