@@ -55,6 +55,35 @@ pub fn hall_addresses(listen: SocketAddr, interfaces: &[IpAddr]) -> Vec<String> 
         .collect()
 }
 
+/// The address to print for phones (QR codes, the beamer's footer): the public URL if set;
+/// else, when the office opened the page on this computer (`127.0.0.1`) while the server
+/// listens for the hall, the first address phones can reach; else the address of the request.
+pub fn phone_base(state: &AppState, req: &HttpRequest) -> String {
+    let base = base_url(state, req);
+    if state.public_url.is_some() {
+        return base;
+    }
+    let host_is_loopback = req
+        .connection_info()
+        .host()
+        .rsplit_once(':')
+        .map_or(req.connection_info().host().to_string(), |(h, _)| {
+            h.to_string()
+        })
+        .trim_matches(|c| c == '[' || c == ']')
+        .parse::<IpAddr>()
+        .is_ok_and(|ip| ip.is_loopback())
+        || req.connection_info().host().starts_with("localhost");
+    if host_is_loopback {
+        hall_addresses(state.listen, &interfaces())
+            .into_iter()
+            .next()
+            .unwrap_or(base)
+    } else {
+        base
+    }
+}
+
 fn interfaces() -> Vec<IpAddr> {
     match if_addrs::get_if_addrs() {
         Ok(list) => list.into_iter().map(|i| i.ip()).collect(),

@@ -2,10 +2,10 @@
 //! the Rangliste as PDF, CSV and JSON (public unless the Leitung hides the tournament).
 
 use super::auth::{MaybeUser, User};
+use super::hall::phone_base;
 use super::ranking::{
     MARKS_LEGEND, RankingQuery, RowView, SectionView, any_marks, ensure_visible, ranking_view,
 };
-use super::render::base_url;
 use super::state::{AppState, db};
 use super::team_page::team_page_path;
 use super::views::team_label;
@@ -162,7 +162,7 @@ async fn standblaetter(
 ) -> Result<HttpResponse, AppError> {
     let data = load(&state, path.into_inner()).await?;
     let blank = query.variant.as_deref() == Some("leer");
-    let sheets = sheets(&data, &base_url(&state, &req), blank, None);
+    let sheets = sheets(&data, &phone_base(&state, &req), blank, None);
     let header = header(&data, "Standblätter".into());
     let (label, unit) = (round_label(&data), unit_label(&data));
     let bytes = web::block(move || documents::standblaetter(header, label, unit, &sheets)).await?;
@@ -180,7 +180,7 @@ async fn standblatt(
     let data = load(&state, id).await?;
     data.team(TeamId(team)).ok_or_else(AppError::not_found)?;
     let blank = query.variant.as_deref() == Some("leer");
-    let sheets = sheets(&data, &base_url(&state, &req), blank, Some(TeamId(team)));
+    let sheets = sheets(&data, &phone_base(&state, &req), blank, Some(TeamId(team)));
     Ok(pdf(
         documents::standblaetter(
             header(&data, "Standblatt".into()),

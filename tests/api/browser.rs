@@ -457,3 +457,41 @@ async fn the_kontrolleur_visas_a_passe_in_one_action() {
     s.ensure(visaed == 3, format!("{visaed} tables visaed"))
         .await;
 }
+
+/// The office pages used walking around fit a phone: no sideways scrolling at 390 px.
+#[tokio::test]
+async fn office_pages_fit_a_phone() {
+    let Some(s) = open("office_390", 390, 844, true).await else {
+        return;
+    };
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = drawn(&app, &leitung, 8).await;
+    for table in ["1", "2"] {
+        leitung
+            .post_ok(
+                &format!("/tournaments/{id}/passen/1/entry"),
+                &[("table", table), ("points_a", "1000")],
+            )
+            .await;
+    }
+    let team = app.data(id).teams[0].id.0;
+    s.login(&app, LEITUNG).await;
+    for path in [
+        format!("/tournaments/{id}/passen/1"),
+        format!("/tournaments/{id}/teams/{team}"),
+        format!("/tournaments/{id}/ranking"),
+        format!("/tournaments/{id}/passen/1/entry"),
+        format!("/tournaments/{id}/endvisa"),
+    ] {
+        s.goto(&format!("{}{path}", app.address)).await;
+        let widths = s
+            .js("return [document.documentElement.scrollWidth, window.innerWidth]")
+            .await;
+        s.ensure(
+            widths[0].as_i64() <= widths[1].as_i64() && widths[1].as_i64() == Some(390),
+            format!("{path}: page {widths} wide"),
+        )
+        .await;
+    }
+}

@@ -5,7 +5,7 @@ pub mod hub;
 pub mod page;
 pub mod publish;
 
-use super::render::base_url;
+use super::hall::phone_base;
 use super::state::AppState;
 use crate::web::error::AppError;
 use actix_web::http::header::CONTENT_TYPE;
@@ -58,7 +58,7 @@ async fn live(
     } else {
         None
     };
-    let base = base_url(&state, &req);
+    let base = phone_base(&state, &req);
     let pool = state.pool.clone();
     // Not `db()`: a blocking thread of this worker inherits its lowered priority, so
     // re-rendering for the hall yields to the Büro's writes.
