@@ -26,6 +26,8 @@ pub struct Application {
     pub pool: db::Pool,
     /// The one-time code for the first-run setup from another machine.
     pub setup_code: String,
+    /// The live pages' hub (its render counter is read by tests).
+    pub live: std::sync::Arc<crate::web::live::hub::LiveHub>,
 }
 
 pub fn build(settings: &Settings) -> Result<Application, String> {
@@ -34,10 +36,11 @@ pub fn build(settings: &Settings) -> Result<Application, String> {
         TcpListener::bind(&settings.bind).map_err(|e| format!("{}: {e}", settings.bind))?;
     let listen = listener.local_addr().map_err(|e| e.to_string())?;
     let port = listen.port();
+    let live = std::sync::Arc::new(crate::web::live::hub::LiveHub::default());
     let state = actix_web::web::Data::new(AppState {
         pool: pool.clone(),
         public_url: settings.public_url.clone(),
-        live: std::sync::Arc::new(crate::web::live::hub::LiveHub::default()),
+        live: live.clone(),
         db_threads: web::threads::DbThreads::start(DB_CONNECTIONS as usize)
             .map_err(|e| format!("database threads: {e}"))?,
         setup: setup_access(&pool, settings, port)?,
@@ -86,6 +89,7 @@ pub fn build(settings: &Settings) -> Result<Application, String> {
         port,
         pool,
         setup_code,
+        live,
     })
 }
 

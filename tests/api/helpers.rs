@@ -16,6 +16,7 @@ pub struct TestApp {
     pub db_path: PathBuf,
     pub pool: Pool,
     pub dir: tempfile::TempDir,
+    pub live: std::sync::Arc<jassturnier::web::live::hub::LiveHub>,
 }
 
 /// One logged-in (or anonymous) browser: its own cookies and CSRF token.
@@ -53,6 +54,7 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
         db_path,
         pool: app.pool,
         dir,
+        live: app.live,
     }
 }
 

@@ -297,3 +297,30 @@ async fn browsers_get_the_page_compressed_with_its_own_etag() {
     assert_eq!(r.status(), StatusCode::OK);
     assert!(r.headers().get("content-encoding").is_none());
 }
+
+/// After a restart no live page is cached: 300 viewers asking at once cause exactly one
+/// render; the others wait for it.
+#[tokio::test]
+async fn a_cold_live_page_is_rendered_once_for_300_simultaneous_viewers() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = create_tournament(&leitung, "3", "12").await;
+    let mut csv = String::from("nr;spieler1;spieler2\n");
+    for n in 1..=40 {
+        csv += &format!("{n};Anna{n};Urs{n}\n");
+    }
+    import_teams(&leitung, id, csv.into_bytes()).await;
+    assert_eq!(app.live.render_count(), 0, "nobody looked yet");
+    let http = reqwest::Client::new();
+    let url = format!("{}/tournaments/{id}/live", app.address);
+    let requests: Vec<_> = (0..300)
+        .map(|_| {
+            let (http, url) = (http.clone(), url.clone());
+            tokio::spawn(async move { http.get(&url).send().await.map(|r| r.status()) })
+        })
+        .collect();
+    for r in requests {
+        assert_eq!(r.await.unwrap().unwrap(), reqwest::StatusCode::OK);
+    }
+    assert_eq!(app.live.render_count(), 1);
+}

@@ -97,6 +97,11 @@ pub struct LiveHub {
     rendering: Mutex<std::collections::HashSet<i32>>,
     /// Permits to send a page body; see [`PAGES_IN_FLIGHT`].
     senders: Arc<Semaphore>,
+    /// Bumped whenever a render ends (stored or not): requests that found no page at all
+    /// wait for it instead of rendering their own.
+    renders_done: watch::Sender<u64>,
+    /// How many shared pages were rendered (for tests and diagnostics).
+    renders: std::sync::atomic::AtomicU64,
 }
 
 impl Default for LiveHub {
@@ -106,6 +111,8 @@ impl Default for LiveHub {
             pages: Mutex::default(),
             rendering: Mutex::default(),
             senders: Arc::new(Semaphore::new(PAGES_IN_FLIGHT)),
+            renders_done: watch::Sender::new(0),
+            renders: std::sync::atomic::AtomicU64::new(0),
         }
     }
 }
@@ -164,6 +171,7 @@ pub(super) struct RenderTicket<'a> {
 impl Drop for RenderTicket<'_> {
     fn drop(&mut self) {
         lock(&self.hub.rendering).remove(&self.id);
+        self.hub.renders_done.send_modify(|n| *n += 1);
     }
 }
 
@@ -233,6 +241,22 @@ impl LiveHub {
         // The guard must be gone before a ticket can exist: dropping one takes the lock.
         let started = lock(&self.rendering).insert(id);
         started.then(|| RenderTicket { hub: self, id })
+    }
+
+    /// Notified when the render in flight ends; subscribe before looking for a page.
+    pub(super) fn render_ended(&self) -> watch::Receiver<u64> {
+        self.renders_done.subscribe()
+    }
+
+    /// Counts one render of a shared page.
+    pub(super) fn count_render(&self) {
+        self.renders
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Shared pages rendered since the start.
+    pub fn render_count(&self) -> u64 {
+        self.renders.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     pub(super) fn store(&self, id: i32, page: Arc<CachedPage>) {

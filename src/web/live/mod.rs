@@ -16,6 +16,9 @@ use publish::refresh;
 use serde::Deserialize;
 use std::sync::Arc;
 
+/// How long a request without any page waits for the render in flight before it looks again.
+const RENDER_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
 #[derive(Deserialize)]
 struct LiveQuery {
     nr: Option<String>,
@@ -46,14 +49,24 @@ async fn live(
     }
     // Under load, a change must not make every waiting viewer render the page at once:
     // one request renders, the others get the previous version meanwhile (the browser's
-    // script fetches again when it got an older version than the event announced).
+    // script fetches again when it got an older version than the event announced). With no
+    // page at all (after a restart) they wait for that one render.
     let ticket = if own.is_none() {
-        match state.live.start_render(id) {
-            Some(ticket) => Some(ticket),
-            None => match state.live.latest(id) {
-                Some(stale) => return respond(&state.live, &req, &stale).await,
-                None => None,
-            },
+        loop {
+            let mut ended = state.live.render_ended();
+            if let Some(page) = state.live.cached(id, version) {
+                return respond(&state.live, &req, &page).await;
+            }
+            match state.live.start_render(id) {
+                Some(ticket) => break Some(ticket),
+                None => match state.live.latest(id) {
+                    Some(stale) => return respond(&state.live, &req, &stale).await,
+                    None => {
+                        // A render that fails wakes us too; then one of us tries again.
+                        let _ = tokio::time::timeout(RENDER_WAIT, ended.changed()).await;
+                    }
+                },
+            }
         }
     } else {
         None
@@ -75,6 +88,9 @@ async fn live(
         }))
     })
     .await??;
+    if own.is_none() {
+        state.live.count_render();
+    }
     let page = match rendered {
         None => return Err(AppError::not_found()),
         Some(Rendered::Personal(html)) => {
