@@ -59,7 +59,7 @@ pub enum SaveOutcome {
 /// applies.
 pub fn seating(data: &TournamentData, passe: u32, table: u32) -> Result<Table<&TeamRow>, Refusal> {
     let round = data.tournament.mode.round();
-    let Some(seating) = data.tables(passe).into_iter().find(|t| t.number == table) else {
+    let Some(seating) = data.table(passe, table) else {
         return Err(Refusal::invalid(format!(
             "Tisch {table} gibt es in {round} {passe} nicht."
         )));

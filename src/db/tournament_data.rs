@@ -38,6 +38,8 @@ impl OwnedFacts {
     }
 }
 
+/// Read-only after loading: [`Index`] is built from the rows once, so that lookups by team,
+/// Passe and table do not scan the lists (linear pages for big fields).
 pub struct TournamentData {
     pub tournament: TournamentRow,
     pub teams: Vec<TeamRow>,
@@ -51,6 +53,65 @@ pub struct TournamentData {
     pub open_tafeln: std::collections::HashSet<(u32, u32)>,
     /// Which rows were read: [`load`] reads all, the others a part.
     scope: Scope,
+    index: Index,
+}
+
+/// Positions in the row lists, by what pages look them up with.
+struct Index {
+    team: HashMap<TeamId, usize>,
+    seats_of_passe: HashMap<i32, Vec<usize>>,
+    /// (Passe, team) → its seat.
+    seat: HashMap<(i32, TeamId), usize>,
+    /// (Passe, table number) → a seat at that table.
+    table: HashMap<(i32, i32), usize>,
+    startnummer: HashMap<i32, usize>,
+    result: HashMap<(i32, i32), usize>,
+    pending: HashMap<(i32, i32), Vec<usize>>,
+    drawn_passen: u32,
+}
+
+impl Index {
+    fn of(
+        teams: &[TeamRow],
+        seats: &[SeatRow],
+        results: &[ResultRow],
+        pending: &[PendingEntry],
+    ) -> Self {
+        let mut seats_of_passe: HashMap<i32, Vec<usize>> = HashMap::new();
+        for (i, s) in seats.iter().enumerate() {
+            seats_of_passe.entry(s.passe).or_default().push(i);
+        }
+        let mut pending_at: HashMap<(i32, i32), Vec<usize>> = HashMap::new();
+        for (i, p) in pending.iter().enumerate() {
+            pending_at.entry((p.passe, p.table_no)).or_default().push(i);
+        }
+        Index {
+            team: teams.iter().enumerate().map(|(i, t)| (t.id, i)).collect(),
+            seats_of_passe,
+            seat: seats
+                .iter()
+                .enumerate()
+                .map(|(i, s)| ((s.passe, s.team_id), i))
+                .collect(),
+            table: seats
+                .iter()
+                .enumerate()
+                .filter_map(|(i, s)| Some(((s.passe, s.table_no?), i)))
+                .collect(),
+            startnummer: teams
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (t.startnummer, i))
+                .collect(),
+            result: results
+                .iter()
+                .enumerate()
+                .map(|(i, r)| ((r.passe, r.table_no), i))
+                .collect(),
+            pending: pending_at,
+            drawn_passen: seats.iter().map(|s| s.passe as u32).max().unwrap_or(0),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -143,15 +204,19 @@ fn load_scoped(
         .load::<(UserId, String)>(conn)?
         .into_iter()
         .collect();
+    let results: Vec<ResultRow> = results.load(conn)?;
+    let pending: Vec<PendingEntry> = pending.load(conn)?;
+    let index = Index::of(&teams, &seats, &results, &pending);
     Ok(TournamentData {
         tournament,
         teams,
         seats,
-        results: results.load(conn)?,
+        results,
         usernames,
-        pending: pending.load(conn)?,
+        pending,
         open_tafeln,
         scope,
+        index,
     })
 }
 
@@ -248,35 +313,63 @@ impl TournamentData {
     }
 
     pub fn team(&self, id: TeamId) -> Option<&TeamRow> {
-        self.teams.iter().find(|t| t.id == id)
+        self.index.team.get(&id).map(|i| &self.teams[*i])
+    }
+
+    fn seats_of(&self, passe: u32) -> impl Iterator<Item = &SeatRow> {
+        self.index
+            .seats_of_passe
+            .get(&(passe as i32))
+            .into_iter()
+            .flatten()
+            .map(|i| &self.seats[*i])
+    }
+
+    /// The table a seat belongs to, team A being the lower Startnummer.
+    fn table_of_seat(&self, seat: &SeatRow) -> Option<Table<&TeamRow>> {
+        let (table, opponent) = (seat.table_no?, seat.opponent_id?);
+        let (me, other) = (self.team(seat.team_id)?, self.team(opponent)?);
+        let (team_a, team_b) = if me.startnummer < other.startnummer {
+            (me, other)
+        } else {
+            (other, me)
+        };
+        Some(Table {
+            number: table as u32,
+            team_a,
+            team_b,
+        })
     }
 
     /// The tables of one Passe, team A being the lower Startnummer.
     pub fn tables(&self, passe: u32) -> Vec<Table<&TeamRow>> {
-        let mut tables: Vec<Table<&TeamRow>> = Vec::new();
-        for seat in self.seats.iter().filter(|s| s.passe == passe as i32) {
-            let (Some(table), Some(opponent)) = (seat.table_no, seat.opponent_id) else {
-                continue;
-            };
-            let (Some(me), Some(other)) = (self.team(seat.team_id), self.team(opponent)) else {
-                continue;
-            };
-            if me.startnummer < other.startnummer {
-                tables.push(Table {
-                    number: table as u32,
-                    team_a: me,
-                    team_b: other,
-                });
-            }
-        }
+        let mut tables: Vec<Table<&TeamRow>> = self
+            .seats_of(passe)
+            .filter_map(|seat| {
+                let table = self.table_of_seat(seat)?;
+                (table.team_a.id == seat.team_id).then_some(table)
+            })
+            .collect();
         tables.sort_by_key(|t| t.number);
         tables
     }
 
+    /// One table of a Passe.
+    pub fn table(&self, passe: u32, number: u32) -> Option<Table<&TeamRow>> {
+        let seat = self.index.table.get(&(passe as i32, number as i32))?;
+        self.table_of_seat(&self.seats[*seat])
+    }
+
+    /// The table of the team with this Startnummer in a Passe (None: spielfrei or unknown).
+    pub fn table_of_startnummer(&self, passe: u32, startnummer: i32) -> Option<Table<&TeamRow>> {
+        let team = &self.teams[*self.index.startnummer.get(&startnummer)?];
+        let seat = self.index.seat.get(&(passe as i32, team.id))?;
+        self.table_of_seat(&self.seats[*seat])
+    }
+
     pub fn byes(&self, passe: u32) -> Vec<&TeamRow> {
-        self.seats
-            .iter()
-            .filter(|s| s.passe == passe as i32 && s.table_no.is_none())
+        self.seats_of(passe)
+            .filter(|s| s.table_no.is_none())
             .filter_map(|s| self.team(s.team_id))
             .collect()
     }
@@ -300,14 +393,15 @@ impl TournamentData {
     }
 
     pub fn result_at(&self, passe: u32, table: u32) -> Option<&ResultRow> {
-        self.results
-            .iter()
-            .find(|r| r.passe == passe as i32 && r.table_no == table as i32)
+        self.index
+            .result
+            .get(&(passe as i32, table as i32))
+            .map(|i| &self.results[*i])
     }
 
     /// Passen with a drawn schedule.
     pub fn drawn_passen(&self) -> u32 {
-        self.seats.iter().map(|s| s.passe as u32).max().unwrap_or(0)
+        self.index.drawn_passen
     }
 
     pub fn is_drawn(&self) -> bool {
@@ -320,9 +414,12 @@ impl TournamentData {
     }
 
     pub fn pending_at(&self, passe: u32, table: u32) -> Vec<&PendingEntry> {
-        self.pending
-            .iter()
-            .filter(|p| p.passe == passe as i32 && p.table_no == table as i32)
+        self.index
+            .pending
+            .get(&(passe as i32, table as i32))
+            .into_iter()
+            .flatten()
+            .map(|i| &self.pending[*i])
             .collect()
     }
 

@@ -8,7 +8,7 @@ use super::ranking::{
 };
 use super::state::{AppState, db};
 use super::team_page::team_page_path;
-use super::views::team_label;
+use super::views::{table_cell, team_label};
 use crate::app::guard;
 use crate::db::tournament_data::TournamentData;
 use crate::domain::format;
@@ -127,10 +127,7 @@ fn sheets(data: &TournamentData, base: &str, blank: bool, only: Option<TeamId>) 
                     };
                     SheetLine {
                         round: index as u32 + 1,
-                        table: match line {
-                            PasseLine::Spielfrei { .. } => "–".into(),
-                            other => other.table().map(|t| t.to_string()).unwrap_or_default(),
-                        },
+                        table: table_cell(line),
                         opponent: line
                             .opponent()
                             .and_then(|o| labels.get(&o).cloned())

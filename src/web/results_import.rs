@@ -57,12 +57,7 @@ async fn upload(
     }
     let parsed = parse_result_csv(&bytes, data.tournament.passen as u32).and_then(|lines| {
         let seat = |passe: u32, startnummer: u32| {
-            data.tables(passe)
-                .iter()
-                .find(|t| {
-                    t.team_a.startnummer as u32 == startnummer
-                        || t.team_b.startnummer as u32 == startnummer
-                })
+            data.table_of_startnummer(passe, startnummer as i32)
                 .map(|t| {
                     (
                         t.number,

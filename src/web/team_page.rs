@@ -6,7 +6,7 @@ use super::ctx::Ctx;
 use super::ranking::{ensure_visible, ranking_view};
 use super::render::page;
 use super::state::{AppState, db};
-use super::views::team_label;
+use super::views::{table_cell, team_label};
 use crate::app::guard;
 use crate::db::models::TournamentRow;
 use crate::domain::format;
@@ -79,10 +79,7 @@ async fn show(
         .enumerate()
         .map(|(index, line)| SeatLine {
             passe: index as u32 + 1,
-            table: match line {
-                PasseLine::Spielfrei { .. } => "–".into(),
-                other => other.table().map(|t| t.to_string()).unwrap_or_default(),
-            },
+            table: table_cell(line),
             opponent: line
                 .opponent()
                 .and_then(|o| labels.get(&o).cloned())

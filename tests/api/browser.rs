@@ -192,24 +192,6 @@ impl Session {
     }
 }
 
-/// A Partnerschieber with `teams` teams, 3 Passen à 12 Spiele, drawn, public.
-async fn drawn(app: &TestApp, leitung: &Client, teams: usize) -> i32 {
-    let id = create_tournament(leitung, "3", "12").await;
-    let mut csv = String::from("nr;spieler1;spieler2\n");
-    for n in 1..=teams {
-        csv += &format!("{n};Anna{n};Urs{n}\n");
-    }
-    import_teams(leitung, id, csv.into_bytes()).await;
-    leitung
-        .post_ok(
-            &format!("/tournaments/{id}/draw"),
-            &[("mode", "fest"), ("seed", "42")],
-        )
-        .await;
-    let _ = app;
-    id
-}
-
 /// Keyboard only: table, Tab, points, Enter, for a whole Passe; one wrong input puts the
 /// cursor into the points with the wrong number selected, so typing replaces it.
 #[tokio::test]
@@ -219,7 +201,7 @@ async fn a_whole_passe_is_entered_by_keyboard_with_one_mistake() {
     };
     let app = spawn_app().await;
     let leitung = app.leitung().await;
-    let id = drawn(&app, &leitung, 8).await;
+    let id = drawn_field(&leitung, "3", "12", "", 8).await;
     s.login(&app, LEITUNG).await;
     s.goto(&format!("{}/tournaments/{id}/passen/1/entry", app.address))
         .await;
@@ -276,7 +258,7 @@ async fn the_live_page_updates_without_a_reload() {
     };
     let app = spawn_app().await;
     let leitung = app.leitung().await;
-    let id = drawn(&app, &leitung, 8).await;
+    let id = drawn_field(&leitung, "3", "12", "", 8).await;
     s.goto(&format!("{}/tournaments/{id}/live", app.address))
         .await;
     s.wait_for(
@@ -285,12 +267,7 @@ async fn the_live_page_updates_without_a_reload() {
     )
     .await;
     s.js("window.notReloaded = true; return true").await;
-    leitung
-        .post_ok(
-            &format!("/tournaments/{id}/passen/1/entry"),
-            &[("table", "1"), ("points_a", "1000")],
-        )
-        .await;
+    enter(&leitung, id, 1, 1, 1000).await;
     s.wait_for(
         "return document.getElementById('live-progress').textContent.startsWith('1 / 4')",
         "the new result on the live page",
@@ -354,7 +331,7 @@ async fn a_phone_keeps_mein_team_across_updates() {
     };
     let app = spawn_app().await;
     let leitung = app.leitung().await;
-    let id = drawn(&app, &leitung, 8).await;
+    let id = drawn_field(&leitung, "3", "12", "", 8).await;
     s.goto(&format!("{}/tournaments/{id}/live", app.address))
         .await;
     s.wait_for("return !!document.getElementById('nr')", "the live page")
@@ -383,12 +360,7 @@ async fn a_phone_keeps_mein_team_across_updates() {
         "team 5 marked",
     )
     .await;
-    leitung
-        .post_ok(
-            &format!("/tournaments/{id}/passen/1/entry"),
-            &[("table", "1"), ("points_a", "1000")],
-        )
-        .await;
+    enter(&leitung, id, 1, 1, 1000).await;
     s.wait_for(
         "return document.getElementById('live-progress').textContent.startsWith('1 / 4')",
         "the update",
@@ -413,14 +385,9 @@ async fn the_kontrolleur_visas_a_passe_in_one_action() {
     let app = spawn_app().await;
     let leitung = app.leitung().await;
     app.account(&leitung, KONTROLLEUR, "kontrolleur").await;
-    let id = drawn(&app, &leitung, 8).await;
-    for table in ["1", "2", "3"] {
-        leitung
-            .post_ok(
-                &format!("/tournaments/{id}/passen/1/entry"),
-                &[("table", table), ("points_a", "1000")],
-            )
-            .await;
+    let id = drawn_field(&leitung, "3", "12", "", 8).await;
+    for table in 1..=3 {
+        enter(&leitung, id, 1, table, 1000).await;
     }
     s.login(&app, KONTROLLEUR).await;
     s.goto(&format!("{}/tournaments/{id}/passen/1", app.address))
@@ -466,14 +433,9 @@ async fn office_pages_fit_a_phone() {
     };
     let app = spawn_app().await;
     let leitung = app.leitung().await;
-    let id = drawn(&app, &leitung, 8).await;
-    for table in ["1", "2"] {
-        leitung
-            .post_ok(
-                &format!("/tournaments/{id}/passen/1/entry"),
-                &[("table", table), ("points_a", "1000")],
-            )
-            .await;
+    let id = drawn_field(&leitung, "3", "12", "", 8).await;
+    for table in 1..=2 {
+        enter(&leitung, id, 1, table, 1000).await;
     }
     let team = app.data(id).teams[0].id.0;
     s.login(&app, LEITUNG).await;
@@ -494,4 +456,65 @@ async fn office_pages_fit_a_phone() {
         )
         .await;
     }
+}
+
+/// The correction form fills in team B as the rest while only team A is typed; a question
+/// stands before closing the tournament, and "Abbrechen" leaves it open.
+#[tokio::test]
+async fn the_correction_form_computes_b_and_closing_asks_first() {
+    let Some(s) = open("correction_and_confirm", 1280, 900, false).await else {
+        return;
+    };
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = drawn_field(&leitung, "3", "12", "", 8).await;
+    enter(&leitung, id, 1, 1, 1000).await;
+    let result = app.data(id).result_at(1, 1).unwrap().id.0;
+    s.login(&app, LEITUNG).await;
+    s.goto(&format!(
+        "{}/tournaments/{id}/results/{result}/edit",
+        app.address
+    ))
+    .await;
+    let typed = async {
+        let a = s.browser.find(Locator::Id("points_a")).await?;
+        a.clear().await?;
+        a.send_keys("700").await
+    };
+    if let Err(e) = typed.await {
+        s.fail(format!("typing team A: {e}")).await;
+    }
+    let b = s
+        .js("return document.getElementById('points_b').value")
+        .await;
+    s.ensure(b == "1184", format!("team B is the rest of 1'884: {b}"))
+        .await;
+    s.goto(&format!("{}/tournaments/{id}", app.address)).await;
+    let clicked = async {
+        s.browser
+            .find(Locator::Css(&format!(
+                "form[action=\"/tournaments/{id}/close\"] button"
+            )))
+            .await?
+            .click()
+            .await?;
+        let question = s.browser.get_alert_text().await?;
+        s.browser.dismiss_alert().await?;
+        Ok::<_, fantoccini::error::CmdError>(question)
+    };
+    let question = match clicked.await {
+        Ok(q) => q,
+        Err(e) => s.fail(format!("no question before closing: {e}")).await,
+    };
+    s.ensure(
+        question.starts_with("Turnier abschliessen?"),
+        question.clone(),
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    s.ensure(
+        !app.data(id).tournament.closed,
+        "still open after Abbrechen",
+    )
+    .await;
 }

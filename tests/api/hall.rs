@@ -4,28 +4,11 @@
 use crate::helpers::*;
 use reqwest::StatusCode;
 
-async fn tournament_with_teams(app: &TestApp, leitung: &Client) -> i32 {
-    let id = create_tournament(leitung, "3", "12").await;
-    let mut csv = String::from("nr;team;spieler1;spieler2\n");
-    for n in 1..=4 {
-        csv += &format!("{n};Team {n};Vreni {n};Sämi {n}\n");
-    }
-    import_teams(leitung, id, csv.into_bytes()).await;
-    leitung
-        .post_ok(
-            &format!("/tournaments/{id}/draw"),
-            &[("mode", "fest"), ("seed", "42")],
-        )
-        .await;
-    let _ = app;
-    id
-}
-
 #[tokio::test]
 async fn the_qr_code_opens_a_public_team_page_that_says_where_the_team_sits() {
     let app = spawn_app().await;
     let leitung = app.leitung().await;
-    let id = tournament_with_teams(&app, &leitung).await;
+    let id = drawn_field(&leitung, "3", "12", "", 4).await;
     let d = app.data(id);
     let team = d.teams[1].clone();
     let (_, _, pdf) = bytes(
@@ -58,8 +41,8 @@ async fn the_qr_code_opens_a_public_team_page_that_says_where_the_team_sits() {
     assert_eq!(
         text(&html, "#next"),
         format!(
-            "Passe 1: Tisch {} gegen {} Team {}",
-            table.number, opponent.startnummer, opponent.startnummer
+            "Passe 1: Tisch {} gegen {} Anna{} / Urs{}",
+            table.number, opponent.startnummer, opponent.startnummer, opponent.startnummer
         )
     );
     assert_eq!(
@@ -128,7 +111,7 @@ async fn the_halle_page_warns_about_loopback_and_shows_a_test_qr() {
 async fn head_is_answered_like_get_and_every_tournament_links_its_live_page() {
     let app = spawn_app().await;
     let leitung = app.leitung().await;
-    let id = tournament_with_teams(&app, &leitung).await;
+    let id = drawn_field(&leitung, "3", "12", "", 4).await;
     let html = leitung.html(&format!("/tournaments/{id}")).await;
     assert_eq!(
         attr(&html, "#nav-live", "href"),

@@ -452,3 +452,40 @@ pub fn pdf_text_sizes(bytes: &[u8], page: usize) -> Vec<f32> {
     }
     out
 }
+
+/// A Partnerschieber with teams `1..=teams` (players "Anna{n}" / "Urs{n}"), drawn with a
+/// fixed table plan and seed 42; its id.
+pub async fn drawn_field(
+    leitung: &Client,
+    passen: &str,
+    spiele: &str,
+    pauschale: &str,
+    teams: usize,
+) -> i32 {
+    let id = create_tournament_with(leitung, "Cup im Saal", passen, spiele, pauschale).await;
+    let mut csv = String::from("nr;spieler1;spieler2\n");
+    for n in 1..=teams {
+        csv += &format!("{n};Anna{n};Urs{n}\n");
+    }
+    import_teams(leitung, id, csv.into_bytes()).await;
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/draw"),
+            &[("mode", "fest"), ("seed", "42")],
+        )
+        .await;
+    id
+}
+
+/// Enters team A's points at a table (team B gets the rest).
+pub async fn enter(client: &Client, id: i32, passe: u32, table: u32, points_a: u32) -> Html {
+    client
+        .post_ok(
+            &format!("/tournaments/{id}/passen/{passe}/entry"),
+            &[
+                ("table", &table.to_string()),
+                ("points_a", &points_a.to_string()),
+            ],
+        )
+        .await
+}

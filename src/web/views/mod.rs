@@ -6,4 +6,6 @@ pub mod protocol;
 pub mod table;
 
 pub use clock::{ClockView, clock_view};
-pub use table::{PendingView, ResultView, TableView, progress, table_views, team_label};
+pub use table::{
+    PendingView, ResultView, TableView, progress, table_cell, table_views, team_label,
+};

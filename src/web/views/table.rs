@@ -119,3 +119,11 @@ pub fn progress(tables: &[TableView]) -> (usize, usize) {
     let entered = tables.iter().filter(|t| t.is_entered()).count();
     (entered, expected)
 }
+
+/// The table of a Standblatt line as printed: the number, "–" for a bye, empty otherwise.
+pub fn table_cell(line: &crate::domain::standblatt::PasseLine) -> String {
+    match line {
+        crate::domain::standblatt::PasseLine::Spielfrei { .. } => "–".into(),
+        other => other.table().map(|t| t.to_string()).unwrap_or_default(),
+    }
+}
