@@ -130,3 +130,60 @@ pub fn versions(conn: &mut Conn) -> QueryResult<Vec<Published>> {
         })
         .collect())
 }
+
+/// What the tournament overview shows of one Passe, counted in the database.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PasseCounts {
+    pub tables: usize,
+    /// Results stored (a Tafel still being played included; the caller subtracts those).
+    pub results: usize,
+    /// Results visaed on both sides.
+    pub visaed: usize,
+}
+
+/// Per drawn Passe: tables, results, fully visaed results; the overview of a big tournament
+/// without loading it.
+pub fn passe_counts(
+    conn: &mut Conn,
+    id: TournamentId,
+) -> QueryResult<std::collections::BTreeMap<u32, PasseCounts>> {
+    use super::schema::seats;
+    use diesel::dsl::count_star;
+    let mut counts: std::collections::BTreeMap<u32, PasseCounts> = Default::default();
+    let seated: Vec<(i32, i64)> = seats::table
+        .filter(seats::tournament_id.eq(id))
+        .filter(seats::table_no.is_not_null())
+        .group_by(seats::passe)
+        .select((seats::passe, count_star()))
+        .load(conn)?;
+    for (passe, n) in seated {
+        counts.entry(passe as u32).or_default().tables = n as usize / 2;
+    }
+    let drawn: Vec<i32> = seats::table
+        .filter(seats::tournament_id.eq(id))
+        .select(seats::passe)
+        .distinct()
+        .load(conn)?;
+    for passe in drawn {
+        counts.entry(passe as u32).or_default();
+    }
+    let stored: Vec<(i32, i64)> = results::table
+        .filter(results::tournament_id.eq(id))
+        .group_by(results::passe)
+        .select((results::passe, count_star()))
+        .load(conn)?;
+    for (passe, n) in stored {
+        counts.entry(passe as u32).or_default().results = n as usize;
+    }
+    let visaed: Vec<(i32, i64)> = results::table
+        .filter(results::tournament_id.eq(id))
+        .filter(results::visa_a_at.is_not_null())
+        .filter(results::visa_b_at.is_not_null())
+        .group_by(results::passe)
+        .select((results::passe, count_star()))
+        .load(conn)?;
+    for (passe, n) in visaed {
+        counts.entry(passe as u32).or_default().visaed = n as usize;
+    }
+    Ok(counts)
+}

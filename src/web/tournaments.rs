@@ -7,7 +7,7 @@ use super::render::{page, page_with, see_other};
 use super::state::{AppState, db};
 use crate::app::{self, guard};
 use crate::db::models::TournamentRow;
-use crate::db::{marathon, tournaments, users};
+use crate::db::{marathon, results, tournaments, users};
 use crate::domain::form::FieldErrors;
 use crate::domain::format;
 use crate::domain::ids::TournamentId;
@@ -149,36 +149,41 @@ async fn show(
     path: web::Path<i32>,
 ) -> Result<HttpResponse, AppError> {
     let id = TournamentId(path.into_inner());
-    let data = db(&state, move |conn| Ok(guard::load(conn, id)?)).await?;
-    let mut entered: HashMap<i32, (usize, usize)> = HashMap::new();
-    for r in &data.results {
-        let e = entered.entry(r.passe).or_default();
-        // A Tafel still being played is not entered yet.
-        if data.is_final(r.passe as u32, r.table_no as u32) {
-            e.0 += 1;
-        }
-        if r.visa_a_at.is_some() && r.visa_b_at.is_some() {
-            e.1 += 1;
-        }
-    }
-    let progress = (1..=data.drawn_passen())
-        .map(|passe| {
-            let (entered, visaed) = entered.get(&(passe as i32)).copied().unwrap_or_default();
-            PasseProgress {
-                passe,
-                tables: data.tables(passe).len(),
-                entered,
-                visaed,
+    // Counted in the database: the overview of 5000 teams does not load them.
+    let (tournament, teams, counts, running) = db(&state, move |conn| {
+        let tournament = guard::tournament(conn, id)?;
+        let counts = tournaments::passe_counts(conn, id)?;
+        // A Tafel still being played has a result that is not entered yet.
+        let mut running: HashMap<u32, usize> = HashMap::new();
+        for (passe, table) in marathon::open_tafeln(conn, id, None)? {
+            if results::at(conn, id, passe, table)?.is_some() {
+                *running.entry(passe).or_default() += 1;
             }
+        }
+        Ok((
+            tournament,
+            tournaments::team_count(conn, id)?,
+            counts,
+            running,
+        ))
+    })
+    .await?;
+    let progress = counts
+        .iter()
+        .map(|(passe, c)| PasseProgress {
+            passe: *passe,
+            tables: c.tables,
+            entered: c.results - running.get(passe).copied().unwrap_or(0),
+            visaed: c.visaed,
         })
         .collect();
     page(&ShowPage {
-        ctx: user.0.ctx().with_tournament(&data.tournament),
-        base: format!("/tournaments/{}", data.tournament.id),
-        teams: data.teams.len(),
-        drawn: data.is_drawn(),
+        ctx: user.0.ctx().with_tournament(&tournament),
+        base: format!("/tournaments/{}", tournament.id),
+        teams: teams as usize,
+        drawn: tournament.draw_seed.is_some(),
         progress,
-        t: TournamentView::new(data.tournament),
+        t: TournamentView::new(tournament),
     })
 }
 

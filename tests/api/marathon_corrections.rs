@@ -604,6 +604,9 @@ async fn the_spielrunde_runs_until_its_tafeln_are_closed_after_the_gong() {
     assert!(text(&hall, "#running-tafeln").contains("1 Tafeln laufen (Striche provisorisch)"));
     let overview = leitung.html(&format!("/tournaments/{id}")).await;
     assert!(text(&overview, "main").contains("Spielrunde 1"));
+    // Counted in the database, the running Tafel is not entered yet.
+    let row = select_all(&overview, "tr[data-passe=\"1\"] td");
+    assert_eq!(row[2], "1 / 2", "{row:?}");
 
     // The clock's gong: the open Tafel is asked for its last Spiel and its close.
     let clock = format!("/tournaments/{id}/passen/1/clock");
