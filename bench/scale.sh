@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Scale benchmark (issue "Scale"): 1000, 2000 and 5000 teams × 8 Passen, release build, one
 # run, figures side by side with their growth from 1000 to 5000 teams.
-# Measured: the demo (create + draw + results of Passen 1–7), and the median of 5 requests of
+# Measured: the demo (create + draw + results of Passen 1–7), the median of 5 requests of
 # the live page (first request after the start: a cold render), the tournament overview, a
-# Passe page, a Standblatt and the entry form.
+# Passe page, a Standblatt and the entry form, and the results CSV import of Passe 8 (every
+# table of the active teams, one request).
 # Usage: bash bench/scale.sh [sizes…]   (default: 1000 2000 5000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,6 +38,17 @@ for teams in "${sizes[@]}"; do
     [ "$status" = 200 ] || { echo "GET $url: $status" >&2; exit 1; }
     result[$page,$teams]="$(for _ in 1 2 3 4 5; do ms "$jar" "$url"; done | median) ms"
   done
+  # Passe 8 as a results file: team A (lower Startnummer) 1000, team B 884.
+  csv=$work/passe8_$teams.csv
+  { echo "passe;startnummer;punkte"
+    sqlite3 -separator ';' "$db" "SELECT 8, t.startnummer, CASE WHEN t.startnummer < o.startnummer THEN 1000 ELSE 884 END
+      FROM seats s JOIN teams t ON t.id = s.team_id JOIN teams o ON o.id = s.opponent_id
+      WHERE s.tournament_id = 1 AND s.passe = 8 AND t.status = 'aktiv' AND o.status = 'aktiv'
+      ORDER BY t.startnummer"; } > "$csv"
+  token=$(curl -s -b "$jar" "$base/results/import" | sed -n 's/.*name="_csrf" value="\([^"]*\)".*/\1/p' | head -1)
+  out=$(curl -s -o /dev/null -b "$jar" -w '%{http_code} %{time_total}' -F "_csrf=$token" -F "file=@$csv" "$base/results/import")
+  [ "${out%% *}" = 303 ] || { echo "results import: ${out%% *}" >&2; exit 1; }
+  result[import,$teams]=$(echo "${out#* }" | awk '{printf "%.2f s", $1}')
   kill "$server"; wait "$server" 2>/dev/null || true
 done
 
@@ -54,3 +66,4 @@ row "tournament overview" ""
 row "Passe page" passen/4
 row "Standblatt" teams/5
 row "entry form" passen/8/entry
+row "results CSV import, Passe 8" import

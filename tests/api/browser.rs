@@ -7,6 +7,7 @@ use crate::helpers::*;
 use fantoccini::{Client as Browser, ClientBuilder, Locator, key::Key};
 use std::io::Write;
 use std::net::TcpListener;
+use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
@@ -23,7 +24,12 @@ struct Session {
 }
 
 impl Drop for Session {
+    /// Ends chromedriver and the browser it started (one process group: killing only the
+    /// driver would leave Chromium running, with its live pages, after the test).
     fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.driver.id())])
+            .status();
         let _ = self.driver.kill();
         let _ = self.driver.wait();
     }
@@ -53,6 +59,7 @@ async fn open(name: &'static str, width: u32, height: u32, mobile: bool) -> Opti
         .expect("free port")
         .port();
     let driver = Command::new(&chromedriver)
+        .process_group(0)
         .arg(format!("--port={port}"))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
