@@ -49,6 +49,9 @@ for teams in "${sizes[@]}"; do
   out=$(curl -s -o /dev/null -b "$jar" -w '%{http_code} %{time_total}' -F "_csrf=$token" -F "file=@$csv" "$base/results/import")
   [ "${out%% *}" = 303 ] || { echo "results import: ${out%% *}" >&2; exit 1; }
   result[import,$teams]=$(echo "${out#* }" | awk '{printf "%.2f s", $1}')
+  # The longest write transaction the server logged (it logs those of 20 ms and more).
+  held=$(sed 's/\x1b\[[0-9;]*m//g' "$work/log$teams" | grep -o 'held_ms=[0-9]*' | cut -d= -f2 | sort -n | tail -1 || true)
+  result[lock,$teams]="${held:-<20} ms"
   kill "$server"; wait "$server" 2>/dev/null || true
 done
 
@@ -67,3 +70,4 @@ row "Passe page" passen/4
 row "Standblatt" teams/5
 row "entry form" passen/8/entry
 row "results CSV import, Passe 8" import
+row "longest write lock (server run)" lock

@@ -147,9 +147,20 @@ where
     if nested {
         diesel::Connection::transaction(conn, checked)
     } else {
-        conn.immediate_transaction(checked)
+        let start = std::time::Instant::now();
+        let done = conn.immediate_transaction(checked);
+        let held = start.elapsed();
+        // Every other writer waits this long: a long hold is worth a line in the log (the
+        // scale benchmark reads it for the results import).
+        if held >= SLOW_WRITE {
+            tracing::info!(held_ms = held.as_millis() as u64, "write lock held");
+        }
+        done
     }
 }
+
+/// From how long a write transaction on it is logged.
+const SLOW_WRITE: std::time::Duration = std::time::Duration::from_millis(20);
 
 /// The start of every refusal to save that is no fault of the user's.
 pub const CANNOT_SAVE: &str = "Speichern nicht möglich";
