@@ -423,6 +423,17 @@ impl TournamentData {
             .collect()
     }
 
+    /// The Passen under way: those with at least one result entered (seed 004 §9: from then
+    /// on their Pauschalen count in the provisional Rangliste).
+    pub fn passen_under_way(&self) -> std::collections::BTreeSet<u32> {
+        self.results.iter().map(|r| r.passe as u32).collect()
+    }
+
+    /// The latest Passe under way, or 1 before the first result.
+    pub fn current_passe(&self) -> u32 {
+        self.passen_under_way().last().copied().unwrap_or(1)
+    }
+
     pub fn spiele(&self) -> u32 {
         self.tournament.spiele_per_passe as u32
     }

@@ -15,7 +15,7 @@ use crate::web::error::AppError;
 use actix_web::{HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 pub struct RowView {
     pub rank: Option<u32>,
@@ -125,7 +125,7 @@ pub fn ranking_view(data: &TournamentData, official: bool) -> Vec<SectionView> {
     };
     let sheets = data.standblaetter();
     let teams: HashMap<TeamId, &TeamRow> = data.teams.iter().map(|t| (t.id, t)).collect();
-    let under_way: HashSet<u32> = data.results.iter().map(|r| r.passe as u32).collect();
+    let under_way = data.passen_under_way();
     let mut sections: Vec<SectionView> = Vec::new();
     for row in rangliste(kind, &sheets, &|p| under_way.contains(&p)) {
         let Some(team) = teams.get(&row.sheet.team) else {

@@ -153,12 +153,7 @@ async fn show(
         final_visa_refusal: final_visa_refusal(sheet, data.tournament.mode),
         back: format!("/tournaments/{id}/teams/{team}"),
         passen: (1..=data.tournament.passen as u32).collect(),
-        current_passe: data
-            .results
-            .iter()
-            .map(|r| r.passe as u32)
-            .max()
-            .unwrap_or(1),
+        current_passe: data.current_passe(),
         team: row,
         t: data.tournament,
     })

@@ -19,27 +19,11 @@ async fn played_and_visaed() -> Field {
     let app = spawn_app().await;
     let leitung = app.leitung().await;
     let kontrolle = app.account(&leitung, KONTROLLEUR, "kontrolleur").await;
-    let id = create_tournament_with(&leitung, "Cup Appenzell", "2", "12", "660").await;
-    let mut csv = String::from("nr;spieler1;spieler2\n");
-    for n in 1..=4 {
-        csv += &format!("{n};Anna{n};Beat{n}\n");
-    }
-    import_teams(&leitung, id, csv.into_bytes()).await;
-    leitung
-        .post_ok(
-            &format!("/tournaments/{id}/draw"),
-            &[("mode", "fest"), ("seed", "42")],
-        )
-        .await;
+    let id = drawn_field(&leitung, "2", "12", "660", 4).await;
     let d = app.data(id);
     for p in 1..=2u32 {
         for t in d.tables(p) {
-            leitung
-                .post_ok(
-                    &format!("/tournaments/{id}/passen/{p}/entry"),
-                    &[("table", &t.number.to_string()), ("points_a", "1000")],
-                )
-                .await;
+            enter(&leitung, id, p, t.number, 1000).await;
             kontrolle
                 .post_ok(
                     &format!("/tournaments/{id}/passen/{p}/tables/{}/visa", t.number),
@@ -245,29 +229,13 @@ async fn an_aborted_passe_is_confirmed_audited_per_team_and_undone_exactly() {
 async fn a_future_pauschale_waits_for_its_passe_in_the_provisional_ranking() {
     let app = spawn_app().await;
     let leitung = app.leitung().await;
-    let id = create_tournament_with(&leitung, "Cup Gais", "3", "12", "").await;
-    let mut csv = String::from("nr;spieler1;spieler2\n");
-    for n in 1..=4 {
-        csv += &format!("{n};Anna{n};Beat{n}\n");
-    }
-    import_teams(&leitung, id, csv.into_bytes()).await;
-    leitung
-        .post_ok(
-            &format!("/tournaments/{id}/draw"),
-            &[("mode", "fest"), ("seed", "42")],
-        )
-        .await;
+    let id = drawn_field(&leitung, "3", "12", "", 4).await;
     leitung
         .post_ok(&format!("/tournaments/{id}/publish"), &[])
         .await;
     let d = app.data(id);
     for t in d.tables(1) {
-        leitung
-            .post_ok(
-                &format!("/tournaments/{id}/passen/1/entry"),
-                &[("table", &t.number.to_string()), ("points_a", "1000")],
-            )
-            .await;
+        enter(&leitung, id, 1, t.number, 1000).await;
     }
     let t2 = &d.tables(2)[0];
     let (culprit, victim) = (t2.team_a, t2.team_b);

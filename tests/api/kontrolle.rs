@@ -17,25 +17,9 @@ async fn desk() -> Desk {
     let leitung = app.leitung().await;
     let buero = app.account(&leitung, BUERO, "buero").await;
     let kontrolle = app.account(&leitung, KONTROLLEUR, "kontrolleur").await;
-    let id = create_tournament_with(&leitung, "Cup Urnäsch", "2", "12", "660").await;
-    let mut csv = String::from("nr;spieler1;spieler2\n");
-    for n in 1..=6 {
-        csv += &format!("{n};Anna{n};Beat{n}\n");
-    }
-    import_teams(&leitung, id, csv.into_bytes()).await;
-    leitung
-        .post_ok(
-            &format!("/tournaments/{id}/draw"),
-            &[("mode", "fest"), ("seed", "42")],
-        )
-        .await;
-    for table in ["1", "2"] {
-        buero
-            .post_ok(
-                &format!("/tournaments/{id}/passen/1/entry"),
-                &[("table", table), ("points_a", "1000")],
-            )
-            .await;
+    let id = drawn_field(&leitung, "2", "12", "660", 6).await;
+    for table in 1..=2 {
+        enter(&buero, id, 1, table, 1000).await;
     }
     Desk {
         app,

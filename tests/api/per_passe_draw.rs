@@ -1,7 +1,7 @@
 //! The per-Passe draw through the real app: no avoidable rematch, Vereine apart.
 
 use crate::helpers::*;
-use jassturnier::domain::schedule::{PasseDraw, Table, rematches};
+use jassturnier::domain::schedule::rematches;
 use reqwest::StatusCode;
 
 /// Creates a Partnerschieber with `passen` Passen, imports `clubs.len()` teams (one Verein
@@ -44,24 +44,6 @@ async fn per_passe_tournament(
     id
 }
 
-fn draws(app: &TestApp, id: i32) -> Vec<PasseDraw<i32>> {
-    let d = app.data(id);
-    (1..=d.drawn_passen())
-        .map(|p| PasseDraw {
-            tables: d
-                .tables(p)
-                .iter()
-                .map(|t| Table {
-                    number: t.number,
-                    team_a: t.team_a.id.0,
-                    team_b: t.team_b.id.0,
-                })
-                .collect(),
-            bye: d.byes(p).first().map(|t| t.id.0),
-        })
-        .collect()
-}
-
 /// The case: 7 teams over 6 Passen drawn per Passe ended with an avoidable rematch
 /// in about a quarter of the seeds. Seeds 1–8, every Passe drawn through the app.
 #[tokio::test]
@@ -76,14 +58,14 @@ async fn seven_teams_six_passen_drawn_per_passe_never_meet_twice() {
                 .post_ok(&format!("/tournaments/{id}/draw/next"), &[])
                 .await;
         }
-        let drawn = draws(&app, id);
+        let drawn = app.data(id).draws();
         assert_eq!(drawn.len(), 6);
         assert!(
             rematches(&drawn).is_empty(),
             "seed {seed}: {:?}",
             rematches(&drawn)
         );
-        let byes: std::collections::HashSet<i32> = drawn.iter().filter_map(|d| d.bye).collect();
+        let byes: std::collections::HashSet<_> = drawn.iter().filter_map(|d| d.bye).collect();
         assert_eq!(byes.len(), 6, "six different teams had the bye");
         let html = leitung.html(&format!("/tournaments/{id}/draw")).await;
         assert!(select_all(&html, "#rematches").is_empty());

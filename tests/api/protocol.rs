@@ -10,25 +10,10 @@ async fn the_protokoll_speaks_german_filters_and_pages() {
     let anna = app
         .account(&leitung, ("anna", "anna-passwort-1"), "buero")
         .await;
-    let id = create_tournament_with(&leitung, "Cup Herisau", "2", "12", "660").await;
-    let mut csv = String::from("nr;spieler1;spieler2\n");
-    for n in 1..=60 {
-        csv += &format!("{n};Anna{n};Beat{n}\n");
-    }
-    import_teams(&leitung, id, csv.into_bytes()).await;
-    leitung
-        .post_ok(
-            &format!("/tournaments/{id}/draw"),
-            &[("mode", "fest"), ("seed", "42")],
-        )
-        .await;
+    let id = drawn_field(&leitung, "2", "12", "660", 60).await;
     let d = app.data(id);
     for t in d.tables(1) {
-        anna.post_ok(
-            &format!("/tournaments/{id}/passen/1/entry"),
-            &[("table", &t.number.to_string()), ("points_a", "655")],
-        )
-        .await;
+        enter(&anna, id, 1, t.number, 655).await;
     }
     let t3 = d.tables(1).into_iter().find(|t| t.number == 3).unwrap();
     let version = app.data(id).result_at(1, 3).unwrap().version.to_string();

@@ -107,13 +107,7 @@ pub(super) fn render(
             .find(|r| r.team.startnummer == nr)
     });
     let phone_url = format!("{base}/tournaments/{}/live", data.tournament.id);
-    let shown_passen = data
-        .results
-        .iter()
-        .map(|r| r.passe as usize)
-        .max()
-        .unwrap_or(1)
-        .max(1);
+    let shown_passen = data.current_passe() as usize;
     Ok(LivePage {
         t: &data.tournament,
         version: data.tournament.version,
