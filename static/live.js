@@ -1,10 +1,12 @@
-// Live Rangliste: refresh on Server-Sent Events without reload or flicker, highlight changed
-// rows, page long lists on the beamer, and let a phone jump to its own team.
+// Live Rangliste: follow Server-Sent Events without reload or flicker (each event carries the
+// change: rows rendered on the server with their new places, ranks to rewrite; the page is
+// fetched only when an event does not fit), highlight changed rows, page long lists on the
+// beamer, and let a phone jump to its own team.
 (function () {
   "use strict";
   var body = document.body;
   var id = body.dataset.tournament;
-  var version = body.dataset.version;
+  var version = parseInt(body.dataset.version, 10);
   var params = new URLSearchParams(location.search);
   var seconds = Math.max(3, parseInt(params.get("sekunden") || "10", 10) || 10);
   var page = 0, pagingTimer = null;
@@ -14,9 +16,14 @@
 
   function isBeamer() { return window.matchMedia("(min-width: 1000px)").matches; }
 
-  function signatures(root) {
+  // What a row shows apart from its rank: a change of it marks the row as updated.
+  function content(row) {
+    return Array.prototype.slice.call(row.cells, 1).map(function (c) { return c.innerHTML; }).join("|");
+  }
+
+  function contents(root) {
     var map = {};
-    root.querySelectorAll("[data-team][data-sig]").forEach(function (el) { map[el.tagName + el.dataset.team] = el.dataset.sig; });
+    root.querySelectorAll("table.source tr.row").forEach(function (row) { map[row.id] = content(row); });
     return map;
   }
 
@@ -103,27 +110,85 @@
 
   var wanted = 0;
   function refresh() {
-    fetch(location.pathname, { headers: { "Accept": "text/html" }, cache: "no-cache" })
+    fetch(location.pathname + location.search, { headers: { "Accept": "text/html" }, cache: "no-cache" })
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (html) {
         if (!html) return;
         var doc = new DOMParser().parseFromString(html, "text/html");
+        var got = parseInt(doc.body.dataset.version, 10);
         // The server may answer with the previous version while it renders the new one.
-        if (parseInt(doc.body.dataset.version, 10) < wanted) setTimeout(refresh, 500);
+        if (got < wanted) setTimeout(refresh, 500);
         var fresh = doc.getElementById("live-root");
         if (!fresh) return;
-        var before = signatures(document);
+        var before = contents(document);
         document.getElementById("live-root").replaceWith(fresh);
-        version = doc.body.dataset.version;
-        fresh.querySelectorAll("[data-team][data-sig]").forEach(function (el) {
-          var old = before[el.tagName + el.dataset.team];
-          if (old !== undefined && old !== el.dataset.sig) el.classList.add("changed");
+        version = got;
+        body.dataset.version = String(got);
+        fresh.querySelectorAll("table.source tr.row").forEach(function (row) {
+          var old = before[row.id];
+          if (old !== undefined && old !== content(row)) row.classList.add("changed");
         });
         bindJump();
+        fade();
         paginate();
         markMine();
       })
       .catch(function () { /* the next event or the fallback poll tries again */ });
+  }
+
+  // Changed rows flash once, not again at every turn of the beamer's pages.
+  var fading = null;
+  function fade() {
+    if (fading) clearTimeout(fading);
+    fading = setTimeout(function () {
+      document.querySelectorAll("tr.row.changed").forEach(function (r) { r.classList.remove("changed"); });
+    }, 3000);
+  }
+
+  // The steps of model::apply (src/web/live/model.rs) on the page itself; false when the
+  // delta does not fit (then the page is fetched).
+  function applyDelta(d) {
+    if (d.base !== version || document.getElementById("own")) return false;
+    var sections = document.querySelectorAll("#board table.source tbody");
+    var i, ok = true;
+    d.parts.forEach(function (part) {
+      var el = document.getElementById(part[0]);
+      if (el) el.innerHTML = part[1]; else ok = false;
+    });
+    if (!ok) return false;
+    d.rows.map(function (r) { return r[0]; }).concat(d.gone).forEach(function (nr) {
+      var row = document.getElementById("t-" + nr);
+      if (row) row.remove();
+    });
+    for (i = 0; i < d.rows.length; i++) {
+      var r = d.rows[i], section = sections[r[1]];
+      if (!section) return false;
+      var rows = section.querySelectorAll("tr.row");
+      if (r[2] > rows.length) return false;
+      var row = document.createElement("tr");
+      row.id = "t-" + r[0];
+      row.dataset.team = String(r[0]);
+      row.className = "row changed";
+      row.innerHTML = "<td></td>" + r[4];
+      row.cells[0].textContent = r[3];
+      section.insertBefore(row, rows[r[2]] || null);
+    }
+    for (i = 0; i < d.ranks.length; i++) {
+      var range = d.ranks[i], ranked = sections[range[0]];
+      if (!ranked) return false;
+      var all = ranked.querySelectorAll("tr.row");
+      if (range[2] > all.length) return false;
+      for (var p = range[1]; p < range[2]; p++) {
+        all[p].cells[0].textContent = range[3].indexOf(p) >= 0
+          ? all[p - 1].cells[0].textContent : (p + 1) + ".";
+      }
+    }
+    version = d.v;
+    body.dataset.version = String(d.v);
+    fade();
+    paginate();
+    markMine();
+    return true;
   }
 
   function bindJump() {
@@ -153,10 +218,17 @@
   }, 1000);
 
   if (window.EventSource) {
-    var source = new EventSource("/tournaments/" + id + "/live/events");
-    source.addEventListener("version", function (e) {
+    var source = new EventSource("/tournaments/" + id + "/live/events?v=" + version);
+    source.addEventListener("delta", function (e) {
+      var d;
+      try { d = JSON.parse(e.data); } catch (err) { d = null; }
+      if (!d || d.v <= version) return;
+      wanted = d.v;
+      if (!applyDelta(d)) refresh();
+    });
+    source.addEventListener("reset", function (e) {
       wanted = parseInt(e.data, 10);
-      if (e.data !== version) refresh();
+      if (wanted !== version) refresh();
     });
   } else {
     setInterval(refresh, 15000);

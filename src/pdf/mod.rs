@@ -7,10 +7,11 @@ pub mod documents;
 pub mod tafel;
 
 use printpdf::{
-    Color, FontId, Line, LinePoint, Mm, Op, ParsedFont, PdfDocument, PdfFontHandle, PdfPage,
-    PdfSaveOptions, Point, Pt, Rect, Rgb, TextItem,
+    Color, FontId, ImageCompression, ImageOptimizationOptions, Line, LinePoint, Mm, Op, ParsedFont,
+    PdfDocument, PdfFontHandle, PdfPage, PdfSaveOptions, Point, Pt, RawImage, RawImageData,
+    RawImageFormat, Rect, Rgb, TextItem, XObject, XObjectId, XObjectTransform,
 };
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 pub const PAGE_WIDTH: f32 = 210.0;
 pub const PAGE_HEIGHT: f32 = 297.0;
@@ -96,28 +97,53 @@ fn grey(level: f32) -> Color {
 /// One page being drawn, in mm from the top-left corner.
 pub struct Page {
     ops: Vec<Op>,
+    /// Images the ops draw (QR codes), by the id the ops use.
+    images: Vec<(XObjectId, RawImage)>,
+    /// The font and stroke set last: PDF keeps them from one text or line to the next, so
+    /// they are written only when they change (a thousand Standblätter hold half as many
+    /// operations). The fill colour is always black except inside [`Page::fill`].
+    font: Option<(Weight, f32)>,
+    stroke: Option<f32>,
 }
 
 impl Page {
     fn new() -> Self {
-        Page { ops: Vec::new() }
+        Page {
+            ops: Vec::new(),
+            images: Vec::new(),
+            font: None,
+            stroke: None,
+        }
+    }
+
+    /// Black lines of `thickness` from here on.
+    fn stroke(&mut self, thickness: f32) {
+        if self.stroke.is_none() {
+            self.ops.push(Op::SetOutlineColor { col: grey(0.0) });
+        }
+        if self.stroke != Some(thickness) {
+            self.ops.push(Op::SetOutlineThickness { pt: Pt(thickness) });
+            self.stroke = Some(thickness);
+        }
     }
 
     pub fn text(&mut self, x: f32, y: f32, size: f32, weight: Weight, text: &str) {
         if text.is_empty() {
             return;
         }
-        let font = match weight {
-            Weight::Regular => FONT_REGULAR,
-            Weight::Bold => FONT_BOLD,
-        };
-        self.ops.extend([
-            Op::StartTextSection,
-            Op::SetFillColor { col: grey(0.0) },
-            Op::SetFont {
+        self.ops.push(Op::StartTextSection);
+        if self.font != Some((weight, size)) {
+            let font = match weight {
+                Weight::Regular => FONT_REGULAR,
+                Weight::Bold => FONT_BOLD,
+            };
+            self.ops.push(Op::SetFont {
                 font: PdfFontHandle::External(FontId(font.into())),
                 size: Pt(size),
-            },
+            });
+            self.font = Some((weight, size));
+        }
+        self.ops.extend([
             Op::SetTextCursor { pos: point(x, y) },
             Op::ShowText {
                 items: vec![TextItem::Text(text.to_string())],
@@ -221,43 +247,37 @@ impl Page {
     }
 
     pub fn line(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, thickness: f32) {
-        self.ops.extend([
-            Op::SetOutlineColor { col: grey(0.0) },
-            Op::SetOutlineThickness { pt: Pt(thickness) },
-            Op::DrawLine {
-                line: Line {
-                    points: vec![
-                        LinePoint {
-                            p: point(x1, y1),
-                            bezier: false,
-                        },
-                        LinePoint {
-                            p: point(x2, y2),
-                            bezier: false,
-                        },
-                    ],
-                    is_closed: false,
-                },
+        self.stroke(thickness);
+        self.ops.extend([Op::DrawLine {
+            line: Line {
+                points: vec![
+                    LinePoint {
+                        p: point(x1, y1),
+                        bezier: false,
+                    },
+                    LinePoint {
+                        p: point(x2, y2),
+                        bezier: false,
+                    },
+                ],
+                is_closed: false,
             },
-        ]);
+        }]);
     }
 
     /// An outlined box (x, y = top-left corner).
     pub fn frame(&mut self, x: f32, y: f32, width: f32, height: f32, thickness: f32) {
-        self.ops.extend([
-            Op::SetOutlineColor { col: grey(0.0) },
-            Op::SetOutlineThickness { pt: Pt(thickness) },
-            Op::DrawRectangle {
-                rectangle: Rect {
-                    x: pt(x),
-                    y: pt(PAGE_HEIGHT - y - height),
-                    width: pt(width),
-                    height: pt(height),
-                    mode: Some(printpdf::PaintMode::Stroke),
-                    winding_order: None,
-                },
+        self.stroke(thickness);
+        self.ops.extend([Op::DrawRectangle {
+            rectangle: Rect {
+                x: pt(x),
+                y: pt(PAGE_HEIGHT - y - height),
+                width: pt(width),
+                height: pt(height),
+                mode: Some(printpdf::PaintMode::Stroke),
+                winding_order: None,
             },
-        ]);
+        }]);
     }
 
     /// A filled box in grey `level` (0 black … 1 white).
@@ -278,26 +298,41 @@ impl Page {
         ]);
     }
 
-    /// A QR code of `modules` (true = dark) with its top-left corner at (x, y).
+    /// A QR code of `modules` (true = dark) with its top-left corner at (x, y), `size` mm
+    /// wide: one image with a pixel per module (not a square per module: a thousand
+    /// Standblätter would otherwise hold 600'000 drawing operations).
     pub fn qr(&mut self, x: f32, y: f32, size: f32, width: usize, modules: &[bool]) {
-        if width == 0 {
+        if width == 0 || modules.len() != width * width {
             return;
         }
-        let cell = size / width as f32;
-        self.ops.push(Op::SetFillColor { col: grey(0.0) });
-        for (index, _) in modules.iter().enumerate().filter(|(_, dark)| **dark) {
-            let (col, row) = (index % width, index / width);
-            self.ops.push(Op::DrawRectangle {
-                rectangle: Rect {
-                    x: pt(x + col as f32 * cell),
-                    y: pt(PAGE_HEIGHT - y - (row + 1) as f32 * cell),
-                    width: pt(cell),
-                    height: pt(cell),
-                    mode: Some(printpdf::PaintMode::Fill),
-                    winding_order: None,
-                },
-            });
-        }
+        let pixels = modules
+            .iter()
+            .map(|&dark| if dark { 0 } else { 255 })
+            .collect();
+        let image = RawImage {
+            pixels: RawImageData::U8(pixels),
+            width,
+            height: width,
+            data_format: RawImageFormat::R8,
+            tag: Vec::new(),
+        };
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let id = XObjectId(format!(
+            "QR{}",
+            NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        ));
+        // printpdf draws an image `width` pixels at `dpi` wide; pick the dpi that makes it
+        // `size` mm.
+        self.ops.push(Op::UseXobject {
+            id: id.clone(),
+            transform: XObjectTransform {
+                translate_x: Some(pt(x)),
+                translate_y: Some(pt(PAGE_HEIGHT - y - size)),
+                dpi: Some(width as f32 * 25.4 / size),
+                ..XObjectTransform::default()
+            },
+        });
+        self.images.push((id, image));
     }
 }
 
@@ -328,6 +363,9 @@ impl Document {
     }
 
     pub fn new_page(&mut self) -> &mut Page {
+        if let Some(done) = self.pages.last_mut() {
+            done.ops.shrink_to_fit();
+        }
         self.pages.push(Page::new());
         let last = self.pages.len() - 1;
         &mut self.pages[last]
@@ -345,7 +383,8 @@ impl Document {
         &mut self.pages[last]
     }
 
-    /// Adds the running header and footer and serialises the PDF.
+    /// Adds the running header and footer and serialises the PDF (big ones: on the
+    /// documents thread, see [`render`]).
     pub fn finish(mut self, name: &str) -> Vec<u8> {
         if self.pages.is_empty() {
             self.pages.push(Page::new());
@@ -354,11 +393,18 @@ impl Document {
         let mut pdf = PdfDocument::new(name);
         let regular = pdf.add_font(&fonts().regular);
         let bold = pdf.add_font(&fonts().bold);
+        for page in &mut self.pages {
+            for (id, image) in page.images.drain(..) {
+                pdf.resources.xobjects.map.insert(id, XObject::Image(image));
+            }
+        }
         let pages = self
             .pages
             .iter_mut()
             .enumerate()
             .map(|(index, page)| {
+                // Header and footer: about 30 operations, without doubling the page's room.
+                page.ops.reserve_exact(32);
                 page.text_in(
                     MARGIN,
                     120.0,
@@ -421,10 +467,65 @@ impl Document {
                 PdfPage::new(Mm(PAGE_WIDTH), Mm(PAGE_HEIGHT), ops)
             })
             .collect();
-        pdf.with_pages(pages)
-            .save(&PdfSaveOptions::default(), &mut Vec::new())
+        // Lossless images: a QR code must not go through JPEG.
+        let options = PdfSaveOptions {
+            image_optimization: Some(ImageOptimizationOptions {
+                format: Some(ImageCompression::Flate),
+                auto_optimize: Some(false),
+                ..ImageOptimizationOptions::default()
+            }),
+            ..PdfSaveOptions::default()
+        };
+        pdf.with_pages(pages).save(&options, &mut Vec::new())
     }
 }
+
+type Job = Box<dyn FnOnce() + Send>;
+
+/// Makes a document on the one thread that makes documents, and gives the memory back
+/// afterwards. A thousand Standblätter take about a hundred MB for a moment; two at once
+/// would double that, and glibc keeps freed memory in the arena of the thread that used it
+/// (a thousand Standblätter left +200 MB behind per request on the web threads). On one
+/// thread, one document at a time, `malloc_trim` returns it. None if the thread is gone.
+pub async fn render<T: Send + 'static>(make: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+    static THREAD: OnceLock<Option<Mutex<std::sync::mpsc::Sender<Job>>>> = OnceLock::new();
+    let sender = THREAD.get_or_init(|| {
+        let (sender, jobs) = std::sync::mpsc::channel::<Job>();
+        std::thread::Builder::new()
+            .name("documents".into())
+            .spawn(move || {
+                for job in jobs {
+                    job();
+                    give_memory_back();
+                }
+            })
+            .ok()
+            .map(|_| Mutex::new(sender))
+    });
+    let (answer, answered) = tokio::sync::oneshot::channel();
+    let job: Job = Box::new(move || {
+        let _ = answer.send(make());
+    });
+    sender
+        .as_ref()?
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .send(job)
+        .ok()?;
+    answered.await.ok()
+}
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn give_memory_back() {
+    // SAFETY: malloc_trim only releases free memory of the allocator; it touches no live
+    // allocation and is safe to call at any time from any thread.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn give_memory_back() {}
 
 /// A column of a [`Table`].
 pub struct Column {

@@ -55,6 +55,17 @@ pub fn hall_addresses(listen: SocketAddr, interfaces: &[IpAddr]) -> Vec<String> 
         .collect()
 }
 
+/// The address to print for phones when no request says where the viewer is: the public URL,
+/// else the first address phones can reach, else the address the server listens on.
+pub fn default_phone_base(state: &AppState) -> String {
+    state.public_url.clone().unwrap_or_else(|| {
+        hall_addresses(state.listen, &interfaces())
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| format!("http://{}", state.listen))
+    })
+}
+
 /// The address to print for phones (QR codes, the beamer's footer): the public URL if set;
 /// else, when the office opened the page on this computer (`127.0.0.1`) while the server
 /// listens for the hall, the first address phones can reach; else the address of the request.

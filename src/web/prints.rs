@@ -61,6 +61,15 @@ fn file(bytes: Vec<u8>, content_type: &str, name: &str) -> HttpResponse {
         .body(bytes)
 }
 
+/// A document made on the documents thread (see [`crate::pdf::render`]).
+pub(super) async fn made<T: Send + 'static>(
+    make: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, AppError> {
+    crate::pdf::render(make)
+        .await
+        .ok_or_else(|| AppError::Internal("the documents thread is gone".into()))
+}
+
 pub(super) fn pdf(bytes: Vec<u8>, name: &str) -> HttpResponse {
     file(bytes, "application/pdf", name)
 }
@@ -73,16 +82,35 @@ pub(super) async fn load(state: &web::Data<AppState>, id: i32) -> Result<Tournam
 struct SheetQuery {
     /// `leer` prints the schedule only, for the start of the tournament.
     variant: Option<String>,
+    /// Part N of a big field (see [`SHEETS_PER_PDF`]).
+    teil: Option<usize>,
 }
 
-fn sheets(data: &TournamentData, base: &str, blank: bool, only: Option<TeamId>) -> Vec<Sheet> {
+/// Standblätter per PDF: a document is built in memory, so a field of 5000 teams is printed
+/// in parts (about 80 MB at most while one part is made, one part at a time).
+pub const SHEETS_PER_PDF: usize = 1000;
+
+/// The parts a field's Standblätter are printed in (1 for up to [`SHEETS_PER_PDF`] teams).
+pub fn sheet_parts(teams: usize) -> usize {
+    teams.div_ceil(SHEETS_PER_PDF).max(1)
+}
+
+/// The Standblätter of the teams `keep` chooses (by position in the list and id).
+fn sheets(
+    data: &TournamentData,
+    base: &str,
+    blank: bool,
+    keep: impl Fn(usize, TeamId) -> bool,
+) -> Vec<Sheet> {
     let labels: HashMap<TeamId, String> =
         data.teams.iter().map(|t| (t.id, team_label(t))).collect();
     let standblaetter = data.standblaetter();
     data.teams
         .iter()
         .zip(&standblaetter)
-        .filter(|(team, _)| only.is_none_or(|o| o == team.id))
+        .enumerate()
+        .filter(|(index, (team, _))| keep(*index, team.id))
+        .map(|(_, pair)| pair)
         .map(|(team, sheet)| Sheet {
             startnummer: team.startnummer,
             team: crate::domain::team::display_name(
@@ -159,10 +187,36 @@ async fn standblaetter(
 ) -> Result<HttpResponse, AppError> {
     let data = load(&state, path.into_inner()).await?;
     let blank = query.variant.as_deref() == Some("leer");
-    let sheets = sheets(&data, &phone_base(&state, &req), blank, None);
-    let header = header(&data, "Standblätter".into());
+    let parts = sheet_parts(data.teams.len());
+    let part = match query.teil {
+        None if parts == 1 => 1,
+        Some(part) if (1..=parts).contains(&part) => part,
+        _ => {
+            return Err(AppError::BadRequest(format!(
+                "Die Standblätter von {} Teams werden in {parts} Teilen zu höchstens {} gedruckt: \
+                 bitte Teil 1 bis {parts} wählen (Turnierseite, «Drucken und Exporte»).",
+                format::number(data.teams.len() as i64),
+                format::number(SHEETS_PER_PDF as i64),
+            )));
+        }
+    };
+    let chosen = (part - 1) * SHEETS_PER_PDF..part * SHEETS_PER_PDF;
+    let base = phone_base(&state, &req);
+    let subtitle = if parts > 1 {
+        format!("Standblätter, Teil {part} von {parts}")
+    } else {
+        "Standblätter".into()
+    };
+    let header = header(&data, subtitle);
     let (label, unit) = (round_label(&data), unit_label(&data));
-    let bytes = web::block(move || documents::standblaetter(header, label, unit, &sheets)).await?;
+    // The sheets too are made on the documents thread, and the tournament dropped there, so
+    // that their memory is given back with the document's.
+    let bytes = made(move || {
+        let sheets = sheets(&data, &base, blank, |index, _| chosen.contains(&index));
+        drop(data);
+        documents::standblaetter(header, label, unit, &sheets)
+    })
+    .await?;
     Ok(pdf(bytes, "standblaetter.pdf"))
 }
 
@@ -177,7 +231,9 @@ async fn standblatt(
     let data = load(&state, id).await?;
     data.team(TeamId(team)).ok_or_else(AppError::not_found)?;
     let blank = query.variant.as_deref() == Some("leer");
-    let sheets = sheets(&data, &phone_base(&state, &req), blank, Some(TeamId(team)));
+    let sheets = sheets(&data, &phone_base(&state, &req), blank, |_, id| {
+        id == TeamId(team)
+    });
     Ok(pdf(
         documents::standblaetter(
             header(&data, "Standblatt".into()),
@@ -399,10 +455,9 @@ async fn ranking_pdf(
         },
     );
     let (label, rounds) = (round_label(&data), data.tournament.passen as u32);
-    let bytes = web::block(move || {
-        documents::rangliste(header, provisional, label, rounds, &sections, legend)
-    })
-    .await?;
+    let bytes =
+        made(move || documents::rangliste(header, provisional, label, rounds, &sections, legend))
+            .await?;
     Ok(pdf(bytes, "rangliste.pdf"))
 }
 

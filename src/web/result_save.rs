@@ -3,7 +3,7 @@
 //! decides how to show a refusal.
 
 use super::auth::Secured;
-use super::live::publish::VersionsPublished;
+use super::live::publish::{VersionsPublished, announce};
 use super::render::see_other;
 use super::state::{AppState, db};
 use crate::app::entry::{Typed, save_typed};
@@ -100,7 +100,7 @@ pub async fn save(
         Ok((typed, t, crate::db::tournaments::versions(conn)?))
     })
     .await?;
-    state.live.publish(&versions);
+    announce(state, &versions);
     let refusal = |errors, conflict, status| {
         Answer::Again(Refusal {
             mode_entry: t.mode.facts().entry,

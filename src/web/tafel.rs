@@ -403,7 +403,8 @@ async fn blank(
     ];
     let round = format!("{} {passe}", data.tournament.mode.round());
     let header = prints::header(&data, format!("Tafeln {round}"));
-    let bytes = web::block(move || blank_tafeln(header, &round, &summary, &tables)).await?;
+    let bytes =
+        super::prints::made(move || blank_tafeln(header, &round, &summary, &tables)).await?;
     Ok(prints::pdf(bytes, "tafeln.pdf"))
 }
 

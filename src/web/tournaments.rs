@@ -72,6 +72,8 @@ struct ShowPage {
     teams: usize,
     drawn: bool,
     progress: Vec<PasseProgress>,
+    /// Parts the Standblätter are printed in (a big field: several PDFs).
+    sheet_parts: Vec<usize>,
 }
 
 async fn home(state: web::Data<AppState>, user: MaybeUser) -> Result<HttpResponse, AppError> {
@@ -181,6 +183,7 @@ async fn show(
         ctx: user.0.ctx().with_tournament(&tournament),
         base: format!("/tournaments/{}", tournament.id),
         teams: teams as usize,
+        sheet_parts: (1..=super::prints::sheet_parts(teams as usize)).collect(),
         drawn: tournament.draw_seed.is_some(),
         progress,
         t: TournamentView::new(tournament),

@@ -146,6 +146,14 @@ impl Session {
         }
     }
 
+    /// A script that ends by calling `arguments[0]` with its answer.
+    async fn js_async(&self, script: &str) -> serde_json::Value {
+        match self.browser.execute_async(script, vec![]).await {
+            Ok(v) => v,
+            Err(e) => self.fail(format!("script {script}: {e}")).await,
+        }
+    }
+
     async fn goto(&self, url: &str) {
         if let Err(e) = self.browser.goto(url).await {
             self.fail(format!("open {url}: {e}")).await;
@@ -283,6 +291,49 @@ async fn the_live_page_updates_without_a_reload() {
     s.ensure(
         s.js("return window.notReloaded === true").await == true,
         "no reload",
+    )
+    .await;
+
+    // Further results, a correction and a visa arrive as deltas: the page is not fetched
+    // again, and what it shows is exactly the page the server renders now.
+    let fetches = "return performance.getEntriesByType('resource').filter(function (e) { return e.initiatorType === 'fetch'; }).length";
+    let before = s.js(fetches).await;
+    for (table, points) in [(2, 1884), (3, 0), (4, 942)] {
+        enter(&leitung, id, 1, table, points).await;
+    }
+    let result = app.data(id).result_at(1, 1).unwrap().version.to_string();
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/passen/1/correct"),
+            &[
+                ("table", "1"),
+                ("version", &result),
+                ("points_a", "1200"),
+                ("points_b", "684"),
+                ("reason", "Tippfehler"),
+            ],
+        )
+        .await;
+    leitung
+        .post_ok(&format!("/tournaments/{id}/passen/1/tables/2/visa"), &[])
+        .await;
+    let version = app.live.state(id).unwrap().0;
+    s.wait_for(
+        &format!("return document.body.dataset.version === '{version}'"),
+        "the last version on the live page",
+    )
+    .await;
+    s.ensure(s.js(fetches).await == before, "no page fetched for deltas")
+        .await;
+    let shown = "function rows(root) { return Array.prototype.map.call(root.querySelectorAll('#board table.source tbody tr'), function (r) { return r.id + ':' + r.textContent.replace(/\\s+/g, ' ').trim(); }); }";
+    let same = s
+        .js_async(&format!(
+            "{shown} var done = arguments[0]; fetch(location.pathname, {{ cache: 'no-cache' }}).then(function (r) {{ return r.text(); }}).then(function (html) {{ var doc = new DOMParser().parseFromString(html, 'text/html'); var a = rows(document), b = rows(doc); var round = document.querySelector('.live-meta').textContent === doc.querySelector('.live-meta').textContent; done(JSON.stringify(a) === JSON.stringify(b) && round && b.length === 8 ? 'same' : JSON.stringify([a, b])); }});"
+        ))
+        .await;
+    s.ensure(
+        same == "same",
+        &format!("the page after the deltas: {same}"),
     )
     .await;
 }

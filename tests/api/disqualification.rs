@@ -280,7 +280,11 @@ async fn a_future_pauschale_waits_for_its_passe_in_the_provisional_ranking() {
         .await
         .1;
     assert_eq!(
-        text(&live, &format!("#t-{} td.total", victim.startnummer)).replace('\'', ""),
+        text(
+            &live,
+            &format!("#t-{} td:nth-last-child(2)", victim.startnummer)
+        )
+        .replace('\'', ""),
         expected_before.to_string()
     );
     let official = leitung

@@ -358,56 +358,81 @@ pub fn pdf_pages(bytes: &[u8]) -> Vec<String> {
         .collect()
 }
 
-/// Decodes the QR code drawn as filled squares on a PDF page (rasterised from the
-/// page's drawing operations, so the test reads what a phone would scan).
+/// Decodes the QR code on a PDF page: the page's image, at the size and place its drawing
+/// operation gives it, with the white quiet zone a printed page has around it, as a phone
+/// would see it.
 pub fn pdf_qr(bytes: &[u8], page: usize) -> Option<String> {
     let doc = lopdf::Document::load_mem(bytes).ok()?;
     let page_id = *doc.get_pages().values().nth(page)?;
     let content = lopdf::content::Content::decode(&doc.get_page_content(page_id)).ok()?;
+    // The image this page draws (`/QR7 Do`), looked up in the page's XObject resources.
+    let name = content
+        .operations
+        .iter()
+        .find(|op| op.operator == "Do")
+        .and_then(|op| op.operands.first()?.as_name().ok())?;
+    let image = doc
+        .get_page_images(page_id)
+        .ok()?
+        .into_iter()
+        .find(|image| {
+            doc.get_dictionary(page_id)
+                .and_then(|page| doc.get_dict_in_dict(page, b"Resources"))
+                .and_then(|resources| doc.get_dict_in_dict(resources, b"XObject"))
+                .and_then(|xobjects| xobjects.get(name))
+                .and_then(|o| o.as_reference())
+                .is_ok_and(|id| id == image.id)
+        })?;
+    let stream = doc.get_object(image.id).ok()?.as_stream().ok()?;
+    let filter = stream
+        .dict
+        .get(b"Filter")
+        .ok()
+        .and_then(|f| f.as_name().ok())
+        .map(|f| f.to_vec());
+    let mut pixels = Vec::new();
+    match filter.as_deref() {
+        None => pixels = stream.content.clone(),
+        Some(b"FlateDecode") => {
+            std::io::Read::read_to_end(
+                &mut flate2::read::ZlibDecoder::new(&stream.content[..]),
+                &mut pixels,
+            )
+            .ok()?;
+        }
+        // Anything lossy (JPEG) would blur the modules.
+        Some(_) => return None,
+    }
+    let modules = image.width as usize;
+    if image.height as usize != modules || pixels.len() < modules * modules {
+        return None;
+    }
+    // The image is scaled on the page by a `cm` operation: at least 15 mm (43 pt) wide, to
+    // be scanned from a sheet on the table.
     let number = |o: &lopdf::Object| {
         o.as_float()
             .ok()
             .or_else(|| o.as_i64().ok().map(|i| i as f32))
     };
-    // QR modules are the small filled squares (a few pt); everything else is larger.
-    let squares: Vec<(f32, f32, f32)> = content
+    let drawn = content
         .operations
         .iter()
-        .filter(|op| op.operator == "re" && op.operands.len() == 4)
-        .filter_map(|op| {
-            Some((
-                number(&op.operands[0])?,
-                number(&op.operands[1])?,
-                number(&op.operands[2])?,
-                number(&op.operands[3])?,
-            ))
-        })
-        .filter(|(_, _, w, h)| (w - h).abs() < 0.01 && *w > 1.0 && *w < 6.0)
-        .map(|(x, y, w, _)| (x, y, w))
-        .collect();
-    let cell = squares.first()?.2;
-    let min_x = squares.iter().map(|s| s.0).fold(f32::MAX, f32::min);
-    let max_y = squares.iter().map(|s| s.1).fold(f32::MIN, f32::max);
-    let modules = squares
-        .iter()
-        .map(|s| ((s.0 - min_x) / cell).round() as usize)
-        .max()?
-        + 1;
+        .filter(|op| op.operator == "cm" && op.operands.len() == 6)
+        .filter_map(|op| number(&op.operands[0]))
+        .any(|scale| scale >= 43.0);
+    if !drawn {
+        return None;
+    }
     let scale = 6;
     let quiet = 4;
     let side = (modules + 2 * quiet) * scale;
-    let mut dark = vec![false; side * side];
-    for (x, y, _) in &squares {
-        let col = ((x - min_x) / cell).round() as usize + quiet;
-        let row = ((max_y - y) / cell).round() as usize + quiet;
-        for dy in 0..scale {
-            for dx in 0..scale {
-                dark[(row * scale + dy) * side + col * scale + dx] = true;
-            }
-        }
-    }
     let mut image = rqrr::PreparedImage::prepare_from_greyscale(side, side, |x, y| {
-        if dark[y * side + x] { 0 } else { 255 }
+        let (col, row) = (x / scale, y / scale);
+        if col < quiet || row < quiet || col >= modules + quiet || row >= modules + quiet {
+            255
+        } else {
+            pixels[(row - quiet) * modules + col - quiet]
+        }
     });
     let grids = image.detect_grids();
     grids.first()?.decode().ok().map(|(_, content)| content)

@@ -1,6 +1,7 @@
 use crate::helpers::*;
 use jassturnier::db::tournament_data as results;
 use jassturnier::domain::ids::TournamentId;
+use jassturnier::web::live::model::{Delta, LiveModel, RowModel, SectionModel, apply};
 use reqwest::StatusCode;
 use scraper::Html;
 use std::time::Duration;
@@ -201,54 +202,201 @@ async fn etag_gives_304_and_every_kind_of_write_invalidates_the_cache() {
     expect_new(tag, "undo");
 }
 
-/// Reads the event stream until `want` appears or the time is up.
-async fn read_until(response: &mut reqwest::Response, want: &str, within: Duration) -> String {
+/// One Server-Sent Event: (event, id, data).
+type Event = (String, String, String);
+
+/// Reads the event stream until `count` events arrived or the time is up; also returns the
+/// bytes they took.
+async fn events(
+    response: &mut reqwest::Response,
+    count: usize,
+    within: Duration,
+) -> (Vec<Event>, usize) {
     let mut seen = String::new();
     let deadline = tokio::time::Instant::now() + within;
-    while !seen.contains(want) {
+    loop {
+        let parsed: Vec<Event> = seen
+            .split("\n\n")
+            .filter(|block| block.starts_with("event: "))
+            .filter(|block| seen.contains(&format!("{block}\n\n")))
+            .map(|block| {
+                let field = |name: &str| {
+                    block
+                        .lines()
+                        .find_map(|l| l.strip_prefix(name))
+                        .unwrap_or_default()
+                        .to_string()
+                };
+                (field("event: "), field("id: "), field("data: "))
+            })
+            .collect();
+        if parsed.len() >= count {
+            return (parsed, seen.len());
+        }
         match tokio::time::timeout_at(deadline, response.chunk()).await {
             Ok(Ok(Some(chunk))) => seen += &String::from_utf8_lossy(&chunk),
-            _ => break,
+            _ => return (parsed, seen.len()),
         }
     }
-    seen
 }
 
+/// The live page as the delta protocol sees it, read from the HTML (cells re-serialised, so
+/// that the page and the event compare alike).
+fn page_model(html: &Html) -> LiveModel {
+    let version: i32 = attr(html, "body", "data-version").unwrap().parse().unwrap();
+    let part = |id: &str| {
+        let sel = scraper::Selector::parse(&format!("#{id}")).unwrap();
+        normalized(
+            &html
+                .select(&sel)
+                .next()
+                .map(|e| e.inner_html())
+                .unwrap_or_default(),
+        )
+    };
+    let sections = html
+        .select(&scraper::Selector::parse("#board table.source tbody").unwrap())
+        .map(|tbody| SectionModel {
+            ranked: tbody
+                .select(&scraper::Selector::parse("tr.section-row").unwrap())
+                .next()
+                .is_none(),
+            rows: tbody
+                .select(&scraper::Selector::parse("tr.row").unwrap())
+                .map(|tr| {
+                    let cells: Vec<_> = tr
+                        .select(&scraper::Selector::parse("td").unwrap())
+                        .collect();
+                    RowModel {
+                        nr: tr.value().attr("data-team").unwrap().parse().unwrap(),
+                        rank: cells[0].text().collect(),
+                        cells: cells[1..].iter().map(|c| c.html()).collect(),
+                    }
+                })
+                .collect(),
+        })
+        .collect();
+    LiveModel {
+        version,
+        frame: String::new(),
+        parts: [
+            "current-passe",
+            "live-progress",
+            "running-tafeln",
+            "updated",
+            "clock-box",
+            "podium-box",
+            "legend-marks",
+        ]
+        .into_iter()
+        .map(|id| (id, part(id)))
+        .collect(),
+        sections,
+    }
+}
+
+fn normalized(fragment: &str) -> String {
+    Html::parse_fragment(fragment).root_element().inner_html()
+}
+
+fn normalized_cells(cells: &str) -> String {
+    let table = Html::parse_fragment(&format!("<table><tr>{cells}</tr></table>"));
+    table
+        .select(&scraper::Selector::parse("td").unwrap())
+        .map(|c| c.html())
+        .collect()
+}
+
+/// The event of one entered result carries the change, not the page: the two teams' rows
+/// with their places, the progress, the ranks to rewrite, a few hundred bytes. Applied to the
+/// page before, it gives the page after. A reconnect with a known `Last-Event-ID` gets the
+/// deltas it missed, one with an unknown id a reset.
 #[tokio::test]
-async fn the_event_stream_announces_a_saved_result() {
+async fn an_entered_result_reaches_the_live_page_as_a_delta() {
     let app = spawn_app().await;
     let leitung = app.leitung().await;
     let id = tournament(&app, &leitung).await;
+    enter(&leitung, id, 1, 1, 1100).await;
     let anonymous = app.client();
+    let live = format!("/tournaments/{id}/live");
+    let (_, before) = anonymous.page(&live).await;
+    let before = page_model(&before);
     let mut stream = anonymous
-        .get(&format!("/tournaments/{id}/live/events"))
+        .get(&format!(
+            "/tournaments/{id}/live/events?v={}",
+            before.version
+        ))
         .await;
     assert_eq!(stream.status(), StatusCode::OK);
     assert_eq!(
         stream.headers().get("content-type").unwrap(),
         "text/event-stream"
     );
-    let first = read_until(&mut stream, "\n\n", Duration::from_secs(5)).await;
-    let version: i32 = first
-        .trim()
-        .rsplit("data: ")
-        .next()
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
-    leitung
-        .post_ok(
-            &format!("/tournaments/{id}/passen/1/entry"),
-            &[("table", "2"), ("points_a", "950")],
-        )
-        .await;
-    let next = format!("data: {}", version + 1);
-    let seen = read_until(&mut stream, &next, Duration::from_secs(3)).await;
+    enter(&leitung, id, 1, 2, 950).await;
+    let (got, bytes) = events(&mut stream, 1, Duration::from_secs(5)).await;
+    assert_eq!(got.len(), 1, "{got:?}");
+    let (event, event_id, data) = &got[0];
+    assert_eq!(event, "delta");
+    let mut delta: Delta = serde_json::from_str(data).unwrap();
+    assert_eq!((delta.base, delta.v), (before.version, before.version + 1));
+    assert_eq!(event_id, &delta.v.to_string());
+    assert!(bytes < 1000, "{bytes} bytes: {data}");
+    let teams = results::load(&mut app.pool.get().unwrap(), TournamentId(id)).unwrap();
+    let table = teams.table(1, 2).unwrap();
+    let mut sent: Vec<i32> = delta.rows.iter().map(|r| r.0).collect();
+    sent.sort();
+    let mut seated = vec![table.team_a.startnummer, table.team_b.startnummer];
+    seated.sort();
+    assert_eq!(sent, seated, "exactly the two teams of table 2");
     assert!(
-        seen.contains("event: version") && seen.contains(&next),
-        "{seen:?}"
+        data.contains("Passe 2 von 3") && data.contains("0 / 2 Tische erfasst"),
+        "Passe 1 is complete: {data}"
     );
+
+    let (_, after) = anonymous.page(&live).await;
+    let after = page_model(&after);
+    for row in &mut delta.rows {
+        row.4 = normalized_cells(&row.4);
+    }
+    for part in &mut delta.parts {
+        part.1 = normalized(&part.1);
+    }
+    assert_eq!(apply(&before, &delta).as_ref(), Some(&after));
+
+    // Reconnecting after two visas: both deltas, in order.
+    for table in [1, 2] {
+        leitung
+            .post_ok(
+                &format!("/tournaments/{id}/passen/1/tables/{table}/visa"),
+                &[],
+            )
+            .await;
+    }
+    let resumed = |last: i32| {
+        anonymous
+            .http
+            .get(anonymous.url(&format!("/tournaments/{id}/live/events?v=1")))
+            .header("Last-Event-ID", last.to_string())
+            .send()
+    };
+    let mut again = resumed(after.version).await.unwrap();
+    let (got, _) = events(&mut again, 2, Duration::from_secs(5)).await;
+    let kinds: Vec<(&str, i32)> = got
+        .iter()
+        .map(|(e, i, _)| (e.as_str(), i.parse().unwrap()))
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![("delta", after.version + 1), ("delta", after.version + 2)]
+    );
+    // The first result of Passe 2 adds its column: the page is fetched.
+    enter(&leitung, id, 2, 1, 700).await;
+    let (got, _) = events(&mut again, 1, Duration::from_secs(5)).await;
+    assert_eq!(got.first().map(|e| e.0.as_str()), Some("reset"), "{got:?}");
+    // An id the server does not know (from before a restart): fetch the page.
+    let mut lost = resumed(after.version - 100).await.unwrap();
+    let (got, _) = events(&mut lost, 1, Duration::from_secs(5)).await;
+    assert_eq!(got[0].0, "reset", "{got:?}");
 }
 
 #[tokio::test]

@@ -637,7 +637,11 @@ async fn the_spielrunde_runs_until_its_tafeln_are_closed_after_the_gong() {
     assert_eq!(text(&page, "#progress"), "2 / 2 Tische erfasst");
     assert!(attr(&page, "#open-after-gong", "class").is_none());
     let hall = app.client().html(&live).await;
-    assert!(attr(&hall, "#running-tafeln", "id").is_none());
+    assert_eq!(
+        text(&hall, "#running-tafeln"),
+        "",
+        "no Tafel running any more"
+    );
     // The Standblatt says who wrote the Gong-Strich.
     let data = app.data(id);
     let team_b = data.result_at(1, 1).unwrap().team_b_id;

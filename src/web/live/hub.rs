@@ -7,6 +7,7 @@
 //! poller does the same every second for writes from outside the server (CLI). Neither the
 //! cached page nor an SSE connection touches the database.
 
+use super::model::{Delta, LiveModel};
 use crate::db::tournaments::Published;
 use crate::web::error::AppError;
 use actix_web::body::{BodySize, MessageBody};
@@ -15,7 +16,7 @@ use actix_web::http::header::{
 };
 use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::io::Write;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -26,14 +27,18 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 /// SSE keep-alive, so proxies do not drop idle connections.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
-/// A tournament's version as the open pages follow it.
-struct Subscribers {
-    version: watch::Sender<i32>,
+/// A tournament's version and visibility as last published.
+struct Announced {
+    version: i32,
     public: bool,
 }
 
 pub struct CachedPage {
     version: i32,
+    /// The page as data, to compute the next version's delta from.
+    pub(super) model: LiveModel,
+    /// The address its QR code points to (kept when the page is re-rendered without a request).
+    pub(super) phone_base: String,
     etag: String,
     body: Bytes,
     /// The same page gzip-compressed, for browsers (a tenth of the bytes over the hall's
@@ -42,7 +47,8 @@ pub struct CachedPage {
 }
 
 impl CachedPage {
-    pub(super) fn new(id: i32, version: i32, html: String) -> Self {
+    pub(super) fn new(id: i32, model: LiveModel, phone_base: String, html: String) -> Self {
+        let version = model.version;
         let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
         let gzip = encoder
             .write_all(html.as_bytes())
@@ -53,6 +59,8 @@ impl CachedPage {
         }
         CachedPage {
             version,
+            model,
+            phone_base,
             etag: format!("\"t{id}-v{version}\""),
             body: Bytes::from(html),
             gzip: gzip.ok(),
@@ -90,9 +98,29 @@ fn accepts_gzip(req: &HttpRequest) -> bool {
         })
 }
 
+/// How the page of one tournament got from version to version, as the SSE events that say
+/// it; followed by the open pages.
+struct Steps {
+    /// The version of the latest rendered page (-1: none yet).
+    rendered: watch::Sender<i32>,
+    log: VecDeque<Step>,
+}
+
+struct Step {
+    base: i32,
+    version: i32,
+    /// `event: delta` (the change) or `event: reset` (fetch the page).
+    event: Bytes,
+}
+
+/// Steps kept per tournament: a phone that was away for fewer changes than this catches up
+/// by deltas, one away longer fetches the page.
+const STEPS_KEPT: usize = 64;
+
 pub struct LiveHub {
-    tournaments: Mutex<HashMap<i32, Subscribers>>,
+    tournaments: Mutex<HashMap<i32, Announced>>,
     pages: Mutex<HashMap<i32, Arc<CachedPage>>>,
+    steps: Mutex<HashMap<i32, Steps>>,
     /// Tournaments whose page one request is re-rendering right now.
     rendering: Mutex<std::collections::HashSet<i32>>,
     /// Permits to send a page body; see [`PAGES_IN_FLIGHT`].
@@ -109,6 +137,7 @@ impl Default for LiveHub {
         LiveHub {
             tournaments: Mutex::default(),
             pages: Mutex::default(),
+            steps: Mutex::default(),
             rendering: Mutex::default(),
             senders: Arc::new(Semaphore::new(PAGES_IN_FLIGHT)),
             renders_done: watch::Sender::new(0),
@@ -183,45 +212,78 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl LiveHub {
-    /// Takes the current version and visibility of every tournament and wakes the
-    /// subscribers of those that changed.
-    pub fn publish(&self, rows: &[Published]) {
+    /// Takes the current version and visibility of every tournament; returns the public
+    /// ones whose version changed and that open pages follow (their page is re-rendered).
+    pub fn publish(&self, rows: &[Published]) -> Vec<i32> {
+        let mut changed = Vec::new();
         let mut tournaments = lock(&self.tournaments);
         for row in rows {
             let (id, version, public) = (row.id.0, row.version, row.public);
             match tournaments.get_mut(&id) {
                 Some(entry) => {
-                    entry.public = public;
-                    entry.version.send_if_modified(|v| {
-                        let changed = *v != version;
-                        *v = version;
-                        changed
-                    });
+                    let moved = entry.version != version;
+                    *entry = Announced { version, public };
+                    if moved && public {
+                        changed.push(id);
+                    }
                 }
                 None => {
-                    tournaments.insert(
-                        id,
-                        Subscribers {
-                            version: watch::Sender::new(version),
-                            public,
-                        },
-                    );
+                    tournaments.insert(id, Announced { version, public });
                 }
             }
         }
+        drop(tournaments);
+        let steps = lock(&self.steps);
+        changed.retain(|id| {
+            steps
+                .get(id)
+                .is_some_and(|s| s.rendered.receiver_count() > 0)
+        });
+        changed
     }
 
     /// (version, public) as last published; None for an unknown tournament.
     pub fn state(&self, id: i32) -> Option<(i32, bool)> {
         lock(&self.tournaments)
             .get(&id)
-            .map(|p| (*p.version.borrow(), p.public))
+            .map(|p| (p.version, p.public))
     }
 
-    pub(super) fn subscribe(&self, id: i32) -> Option<watch::Receiver<i32>> {
-        lock(&self.tournaments)
-            .get(&id)
-            .map(|p| p.version.subscribe())
+    /// Follows the rendered versions of a tournament's page.
+    pub(super) fn follow(&self, id: i32) -> watch::Receiver<i32> {
+        let rendered = self.cached_version(id).unwrap_or(-1);
+        lock(&self.steps)
+            .entry(id)
+            .or_insert_with(|| Steps {
+                rendered: watch::Sender::new(rendered),
+                log: VecDeque::new(),
+            })
+            .rendered
+            .subscribe()
+    }
+
+    fn cached_version(&self, id: i32) -> Option<i32> {
+        lock(&self.pages).get(&id).map(|p| p.version)
+    }
+
+    /// The events that bring a page from version `from` to `to`: the deltas in between, or
+    /// a reset when they are not all known (an unknown or too old base).
+    fn events_between(&self, id: i32, from: Option<i32>, to: i32) -> Bytes {
+        let steps = lock(&self.steps);
+        let log = steps.get(&id).map(|s| &s.log);
+        let mut events = Vec::new();
+        let mut at = from;
+        while at != Some(to) {
+            let next = at.and_then(|base| log?.iter().rev().find(|s| s.base == base));
+            match next {
+                Some(step) if step.version <= to => {
+                    events.extend_from_slice(&step.event);
+                    at = Some(step.version);
+                }
+                _ => return reset_event(to),
+            }
+        }
+        Bytes::from(events)
     }
 
     pub(super) fn cached(&self, id: i32, version: i32) -> Option<Arc<CachedPage>> {
@@ -259,11 +321,36 @@ impl LiveHub {
         self.renders.load(std::sync::atomic::Ordering::Relaxed)
     }
 
-    pub(super) fn store(&self, id: i32, page: Arc<CachedPage>) {
+    /// Keeps a newly rendered page, with the step from the page before it (`delta`, when
+    /// it was computed against that page), and tells the open pages.
+    pub(super) fn store(&self, id: i32, page: Arc<CachedPage>, delta: Option<Delta>) {
         let mut pages = lock(&self.pages);
-        if pages.get(&id).is_none_or(|old| old.version <= page.version) {
-            pages.insert(id, page);
+        let base = pages.get(&id).map(|old| old.version);
+        if base.is_some_and(|base| base >= page.version) {
+            return;
         }
+        let version = page.version;
+        pages.insert(id, page);
+        drop(pages);
+        let mut steps = lock(&self.steps);
+        let Some(steps) = steps.get_mut(&id) else {
+            return;
+        };
+        if let Some(base) = base {
+            let event = match delta {
+                Some(d) if d.base == base && d.v == version => delta_event(&d),
+                _ => reset_event(version),
+            };
+            if steps.log.len() == STEPS_KEPT {
+                steps.log.pop_front();
+            }
+            steps.log.push_back(Step {
+                base,
+                version,
+                event,
+            });
+        }
+        steps.rendered.send_replace(version);
     }
 }
 
@@ -309,34 +396,49 @@ pub(super) async fn respond(
         }))
 }
 
-fn event(version: i32) -> Bytes {
-    Bytes::from(format!("event: version\ndata: {version}\n\n"))
+fn delta_event(delta: &Delta) -> Bytes {
+    match serde_json::to_string(delta) {
+        Ok(json) => Bytes::from(format!("event: delta\nid: {}\ndata: {json}\n\n", delta.v)),
+        Err(_) => reset_event(delta.v),
+    }
 }
 
-/// The SSE stream of one tournament: its version now, then every new version, with a
-/// keep-alive comment when nothing happens.
-pub(super) fn version_events(receiver: watch::Receiver<i32>) -> HttpResponse {
-    let stream =
-        futures_util::stream::unfold((receiver, true), |(mut receiver, first)| async move {
-            if first {
-                let version = *receiver.borrow_and_update();
-                return Some((
-                    Ok::<Bytes, actix_web::Error>(event(version)),
-                    (receiver, false),
-                ));
-            }
-            match tokio::time::timeout(KEEP_ALIVE, receiver.changed()).await {
-                Ok(Ok(())) => {
-                    let version = *receiver.borrow_and_update();
-                    Some((Ok(event(version)), (receiver, false)))
+fn reset_event(version: i32) -> Bytes {
+    Bytes::from(format!("event: reset\nid: {version}\ndata: {version}\n\n"))
+}
+
+/// The SSE stream of one tournament's page for a viewer that has version `known` (from the
+/// page or, after a reconnect, `Last-Event-ID`): the deltas to each new rendered version, a
+/// reset when they are not known, and a keep-alive comment when nothing happens.
+pub(super) fn page_events(
+    hub: Arc<LiveHub>,
+    id: i32,
+    rendered: watch::Receiver<i32>,
+    known: Option<i32>,
+) -> HttpResponse {
+    let stream = futures_util::stream::unfold(
+        (hub, rendered, known),
+        move |(hub, mut rendered, mut sent)| async move {
+            loop {
+                let current = *rendered.borrow_and_update();
+                if current >= 0 && sent != Some(current) {
+                    let events = hub.events_between(id, sent, current);
+                    sent = Some(current);
+                    return Some((Ok::<Bytes, actix_web::Error>(events), (hub, rendered, sent)));
                 }
-                Ok(Err(_)) => None,
-                Err(_) => Some((
-                    Ok(Bytes::from_static(b": keep-alive\n\n")),
-                    (receiver, false),
-                )),
+                match tokio::time::timeout(KEEP_ALIVE, rendered.changed()).await {
+                    Ok(Ok(())) => {}
+                    Ok(Err(_)) => return None,
+                    Err(_) => {
+                        return Some((
+                            Ok(Bytes::from_static(b": keep-alive\n\n")),
+                            (hub, rendered, sent),
+                        ));
+                    }
+                }
             }
-        });
+        },
+    );
     HttpResponse::Ok()
         .insert_header((CONTENT_TYPE, "text/event-stream"))
         .insert_header((CACHE_CONTROL, "no-cache"))
@@ -360,44 +462,87 @@ mod tests {
     }
 
     #[test]
-    fn publishing_wakes_only_changed_tournaments() {
+    fn publishing_names_the_followed_public_tournaments_that_changed() {
         let hub = LiveHub::default();
-        hub.publish(&published(&[(1, 5, true), (2, 1, false)]));
-        let mut first = hub.subscribe(1).unwrap();
-        let second = hub.subscribe(2).unwrap();
-        hub.publish(&published(&[(1, 6, true), (2, 1, false)]));
-        assert!(first.has_changed().unwrap());
-        assert!(!second.has_changed().unwrap());
-        assert_eq!(*first.borrow_and_update(), 6);
-        assert_eq!(hub.state(2), Some((1, false)));
-        assert_eq!(hub.state(3), None);
+        hub.publish(&published(&[(1, 5, true), (2, 1, false), (3, 1, true)]));
+        let _first = hub.follow(1);
+        let _second = hub.follow(2);
+        let changed = hub.publish(&published(&[(1, 6, true), (2, 2, false), (3, 2, true)]));
+        assert_eq!(changed, vec![1], "2 is not public, nobody follows 3");
+        assert!(hub.publish(&published(&[(1, 6, true)])).is_empty());
+        assert_eq!(hub.state(2), Some((2, false)));
+        assert_eq!(hub.state(4), None);
+    }
+
+    fn page(version: i32, etag: &str) -> Arc<CachedPage> {
+        Arc::new(CachedPage {
+            version,
+            model: LiveModel {
+                version,
+                frame: String::new(),
+                parts: Vec::new(),
+                sections: Vec::new(),
+            },
+            phone_base: String::new(),
+            etag: etag.into(),
+            body: Bytes::new(),
+            gzip: None,
+        })
     }
 
     #[test]
     fn the_cache_serves_only_the_current_version() {
         let hub = LiveHub::default();
-        hub.store(
-            1,
-            Arc::new(CachedPage {
-                version: 3,
-                etag: "a".into(),
-                body: Bytes::new(),
-                gzip: None,
-            }),
-        );
+        hub.store(1, page(3, "a"), None);
         assert!(hub.cached(1, 3).is_some());
         assert!(hub.cached(1, 4).is_none());
         // A slow render of an older version never replaces a newer page.
-        hub.store(
-            1,
-            Arc::new(CachedPage {
-                version: 2,
-                etag: "b".into(),
-                body: Bytes::new(),
-                gzip: None,
-            }),
-        );
+        hub.store(1, page(2, "b"), None);
         assert_eq!(hub.cached(1, 3).unwrap().etag, "a");
+    }
+
+    fn text(bytes: Bytes) -> String {
+        String::from_utf8(bytes.to_vec()).unwrap()
+    }
+
+    #[test]
+    fn followers_get_the_deltas_they_miss_or_a_reset() {
+        let hub = LiveHub::default();
+        let mut rendered = hub.follow(1);
+        assert_eq!(*rendered.borrow_and_update(), -1, "nothing rendered yet");
+        hub.store(1, page(3, "a"), None);
+        assert_eq!(*rendered.borrow_and_update(), 3);
+        let delta = |base, v| Delta {
+            v,
+            base,
+            parts: vec![("updated".into(), "x".into())],
+            rows: Vec::new(),
+            gone: Vec::new(),
+            ranks: Vec::new(),
+        };
+        hub.store(1, page(4, "b"), Some(delta(3, 4)));
+        // A delta computed against another page than the one stored before is not sent.
+        hub.store(1, page(5, "c"), Some(delta(3, 5)));
+        hub.store(1, page(6, "d"), Some(delta(5, 6)));
+        let four = text(hub.events_between(1, Some(3), 4));
+        assert!(four.starts_with("event: delta\nid: 4\ndata: {"), "{four}");
+        let six = text(hub.events_between(1, Some(3), 6));
+        assert_eq!(
+            six.matches("event: ").collect::<Vec<_>>().len(),
+            3,
+            "delta, reset, delta: {six}"
+        );
+        assert!(six.contains("event: reset\nid: 5\ndata: 5\n\n"));
+        assert_eq!(
+            text(hub.events_between(1, Some(2), 6)),
+            "event: reset\nid: 6\ndata: 6\n\n",
+            "an unknown base"
+        );
+        assert_eq!(
+            text(hub.events_between(1, None, 6)),
+            "event: reset\nid: 6\ndata: 6\n\n"
+        );
+        assert!(text(hub.events_between(1, Some(6), 6)).is_empty());
     }
 
     #[test]
@@ -489,7 +634,13 @@ mod tests {
     #[test]
     fn the_compressed_page_is_the_page() {
         let html = "<html>Rangliste</html>".repeat(1000);
-        let page = CachedPage::new(7, 12, html.clone());
+        let model = LiveModel {
+            version: 12,
+            frame: String::new(),
+            parts: Vec::new(),
+            sections: Vec::new(),
+        };
+        let page = CachedPage::new(7, model, String::new(), html.clone());
         let mut unpacked = String::new();
         std::io::Read::read_to_string(
             &mut flate2::read::GzDecoder::new(&page.gzip.unwrap()[..]),

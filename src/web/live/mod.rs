@@ -1,20 +1,23 @@
 //! The live Rangliste for the hall: the public page ([`page`]) served from memory by the
-//! [`hub`], and the event stream that tells open pages to refresh.
+//! [`hub`], and the event stream that carries each change to the open pages as a delta
+//! ([`model`]).
 
 pub mod hub;
+pub mod model;
 pub mod page;
 pub mod publish;
+pub mod render;
 
 use super::hall::phone_base;
 use super::state::AppState;
 use crate::web::error::AppError;
 use actix_web::http::header::CONTENT_TYPE;
 use actix_web::{HttpRequest, HttpResponse, web};
-use hub::{CachedPage, respond};
-use page::{Rendered, load_live, render};
+use hub::respond;
+use page::{live_view, load_live, render};
 use publish::refresh;
+use render::{keep_current, render_shared};
 use serde::Deserialize;
-use std::sync::Arc;
 
 /// How long a request without any page waits for the render in flight before it looks again.
 const RENDER_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
@@ -42,72 +45,76 @@ async fn live(
         .nr
         .as_deref()
         .and_then(|n| n.trim().parse::<i32>().ok());
-    if own.is_none()
-        && let Some(page) = state.live.cached(id, version)
-    {
-        return respond(&state.live, &req, &page).await;
-    }
-    // Under load, a change must not make every waiting viewer render the page at once:
-    // one request renders, the others get the previous version meanwhile (the browser's
-    // script fetches again when it got an older version than the event announced). With no
-    // page at all (after a restart) they wait for that one render.
-    let ticket = if own.is_none() {
-        loop {
-            let mut ended = state.live.render_ended();
-            if let Some(page) = state.live.cached(id, version) {
-                return respond(&state.live, &req, &page).await;
-            }
-            match state.live.start_render(id) {
-                Some(ticket) => break Some(ticket),
-                None => match state.live.latest(id) {
-                    Some(stale) => return respond(&state.live, &req, &stale).await,
-                    None => {
-                        // A render that fails wakes us too; then one of us tries again.
-                        let _ = tokio::time::timeout(RENDER_WAIT, ended.changed()).await;
-                    }
-                },
-            }
-        }
-    } else {
-        None
-    };
     let base = phone_base(&state, &req);
+    let Some(own) = own else {
+        return shared_page(&state, &req, id, version, base).await;
+    };
     let pool = state.pool.clone();
     // Not `db()`: a blocking thread of this worker inherits its lowered priority, so
-    // re-rendering for the hall yields to the Büro's writes.
-    let rendered = web::block(move || -> Result<Option<Rendered>, AppError> {
+    // rendering for the hall yields to the Büro's writes.
+    let html = web::block(move || -> Result<Option<String>, AppError> {
         let mut conn = pool.get()?;
         let (data, clock) = load_live(&mut conn, id)?;
         if !data.tournament.public {
             return Ok(None);
         }
-        let html = render(&data, &base, own, clock)?;
-        Ok(Some(match own {
-            Some(_) => Rendered::Personal(html),
-            None => Rendered::Shared(CachedPage::new(id, data.tournament.version, html)),
-        }))
+        let view = live_view(&data, clock.as_ref())?;
+        Ok(Some(render(&data, &view, &base, Some(own))?))
     })
-    .await??;
-    if own.is_none() {
-        state.live.count_render();
-    }
-    let page = match rendered {
-        None => return Err(AppError::not_found()),
-        Some(Rendered::Personal(html)) => {
-            return Ok(HttpResponse::Ok()
-                .insert_header((CONTENT_TYPE, "text/html; charset=utf-8"))
-                .body(html));
+    .await??
+    .ok_or_else(AppError::not_found)?;
+    Ok(HttpResponse::Ok()
+        .insert_header((CONTENT_TYPE, "text/html; charset=utf-8"))
+        .body(html))
+}
+
+/// The page every viewer shares, rendered once per version.
+async fn shared_page(
+    state: &web::Data<AppState>,
+    req: &HttpRequest,
+    id: i32,
+    version: i32,
+    base: String,
+) -> Result<HttpResponse, AppError> {
+    // Under load, a change must not make every waiting viewer render the page at once:
+    // one request renders, the others get the previous version meanwhile (the browser's
+    // script fetches again when it got an older version than the event announced). With no
+    // page at all (after a restart) they wait for that one render.
+    let ticket = loop {
+        let mut ended = state.live.render_ended();
+        if let Some(page) = state.live.cached(id, version) {
+            return respond(&state.live, req, &page).await;
         }
-        Some(Rendered::Shared(page)) => Arc::new(page),
+        match state.live.start_render(id) {
+            Some(ticket) => break ticket,
+            None => match state.live.latest(id) {
+                Some(stale) => return respond(&state.live, req, &stale).await,
+                None => {
+                    // A render that fails wakes us too; then one of us tries again.
+                    let _ = tokio::time::timeout(RENDER_WAIT, ended.changed()).await;
+                }
+            },
+        }
     };
-    state.live.store(id, page.clone());
+    let page = render_shared(state, id, base).await?;
     drop(ticket);
-    respond(&state.live, &req, &page).await
+    match page {
+        Some(page) => respond(&state.live, req, &page).await,
+        None => Err(AppError::not_found()),
+    }
+}
+
+#[derive(Deserialize)]
+struct EventsQuery {
+    /// The version of the page that opens the stream.
+    v: Option<i32>,
 }
 
 async fn events(
     state: web::Data<AppState>,
+    req: HttpRequest,
     path: web::Path<i32>,
+    query: web::Query<EventsQuery>,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
     if state.live.state(id).is_none() {
@@ -117,8 +124,19 @@ async fn events(
         Some((_, true)) => {}
         _ => return Err(AppError::not_found()),
     }
-    let receiver = state.live.subscribe(id).ok_or_else(AppError::not_found)?;
-    Ok(hub::version_events(receiver))
+    // After a reconnect the browser names the last event it got; it may be newer than the
+    // page that opened the stream.
+    let known = req
+        .headers()
+        .get("Last-Event-ID")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<i32>().ok())
+        .or(query.v);
+    let rendered = state.live.follow(id);
+    if state.live.latest(id).is_none() {
+        actix_web::rt::spawn(keep_current(state.clone(), id));
+    }
+    Ok(hub::page_events(state.live.clone(), id, rendered, known))
 }
 
 pub fn routes(cfg: &mut web::ServiceConfig) {

@@ -2,11 +2,12 @@
 //! with the current Passe's progress, the clock of a Spielrunde and the QR code to the
 //! phone view.
 
+use super::model::{LiveModel, RowModel, SectionModel};
 use crate::db::tournament_data::TournamentData;
 use crate::domain::format;
 use crate::domain::ids::TournamentId;
 use crate::web::error::AppError;
-use crate::web::ranking::{SectionView, ranking_view};
+use crate::web::ranking::{RowView, SectionView, ranking_view};
 use crate::web::views::{ClockView, clock_view, progress, table_views};
 use askama::Template;
 
@@ -57,80 +58,163 @@ pub fn qr_svg(text: &str) -> String {
 #[template(path = "live.html")]
 struct LivePage<'a> {
     t: &'a crate::db::models::TournamentRow,
-    version: i32,
-    progress: Option<Progress>,
-    updated: String,
+    model: &'a LiveModel,
     passen: Vec<u32>,
-    top: Vec<&'a crate::web::ranking::RowView>,
-    sections: &'a [SectionView],
+    section_titles: Vec<Option<&'static str>>,
     qr: String,
     phone_url: String,
     /// Without JavaScript a phone can still find its team: `?nr=12`.
-    own: Option<&'a crate::web::ranking::RowView>,
-    /// Jassmarathon: the clock of the current Spielrunde.
-    clock: Option<ClockView>,
-    marks: bool,
-    legend: &'static str,
-    /// Passen shown as columns: those under way (no room spent on future Passen).
+    own: Option<&'a RowView>,
+}
+
+#[derive(Template)]
+#[template(path = "live_row.html")]
+struct LiveRow<'a> {
+    r: &'a RowView,
+    mode: &'a crate::domain::mode::Mode,
     shown_passen: usize,
 }
 
-impl LivePage<'_> {
-    /// Changes of this string mark a row as updated in the browser.
-    fn signature(row: &crate::web::ranking::RowView) -> String {
-        format!(
-            "{}|{}|{:?}|{}",
-            row.total,
-            row.status.key(),
-            row.rank,
-            row.passen_text().join(",")
-        )
-    }
+#[derive(Template)]
+#[template(path = "live_podium.html")]
+struct LivePodium<'a> {
+    top: Vec<&'a RowView>,
 }
 
-pub(super) fn render(
+#[derive(Template)]
+#[template(path = "live_clock.html")]
+struct LiveClock<'a> {
+    c: &'a ClockView,
+}
+
+/// The live page as data (see [`LiveModel`]), with the Rangliste it shows.
+pub struct LiveView {
+    pub model: LiveModel,
+    pub sections: Vec<SectionView>,
+}
+
+/// The fragments a delta may replace, by element id.
+fn parts(
     data: &TournamentData,
-    base: &str,
-    own_nr: Option<i32>,
-    clock: Option<ClockView>,
-) -> Result<String, AppError> {
-    let sections = ranking_view(data, data.tournament.closed);
-    let top: Vec<&crate::web::ranking::RowView> = sections
+    sections: &[SectionView],
+    clock: Option<&ClockView>,
+) -> Result<Vec<(&'static str, String)>, AppError> {
+    let t = &data.tournament;
+    // Separate parts, so that an entered result sends the count alone.
+    let progress = current_progress(data);
+    let (passe, entered, running) = match &progress {
+        Some(p) => (
+            format!("{} {} von {}", t.mode.round(), p.passe, t.passen),
+            format!("{} / {} Tische erfasst", p.entered, p.expected),
+            if p.running > 0 {
+                format!("{} Tafeln laufen (Striche provisorisch) · ", p.running)
+            } else {
+                String::new()
+            },
+        ),
+        None => Default::default(),
+    };
+    let top: Vec<&RowView> = sections
         .first()
         .filter(|s| s.ranked())
         .map(|s| s.rows.iter().take(3).collect())
         .unwrap_or_default();
+    let podium = if top.is_empty() {
+        String::new()
+    } else {
+        LivePodium { top }.render()?
+    };
+    let clock = match clock {
+        Some(c) => LiveClock { c }.render()?,
+        None => String::new(),
+    };
+    let marks = if crate::web::ranking::any_marks(sections) {
+        format!("{} · ", crate::web::ranking::MARKS_LEGEND)
+    } else {
+        String::new()
+    };
+    Ok(vec![
+        ("current-passe", passe),
+        ("live-progress", entered),
+        ("running-tafeln", running),
+        ("updated", format::date_time(crate::db::now())),
+        ("clock-box", clock),
+        ("podium-box", podium),
+        ("legend-marks", marks),
+    ])
+}
+
+pub fn live_view(data: &TournamentData, clock: Option<&ClockView>) -> Result<LiveView, AppError> {
+    let sections = ranking_view(data, data.tournament.closed);
+    let t = &data.tournament;
+    let shown_passen = data.current_passe() as usize;
+    let mut model_sections = Vec::with_capacity(sections.len());
+    for s in &sections {
+        let mut rows = Vec::with_capacity(s.rows.len());
+        for r in &s.rows {
+            let cells = LiveRow {
+                r,
+                mode: &t.mode,
+                shown_passen,
+            }
+            .render()?;
+            rows.push(RowModel {
+                nr: r.team.startnummer,
+                rank: r.rank_text(),
+                cells: cells.trim_end().to_string(),
+            });
+        }
+        model_sections.push(SectionModel {
+            ranked: s.ranked(),
+            rows,
+        });
+    }
+    let titles: Vec<&str> = sections.iter().map(SectionView::title).collect();
+    let model = LiveModel {
+        version: t.version,
+        frame: format!(
+            "{}|{}|{}|{}|{}|{:?}",
+            shown_passen,
+            data.drawn_passen() > 0,
+            t.passen,
+            t.closed,
+            titles.join(","),
+            t.mode
+        ),
+        parts: parts(data, &sections, clock)?,
+        sections: model_sections,
+    };
+    Ok(LiveView { model, sections })
+}
+
+pub(super) fn render(
+    data: &TournamentData,
+    view: &LiveView,
+    base: &str,
+    own_nr: Option<i32>,
+) -> Result<String, AppError> {
     let own = own_nr.and_then(|nr| {
-        sections
+        view.sections
             .iter()
             .flat_map(|s| s.rows.iter())
             .find(|r| r.team.startnummer == nr)
     });
     let phone_url = format!("{base}/tournaments/{}/live", data.tournament.id);
-    let shown_passen = data.current_passe() as usize;
+    let shown_passen = data.current_passe();
     Ok(LivePage {
         t: &data.tournament,
-        version: data.tournament.version,
-        progress: current_progress(data),
-        updated: format::date_time(crate::db::now()),
-        passen: (1..=shown_passen as u32).collect(),
-        shown_passen,
-        top,
-        sections: &sections,
+        model: &view.model,
+        passen: (1..=shown_passen).collect(),
+        section_titles: view
+            .sections
+            .iter()
+            .map(|s| (!s.ranked()).then(|| s.title()))
+            .collect(),
         qr: qr_svg(&phone_url),
         phone_url,
         own,
-        marks: crate::web::ranking::any_marks(&sections),
-        legend: crate::web::ranking::MARKS_LEGEND,
-        clock,
     }
     .render()?)
-}
-
-pub(super) enum Rendered {
-    /// With a team highlighted (`?nr=`): for one viewer, not cached.
-    Personal(String),
-    Shared(super::hub::CachedPage),
 }
 
 pub(super) type LiveData = (TournamentData, Option<ClockView>);

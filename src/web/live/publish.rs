@@ -16,8 +16,16 @@ const POLL_INTERVAL: Duration = Duration::from_secs(1);
 
 pub async fn refresh(state: &web::Data<AppState>) -> Result<(), AppError> {
     let rows = db(state, |conn| Ok(tournaments::versions(conn)?)).await?;
-    state.live.publish(&rows);
+    announce(state, &rows);
     Ok(())
+}
+
+/// Publishes the versions read after a write; the followed pages that changed are rendered
+/// at once, so their viewers get the change as a delta.
+pub fn announce(state: &web::Data<AppState>, rows: &[tournaments::Published]) {
+    for id in state.live.publish(rows) {
+        actix_web::rt::spawn(super::render::keep_current(state.clone(), id));
+    }
 }
 
 /// Marks a response whose handler already published the versions after its write (read in
