@@ -53,7 +53,7 @@ row() {
   printf '%-34s' "$1"
   for t in "${sizes[@]}"; do printf '%14s' "${result[$2,$t]}"; done
   first=${result[$2,${sizes[0]}]%% *}; last=${result[$2,${sizes[-1]}]%% *}
-  echo "$first $last" | awk '{ if ($1 > 0) printf "%11.1f×\n", $2/$1; else print "" }'
+  echo "$first $last" | awk '{ if ($1 + 0 > 0) printf "%11.1f×\n", $2 / $1; else print "" }'
 }
 row "demo (create, draw, 7 Passen)" demo
 row "live page, first request (cold)" live_cold

@@ -446,6 +446,37 @@ async fn browsers_get_the_page_compressed_with_its_own_etag() {
     assert!(r.headers().get("content-encoding").is_none());
 }
 
+/// A write from outside the server (the command line, another process) is found by the
+/// poller, and the open pages still get it as an event.
+#[tokio::test]
+async fn a_write_from_outside_the_server_reaches_the_open_pages() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = tournament(&app, &leitung).await;
+    enter(&leitung, id, 1, 1, 1100).await;
+    let anonymous = app.client();
+    let (_, page) = anonymous.page(&format!("/tournaments/{id}/live")).await;
+    let version = page_model(&page).version;
+    let mut stream = anonymous
+        .get(&format!("/tournaments/{id}/live/events?v={version}"))
+        .await;
+    {
+        use diesel::RunQueryDsl;
+        let mut conn = app.pool.get().unwrap();
+        diesel::sql_query(format!(
+            "UPDATE tournaments SET version = version + 1 WHERE id = {id}"
+        ))
+        .execute(&mut conn)
+        .unwrap();
+    }
+    let (got, _) = events(&mut stream, 1, Duration::from_secs(5)).await;
+    assert_eq!(
+        got.first().map(|(event, v, _)| (event.as_str(), v.clone())),
+        Some(("delta", (version + 1).to_string())),
+        "{got:?}"
+    );
+}
+
 /// After a restart no live page is cached: 300 viewers asking at once cause exactly one
 /// render; the others wait for it.
 #[tokio::test]

@@ -134,7 +134,7 @@ async fn events(
         .or(query.v);
     let rendered = state.live.follow(id);
     if state.live.latest(id).is_none() {
-        actix_web::rt::spawn(keep_current(state.clone(), id));
+        tokio::spawn(keep_current(state.clone(), id));
     }
     Ok(hub::page_events(state.live.clone(), id, rendered, known))
 }

@@ -21,10 +21,11 @@ pub async fn refresh(state: &web::Data<AppState>) -> Result<(), AppError> {
 }
 
 /// Publishes the versions read after a write; the followed pages that changed are rendered
-/// at once, so their viewers get the change as a delta.
+/// at once, so their viewers get the change as a delta. (A plain tokio task: the poller that
+/// calls this for writes from outside the server is one, and runs outside actix's local set.)
 pub fn announce(state: &web::Data<AppState>, rows: &[tournaments::Published]) {
     for id in state.live.publish(rows) {
-        actix_web::rt::spawn(super::render::keep_current(state.clone(), id));
+        tokio::spawn(super::render::keep_current(state.clone(), id));
     }
 }
 
