@@ -3,6 +3,7 @@
 pub mod clock;
 pub mod double_entry;
 pub mod draw;
+pub mod einzel_draw;
 pub mod entry;
 pub mod form;
 pub mod format;

@@ -1,0 +1,617 @@
+//! The Einzelschieber draw: every Passe, players are drawn to tables of four, seats A1 with
+//! A2 against B1 with B2 (seed 001). In this order of importance:
+//!
+//! 1. nobody has the same partner twice (while each player has partners left);
+//! 2. two players meet (sit at the same table) as seldom as possible: never twice while
+//!    `3R ≤ N − 1`, otherwise as close to the counting bound as the search gets, and no
+//!    pair three times where twice suffices;
+//! 3. optionally, players of the same Verein do not sit at the same table;
+//! 4. everybody changes table from one Passe to the next where possible.
+//!
+//! With a number of players that is not a multiple of four, one to three players are
+//! *spielfrei* in each Passe and get the Pauschale: a table of three or five is no
+//! Schieber (two pairs of two), so sitting out is the only fair way. Who sits out rotates:
+//! nobody twice before everybody once.
+//!
+//! The search is simulated annealing over seat swaps (the method of choice for the "social
+//! golfer" problem, which this is with partners added): a swap changes the meeting counts
+//! of two players with six others, so its cost is known in constant time. It is seeded and
+//! counts iterations, never time, so a seed always gives the same draw. Whole schedules are
+//! searched at once (all Passen to draw); a single Passe (late arrivals, per-Passe drawing)
+//! is searched with the earlier Passen fixed.
+
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// One Passe: the tables (seats A1, A2, B1, B2 as indices into the players) in table-number
+/// order, and who is spielfrei.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EinzelPasse {
+    pub tables: Vec<[usize; 4]>,
+    pub spielfrei: Vec<usize>,
+}
+
+impl EinzelPasse {
+    /// The partner of the player at `seat` (0 A1 ↔ 1 A2, 2 B1 ↔ 3 B2).
+    pub fn partner_seat(seat: usize) -> usize {
+        seat ^ 1
+    }
+}
+
+/// What to draw.
+pub struct EinzelRequest<'a> {
+    pub players: usize,
+    /// The Passen already played or fixed, in order; they are not changed.
+    pub fixed: &'a [EinzelPasse],
+    /// How many Passen to draw after them.
+    pub passen: usize,
+    /// Each player's Verein as a number (same number, same Verein); None: not considered.
+    pub clubs: Option<&'a [Option<u32>]>,
+    pub seed: u64,
+}
+
+/// The quality of a schedule, as the draw list prints it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct DrawQuality {
+    /// Partner pairs beyond the first time (a pair partnered three times counts 2).
+    pub partner_repeats: u32,
+    /// Opponent pairs beyond the first time.
+    pub opponent_repeats: u32,
+    /// Meetings (same table) beyond the first time, summed over all pairs.
+    pub meeting_repeats: u32,
+    /// The most often two players met.
+    pub most_meetings: u32,
+    /// Pairs of the same Verein at one table, over all Passen.
+    pub same_club: u32,
+    /// Players at the same table number as in the Passe before.
+    pub same_table: u32,
+    /// The counting bound of meeting repeats: no schedule has fewer (see [`meeting_bound`]).
+    pub bound: u32,
+}
+
+/// The fewest meeting repeats any schedule can have: each player has three table mates per
+/// Passe played, and only `N − 1` others to meet once; half the sum of the excess (a repeat
+/// is two players' excess).
+pub fn meeting_bound(players: usize, played: &[u32]) -> u32 {
+    let others = players.saturating_sub(1) as i64;
+    let excess: i64 = played
+        .iter()
+        .map(|&r| (3 * i64::from(r) - others).max(0))
+        .sum();
+    ((excess + 1) / 2) as u32
+}
+
+/// Who is spielfrei in each of `passen` Passen after `fixed`: those who sat out least so far,
+/// ties in a seeded order, so that nobody sits out twice before everybody once.
+fn byes(
+    players: usize,
+    fixed: &[EinzelPasse],
+    passen: usize,
+    rng: &mut ChaCha8Rng,
+) -> Vec<Vec<usize>> {
+    let out = players % 4;
+    let mut sat_out = vec![0u32; players];
+    for passe in fixed {
+        for &p in &passe.spielfrei {
+            sat_out[p] += 1;
+        }
+    }
+    let mut order: Vec<usize> = (0..players).collect();
+    order.shuffle(rng);
+    (0..passen)
+        .map(|_| {
+            // Stable sort keeps the seeded order among equals: the rotation goes on.
+            order.sort_by_key(|&p| sat_out[p]);
+            let chosen: Vec<usize> = order[..out].to_vec();
+            for &p in &chosen {
+                sat_out[p] += 1;
+            }
+            // The ones just chosen go to the end of their new class.
+            order.rotate_left(out);
+            chosen
+        })
+        .collect()
+}
+
+/// Cost of a pair having met `m` times: nothing for once, ten per repeat, and much more for
+/// a third meeting, so the search spreads repeats over many pairs.
+fn meet_cost(m: u8) -> i64 {
+    match m {
+        0 | 1 => 0,
+        2 => 10,
+        m => 10 + 300 * i64::from(m - 2) * i64::from(m - 1),
+    }
+}
+
+/// A repeated partner outweighs any number of repeated meetings.
+const PARTNER_COST: i64 = 1_000_000;
+/// A same-Verein table mate, when asked for: a tenth of a repeated meeting.
+const CLUB_COST: i64 = 1;
+
+/// A seat in the schedule: Passe (of those drawn), table, seat.
+type Seat = (usize, usize, usize);
+
+/// Independent tries at most (see [`draw_einzel`]).
+const TRIES: usize = 3;
+
+#[derive(Clone)]
+struct Search<'a> {
+    n: usize,
+    meet: Vec<u8>,
+    partner: Vec<u8>,
+    clubs: Option<&'a [Option<u32>]>,
+    club_cost: i64,
+}
+
+impl Search<'_> {
+    fn at(&self, a: usize, b: usize) -> usize {
+        a * self.n + b
+    }
+    fn add_table(&mut self, table: &[usize; 4], sign: i8) {
+        for i in 0..4 {
+            for j in 0..4 {
+                if i != j {
+                    let k = self.at(table[i], table[j]);
+                    self.meet[k] = self.meet[k].wrapping_add_signed(sign);
+                }
+            }
+            let k = self.at(table[i], table[EinzelPasse::partner_seat(i)]);
+            self.partner[k] = self.partner[k].wrapping_add_signed(sign);
+        }
+    }
+    fn same_club(&self, a: usize, b: usize) -> bool {
+        self.clubs
+            .and_then(|c| Some((c.get(a).copied()??, c.get(b).copied()??)))
+            .is_some_and(|(x, y)| x == y)
+    }
+    fn partner_cost(p: u8) -> i64 {
+        if p <= 1 {
+            0
+        } else {
+            PARTNER_COST * i64::from(p - 1)
+        }
+    }
+    /// Cost change if `leaving` gives its seat `seat` at `table` to `coming`.
+    fn seat_change(&self, table: &[usize; 4], seat: usize, leaving: usize, coming: usize) -> i64 {
+        let mut delta = 0;
+        for (i, &x) in table.iter().enumerate() {
+            if i == seat {
+                continue;
+            }
+            let old = self.meet[self.at(leaving, x)];
+            let new = self.meet[self.at(coming, x)];
+            delta += meet_cost(old - 1) - meet_cost(old) + meet_cost(new + 1) - meet_cost(new);
+            if self.same_club(leaving, x) {
+                delta -= self.club_cost;
+            }
+            if self.same_club(coming, x) {
+                delta += self.club_cost;
+            }
+        }
+        let mate = table[EinzelPasse::partner_seat(seat)];
+        let old = self.partner[self.at(leaving, mate)];
+        let new = self.partner[self.at(coming, mate)];
+        delta += Self::partner_cost(old - 1) - Self::partner_cost(old)
+            + Self::partner_cost(new + 1)
+            - Self::partner_cost(new);
+        delta
+    }
+    fn apply_swap(
+        &mut self,
+        tables: &mut [[usize; 4]],
+        (t1, s1): (usize, usize),
+        (t2, s2): (usize, usize),
+    ) {
+        let (a, b) = (tables[t1][s1], tables[t2][s2]);
+        let touched: &[usize] = if t1 == t2 { &[t1] } else { &[t1, t2] };
+        for &t in touched {
+            self.add_table(&tables[t], -1);
+        }
+        tables[t1][s1] = b;
+        tables[t2][s2] = a;
+        for &t in touched {
+            self.add_table(&tables[t], 1);
+        }
+    }
+    /// Repeats of a player's table mates in a table: whether it is worth moving.
+    fn troubled(&self, table: &[usize; 4], seat: usize) -> bool {
+        let p = table[seat];
+        table.iter().enumerate().any(|(i, &x)| {
+            i != seat
+                && (self.meet[self.at(p, x)] > 1
+                    || self.partner[self.at(p, x)] > 1
+                    || (self.club_cost > 0 && self.same_club(p, x)))
+        })
+    }
+}
+
+/// Draws `request.passen` Passen after the fixed ones.
+pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
+    let n = request.players;
+    let mut rng = ChaCha8Rng::seed_from_u64(request.seed);
+    if n < 4 || request.passen == 0 {
+        return Vec::new();
+    }
+    let byes = byes(n, request.fixed, request.passen, &mut rng);
+    let mut search = Search {
+        n,
+        meet: vec![0; n * n],
+        partner: vec![0; n * n],
+        clubs: request.clubs,
+        club_cost: if request.clubs.is_some() {
+            CLUB_COST
+        } else {
+            0
+        },
+    };
+    for passe in request.fixed {
+        for table in &passe.tables {
+            search.add_table(table, 1);
+        }
+    }
+    let played: Vec<u32> = (0..n)
+        .map(|p| {
+            let fixed = request
+                .fixed
+                .iter()
+                .filter(|passe| passe.tables.iter().any(|t| t.contains(&p)))
+                .count();
+            let new = byes.iter().filter(|out| !out.contains(&p)).count();
+            (fixed + new) as u32
+        })
+        .collect();
+    // The counting bound, with the tolerance of the quality target (10 %): enough.
+    let bound = meeting_bound(n, &played);
+    let target = meet_cost(2) * i64::from(bound + bound / 10);
+    // A few independent tries (each a random start, annealing, then a tabu search down to
+    // the counting bound); the best is kept, and a try that reaches the bound ends it.
+    let mut kept: Option<(i64, Vec<Vec<[usize; 4]>>)> = None;
+    for _ in 0..TRIES {
+        let mut attempt = search.clone();
+        let mut weeks: Vec<Vec<[usize; 4]>> = byes
+            .iter()
+            .map(|out| {
+                let mut playing: Vec<usize> = (0..n).filter(|p| !out.contains(p)).collect();
+                playing.shuffle(&mut rng);
+                playing
+                    .chunks_exact(4)
+                    .map(|c| [c[0], c[1], c[2], c[3]])
+                    .collect()
+            })
+            .collect();
+        for week in &weeks {
+            for table in week {
+                attempt.add_table(table, 1);
+            }
+        }
+        anneal(&mut attempt, &mut weeks, &mut rng);
+        polish(&mut attempt, &mut weeks, &mut rng, target);
+        let cost = total_cost(&attempt);
+        if kept.as_ref().is_none_or(|(best, _)| cost < *best) {
+            kept = Some((cost, weeks));
+        }
+        if cost <= target {
+            break;
+        }
+    }
+    let weeks = kept.map(|(_, weeks)| weeks).unwrap_or_default();
+    let mut previous = request.fixed.last().cloned();
+    weeks
+        .into_iter()
+        .zip(byes)
+        .map(|(tables, spielfrei)| {
+            let tables = number_tables(tables, previous.as_ref(), &mut rng);
+            let passe = EinzelPasse { tables, spielfrei };
+            previous = Some(passe.clone());
+            passe
+        })
+        .collect()
+}
+
+/// Simulated annealing over swaps of two players of one Passe at different tables (or of
+/// two seats at one table, which changes partners only).
+fn anneal(search: &mut Search<'_>, weeks: &mut [Vec<[usize; 4]>], rng: &mut ChaCha8Rng) {
+    if weeks.iter().all(Vec::is_empty) {
+        return;
+    }
+    let players = search.n as u64;
+    // Enough for 200 players × 8 Passen to settle; counted, not timed (reproducible).
+    let budget = (400_000 + 6_000 * players * weeks.len() as u64).min(12_000_000);
+    let (hot, cold) = (20.0f64, 0.2f64);
+    let cooling = (cold / hot).powf(1.0 / budget as f64);
+    let mut temperature = hot;
+    for step in 0..budget {
+        temperature *= cooling;
+        let week = &mut weeks[rng.random_range(0..weeks.len())];
+        if week.is_empty() {
+            continue;
+        }
+        let t1 = rng.random_range(0..week.len());
+        let s1 = rng.random_range(0..4);
+        // Mostly move players who have a repeat at their table: the others are fine.
+        if step % 16 != 0 && !search.troubled(&week[t1], s1) {
+            continue;
+        }
+        let t2 = rng.random_range(0..week.len());
+        let s2 = rng.random_range(0..4);
+        let delta = if t1 == t2 {
+            partner_delta(search, &week[t1], s1, s2)
+        } else {
+            let (a, b) = (week[t1][s1], week[t2][s2]);
+            search.seat_change(&week[t1], s1, a, b) + search.seat_change(&week[t2], s2, b, a)
+        };
+        if delta <= 0 || rng.random_bool((-(delta as f64) / temperature).exp().min(1.0)) {
+            search.apply_swap(week, (t1, s1), (t2, s2));
+        }
+    }
+}
+
+/// Everything the search minimises, counted from scratch.
+fn total_cost(search: &Search<'_>) -> i64 {
+    let n = search.n;
+    let mut cost = 0;
+    for a in 0..n {
+        for b in a + 1..n {
+            cost += meet_cost(search.meet[search.at(a, b)])
+                + Search::partner_cost(search.partner[search.at(a, b)]);
+            if search.club_cost > 0 && search.meet[search.at(a, b)] > 0 && search.same_club(a, b) {
+                cost += search.club_cost * i64::from(search.meet[search.at(a, b)]);
+            }
+        }
+    }
+    cost
+}
+
+/// Tabu search (after Dotú and Van Hentenryck's for the social golfer problem): take a
+/// player with a repeat at their table, make the best swap with a player of another table of
+/// that Passe that is not tabu (a swap undone too soon), even when it is worse; shake the
+/// schedule when nothing improves for a while; keep the best.
+fn polish(
+    search: &mut Search<'_>,
+    weeks: &mut [Vec<[usize; 4]>],
+    rng: &mut ChaCha8Rng,
+    target: i64,
+) {
+    let n = search.n;
+    let mut cost = total_cost(search);
+    let mut best_cost = cost;
+    let mut best: Vec<Vec<[usize; 4]>> = weeks.to_vec();
+    let mut tabu = vec![0u64; weeks.len() * n * n];
+    let steps = 10_000 + 100 * (n * weeks.len()) as u64;
+    let mut last_better = 0;
+    for step in 1..=steps {
+        if cost <= target {
+            break;
+        }
+        let conflicts: Vec<(usize, usize, usize)> = weeks
+            .iter()
+            .enumerate()
+            .flat_map(|(w, week)| {
+                week.iter()
+                    .enumerate()
+                    .flat_map(move |(t, _)| (0..4).map(move |s| (w, t, s)))
+            })
+            .filter(|&(w, t, s)| search.troubled(&weeks[w][t], s))
+            .collect();
+        if conflicts.is_empty() {
+            break;
+        }
+        // The best move of a few conflicted players (all of them when there are few).
+        let mut chosen: Option<(Seat, (usize, usize), i64)> = None;
+        let mut ties = 0;
+        for _ in 0..conflicts.len().min(16) {
+            let (w, t1, s1) = conflicts[rng.random_range(0..conflicts.len())];
+            let week = &weeks[w];
+            let a = week[t1][s1];
+            for (t2, table) in week.iter().enumerate() {
+                for (s2, &b) in table.iter().enumerate() {
+                    if a == b {
+                        continue;
+                    }
+                    let delta = if t2 == t1 {
+                        partner_delta(search, table, s1, s2)
+                    } else {
+                        search.seat_change(&week[t1], s1, a, b)
+                            + search.seat_change(table, s2, b, a)
+                    };
+                    if t2 == t1 && delta == 0 {
+                        continue;
+                    }
+                    let banned = tabu[(w * n + a) * n + b] > step;
+                    if banned && cost + delta >= best_cost {
+                        continue;
+                    }
+                    match chosen {
+                        Some((_, _, d)) if d < delta => {}
+                        Some((_, _, d)) if d == delta => {
+                            ties += 1;
+                            if rng.random_range(0..=ties) == 0 {
+                                chosen = Some(((w, t1, s1), (t2, s2), delta));
+                            }
+                        }
+                        _ => {
+                            ties = 0;
+                            chosen = Some(((w, t1, s1), (t2, s2), delta));
+                        }
+                    }
+                }
+            }
+        }
+        // Never more than one new repeat at a time; from a dead end, back to the best.
+        let Some(((w, t1, s1), (t2, s2), delta)) = chosen.filter(|c| c.2 <= meet_cost(2)) else {
+            restore(search, weeks, &best);
+            cost = best_cost;
+            continue;
+        };
+        let a = weeks[w][t1][s1];
+        let b = weeks[w][t2][s2];
+        search.apply_swap(&mut weeks[w], (t1, s1), (t2, s2));
+        cost += delta;
+        let tenure = step + 2 + rng.random_range(0..10);
+        tabu[(w * n + a) * n + b] = tenure;
+        tabu[(w * n + b) * n + a] = tenure;
+        if cost < best_cost {
+            best_cost = cost;
+            best.clone_from_slice(weeks);
+            last_better = step;
+        } else if step - last_better > 500 {
+            // Stuck: a few random swaps, then go on from there.
+            for _ in 0..3 {
+                let w = rng.random_range(0..weeks.len());
+                let week = &mut weeks[w];
+                if week.len() < 2 {
+                    continue;
+                }
+                let (t1, t2) = (
+                    rng.random_range(0..week.len()),
+                    rng.random_range(0..week.len()),
+                );
+                let (s1, s2) = (rng.random_range(0..4), rng.random_range(0..4));
+                if t1 == t2 {
+                    continue;
+                }
+                let (a, b) = (week[t1][s1], week[t2][s2]);
+                cost += search.seat_change(&week[t1], s1, a, b)
+                    + search.seat_change(&week[t2], s2, b, a);
+                search.apply_swap(week, (t1, s1), (t2, s2));
+            }
+            last_better = step;
+        }
+    }
+    if best_cost < cost {
+        restore(search, weeks, &best);
+    }
+}
+
+/// Puts the Passen back to `kept`, with their counts.
+fn restore(search: &mut Search<'_>, weeks: &mut [Vec<[usize; 4]>], kept: &[Vec<[usize; 4]>]) {
+    for (week, kept) in weeks.iter_mut().zip(kept) {
+        for table in week.iter() {
+            search.add_table(table, -1);
+        }
+        week.clone_from(kept);
+        for table in week.iter() {
+            search.add_table(table, 1);
+        }
+    }
+}
+
+/// Cost change of swapping two seats at one table: the table mates stay, the partners may
+/// change.
+fn partner_delta(search: &Search<'_>, table: &[usize; 4], s1: usize, s2: usize) -> i64 {
+    if s1 / 2 == s2 / 2 {
+        return 0;
+    }
+    let mut moved = *table;
+    moved.swap(s1, s2);
+    let pairs = |t: &[usize; 4]| [(t[0], t[1]), (t[2], t[3])];
+    let count = |(a, b): (usize, usize)| search.partner[search.at(a, b)];
+    let leaving: i64 = pairs(table)
+        .into_iter()
+        .map(|p| Search::partner_cost(count(p) - 1) - Search::partner_cost(count(p)))
+        .sum();
+    let coming: i64 = pairs(&moved)
+        .into_iter()
+        .map(|p| Search::partner_cost(count(p) + 1) - Search::partner_cost(count(p)))
+        .sum();
+    leaving + coming
+}
+
+/// Table numbers for the groups of a Passe: as few players as possible at the table number
+/// they had in the Passe before (a few seeded tries and improving swaps).
+fn number_tables(
+    mut tables: Vec<[usize; 4]>,
+    previous: Option<&EinzelPasse>,
+    rng: &mut ChaCha8Rng,
+) -> Vec<[usize; 4]> {
+    let Some(previous) = previous else {
+        return tables;
+    };
+    let mut last_table = std::collections::HashMap::new();
+    for (number, table) in previous.tables.iter().enumerate() {
+        for &p in table {
+            last_table.insert(p, number);
+        }
+    }
+    let stays = |table: &[usize; 4], number: usize| {
+        table
+            .iter()
+            .filter(|p| last_table.get(p) == Some(&number))
+            .count()
+    };
+    tables.shuffle(rng);
+    // Improving swaps of two groups' numbers until none helps.
+    let mut improved = true;
+    while improved {
+        improved = false;
+        for i in 0..tables.len() {
+            for j in i + 1..tables.len() {
+                let now = stays(&tables[i], i) + stays(&tables[j], j);
+                let swapped = stays(&tables[i], j) + stays(&tables[j], i);
+                if swapped < now {
+                    tables.swap(i, j);
+                    improved = true;
+                }
+            }
+        }
+    }
+    tables
+}
+
+/// The quality of the Passen `schedule` (the fixed ones included).
+pub fn quality(
+    players: usize,
+    schedule: &[EinzelPasse],
+    clubs: Option<&[Option<u32>]>,
+) -> DrawQuality {
+    let n = players;
+    let mut meet = vec![0u32; n * n];
+    let mut partner = vec![0u32; n * n];
+    let mut opponent = vec![0u32; n * n];
+    let mut played = vec![0u32; n];
+    let mut q = DrawQuality::default();
+    let mut last: Vec<Option<usize>> = vec![None; n];
+    for passe in schedule {
+        let mut now: Vec<Option<usize>> = vec![None; n];
+        for (number, table) in passe.tables.iter().enumerate() {
+            for (i, &a) in table.iter().enumerate() {
+                played[a] += 1;
+                now[a] = Some(number);
+                if last[a] == Some(number) {
+                    q.same_table += 1;
+                }
+                for (j, &b) in table.iter().enumerate().skip(i + 1) {
+                    meet[a * n + b] += 1;
+                    if j == EinzelPasse::partner_seat(i) {
+                        partner[a * n + b] += 1;
+                    } else {
+                        opponent[a * n + b] += 1;
+                    }
+                    let same = clubs
+                        .and_then(|c| Some((c.get(a).copied()??, c.get(b).copied()??)))
+                        .is_some_and(|(x, y)| x == y);
+                    if same {
+                        q.same_club += 1;
+                    }
+                }
+            }
+        }
+        last = now;
+    }
+    let sym = |v: &[u32], a: usize, b: usize| v[a * n + b] + v[b * n + a];
+    for a in 0..n {
+        for b in a + 1..n {
+            let m = sym(&meet, a, b);
+            q.meeting_repeats += m.saturating_sub(1);
+            q.most_meetings = q.most_meetings.max(m);
+            q.partner_repeats += sym(&partner, a, b).saturating_sub(1);
+            q.opponent_repeats += sym(&opponent, a, b).saturating_sub(1);
+        }
+    }
+    q.bound = meeting_bound(n, &played);
+    q
+}
+
+#[cfg(test)]
+mod tests;
