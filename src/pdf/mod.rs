@@ -494,7 +494,11 @@ pub async fn render<T: Send + 'static>(make: impl FnOnce() -> T + Send + 'static
         std::thread::Builder::new()
             .name("documents".into())
             .spawn(move || {
+                keep_big_blocks_apart();
                 for job in jobs {
+                    // Before, too: what the web threads freed since goes back first, so it
+                    // does not add to the document's peak.
+                    give_memory_back();
                     job();
                     give_memory_back();
                 }
@@ -526,6 +530,20 @@ fn give_memory_back() {
 
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 fn give_memory_back() {}
+
+/// Blocks of 256 KB and more (a document's output, its growing buffers) are mapped on
+/// their own and returned the moment they are freed; glibc would otherwise raise that
+/// threshold after the first big free and keep such blocks in its heap.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn keep_big_blocks_apart() {
+    // SAFETY: mallopt only changes an allocator setting; any value is valid for it.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 256 * 1024);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn keep_big_blocks_apart() {}
 
 /// A column of a [`Table`].
 pub struct Column {
