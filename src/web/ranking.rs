@@ -29,7 +29,12 @@ pub struct RowView {
 
 /// One Passe cell of a Rangliste row: points and, for a Pauschale or bye, its mark.
 pub struct CellView {
+    /// "660 P": points and mark, for pages and exports.
     pub text: String,
+    /// The points alone and the mark alone, for narrow columns (the live page's beamer
+    /// prints the mark small).
+    pub points: String,
+    pub mark: &'static str,
     pub kind: Option<PointsKind>,
 }
 
@@ -62,15 +67,19 @@ impl RowView {
                     let mark = s.kind.mark();
                     CellView {
                         text: if mark.is_empty() {
-                            points
+                            points.clone()
                         } else {
                             format!("{points} {mark}")
                         },
+                        points,
+                        mark,
                         kind: (s.kind != PointsKind::Gespielt).then_some(s.kind),
                     }
                 }
                 None => CellView {
                     text: String::new(),
+                    points: String::new(),
+                    mark: "",
                     kind: None,
                 },
             })
