@@ -8,6 +8,7 @@ pub mod draw;
 pub mod entry;
 pub mod guard;
 pub mod import;
+pub mod partners;
 pub mod result_write;
 pub mod tafel;
 pub mod team_status;

@@ -28,7 +28,7 @@ impl From<diesel::result::Error> for TeamRefusal {
 }
 
 /// Teams can be added after the draw only when tables are drawn per Passe.
-fn ensure_may_add(tournament: &crate::db::models::TournamentRow) -> Result<(), Refusal> {
+pub(super) fn ensure_may_add(tournament: &crate::db::models::TournamentRow) -> Result<(), Refusal> {
     if !draw::may_add_teams(tournament.draw_seed.map(|_| tournament.draw_mode)) {
         return Err(Refusal::invalid(format!(
             "Die Lose sind gezogen (fester Tischplan): neue Teams sind nur mit «Auslosung pro {}» möglich.",
@@ -38,7 +38,7 @@ fn ensure_may_add(tournament: &crate::db::models::TournamentRow) -> Result<(), R
     Ok(())
 }
 
-fn record(
+pub(super) fn record(
     conn: &mut Conn,
     actor: &Actor,
     tournament: TournamentId,

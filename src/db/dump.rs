@@ -1,8 +1,12 @@
 //! The whole database as text, for checks that a refused request wrote nothing.
 
 use super::Conn;
-use super::models::{AuditRow, PendingEntry, ResultRow, SeatRow, TeamRow, TournamentRow, UserRow};
-use super::schema::{audit_log, pending_entries, results, seats, teams, tournaments, users};
+use super::models::{
+    AuditRow, PendingEntry, ResultRow, SeatRow, SingleRow, TeamRow, TournamentRow, UserRow,
+};
+use super::schema::{
+    audit_log, pending_entries, results, seats, single_registrations, teams, tournaments, users,
+};
 use diesel::prelude::*;
 
 /// Every row of every domain table (sessions aside), for checks that a refused request
@@ -56,6 +60,13 @@ pub fn dump(conn: &mut Conn) -> diesel::QueryResult<String> {
         pending_entries::table
             .select(PendingEntry::as_select())
             .order(pending_entries::id)
+            .load(conn)?
+    );
+    out += &format!(
+        "{:?}\n",
+        single_registrations::table
+            .select(SingleRow::as_select())
+            .order(single_registrations::id)
             .load(conn)?
     );
     Ok(out)

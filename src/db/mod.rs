@@ -8,6 +8,7 @@ pub mod models;
 pub mod results;
 pub mod schema;
 pub mod seats;
+pub mod singles;
 pub mod teams;
 pub mod tournament_data;
 pub mod tournaments;

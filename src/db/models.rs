@@ -2,7 +2,7 @@
 
 use super::schema::*;
 use crate::domain::draw::DrawMode;
-use crate::domain::ids::{ResultId, TeamId, TournamentId, UserId};
+use crate::domain::ids::{ResultId, SingleId, TeamId, TournamentId, UserId};
 use crate::domain::marathon::{Ruling, Side, Trump};
 use crate::domain::mode::Mode;
 use crate::domain::role::Role;
@@ -79,6 +79,17 @@ pub struct TournamentValues {
     pub double_entry: bool,
     pub double_entry_same_user: bool,
     pub separate_clubs: bool,
+}
+
+/// A player registered alone ("sucht Partner").
+#[derive(Debug, Clone, Queryable, Selectable, Serialize, PartialEq)]
+#[diesel(table_name = single_registrations)]
+pub struct SingleRow {
+    pub id: SingleId,
+    pub tournament_id: TournamentId,
+    pub player: String,
+    pub club: Option<String>,
+    pub place: Option<String>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Serialize, PartialEq)]

@@ -226,6 +226,16 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    single_registrations (id) {
+        id -> Integer,
+        tournament_id -> Integer,
+        player -> Text,
+        club -> Nullable<Text>,
+        place -> Nullable<Text>,
+    }
+}
+
 diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(teams -> tournaments (tournament_id));
 diesel::joinable!(seats -> tournaments (tournament_id));
@@ -247,5 +257,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     round_clocks,
     tafel_lines,
     tafel_gongs,
-    suspended_final_visas
+    suspended_final_visas,
+    single_registrations
 );

@@ -6,7 +6,7 @@
 //! a corrupt row must not turn a disqualified team into an active one.
 
 use crate::domain::draw::DrawMode;
-use crate::domain::ids::{ResultId, TeamId, TournamentId, UserId};
+use crate::domain::ids::{ResultId, SingleId, TeamId, TournamentId, UserId};
 use crate::domain::marathon::{Ruling, Side, Trump};
 use crate::domain::mode::Mode;
 use crate::domain::role::Role;
@@ -51,6 +51,7 @@ integer_id!(
     TeamId => TeamIdColumn,
     UserId => UserIdColumn,
     ResultId => ResultIdColumn,
+    SingleId => SingleIdColumn,
 );
 
 /// An enum stored as text: its key, and the way back.

@@ -23,3 +23,4 @@ id_type!(TournamentId);
 id_type!(TeamId);
 id_type!(UserId);
 id_type!(ResultId);
+id_type!(SingleId);

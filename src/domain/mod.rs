@@ -10,6 +10,7 @@ pub mod format;
 pub mod ids;
 pub mod marathon;
 pub mod mode;
+pub mod partner_draw;
 pub mod passe_draw;
 pub mod ranking;
 pub mod result;

@@ -122,6 +122,43 @@ impl TryFrom<&TeamForm> for TeamInput {
     }
 }
 
+/// A player registering alone ("sucht Partner").
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct SingleForm {
+    #[serde(default)]
+    pub player: String,
+    #[serde(default)]
+    pub club: String,
+    #[serde(default)]
+    pub place: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SingleInput {
+    pub player: String,
+    pub club: Option<String>,
+    pub place: Option<String>,
+}
+
+impl TryFrom<&SingleForm> for SingleInput {
+    type Error = FieldErrors;
+
+    fn try_from(form: &SingleForm) -> Result<Self, Self::Error> {
+        let mut errors = FieldErrors::new();
+        let player = parse_required_text(&mut errors, "player", "Spieler", &form.player, MAX_NAME);
+        let club = parse_text(&mut errors, "club", "Verein", &form.club, MAX_NAME);
+        let place = parse_text(&mut errors, "place", "Ort", &form.place, MAX_NAME);
+        match player {
+            Some(player) if errors.is_empty() => Ok(SingleInput {
+                player,
+                club,
+                place,
+            }),
+            _ => Err(errors),
+        }
+    }
+}
+
 /// The display name: the team name, or both players.
 pub fn display_name(name: Option<&str>, player1: &str, player2: &str) -> String {
     match name {

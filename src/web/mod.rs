@@ -13,6 +13,7 @@ pub mod hall;
 pub mod head;
 pub mod kontrolle;
 pub mod live;
+pub mod partners;
 pub mod passe;
 pub mod prints;
 pub mod ranking;
@@ -43,6 +44,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .configure(safety::routes)
         .configure(tournaments::routes)
         .configure(teams::routes)
+        .configure(partners::routes)
         .configure(draw::routes)
         .configure(passe::routes)
         .configure(entry::routes)

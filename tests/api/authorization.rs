@@ -54,7 +54,10 @@ fn expected(route: &str) -> Option<(Body, &'static str)> {
         | "/tournaments/{id}/teams/{team}/edit"
         | "/tournaments/{id}/teams/{team}/delete"
         | "/tournaments/{id}/teams/import/confirm"
-        | "/tournaments/{id}/teams/delete" => (Form, "lb"),
+        | "/tournaments/{id}/teams/delete"
+        | "/tournaments/{id}/singles"
+        | "/tournaments/{id}/singles/{single}/delete"
+        | "/tournaments/{id}/partner" => (Form, "lb"),
         "/tournaments/{id}/teams/import" => (Upload, "lb"),
         "/tournaments/{id}/draw" | "/tournaments/{id}/draw/next" => (Form, "lb"),
         "/tournaments/{id}/passen/{passe}/entry" | "/tournaments/{id}/passen/{passe}/quick" => {
@@ -80,7 +83,8 @@ fn paths(route: &str, tournament: i32, team: i32, user: i32) -> Vec<String> {
         .replace("{id}", &tournament.to_string())
         .replace("{team}", &team.to_string())
         .replace("{passe}", "1")
-        .replace("{table}", "1");
+        .replace("{table}", "1")
+        .replace("{single}", "1");
     match route.split_once("{action:") {
         Some((head, rest)) => {
             let (alternatives, tail) = rest.split_once('}').unwrap();

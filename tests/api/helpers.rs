@@ -289,6 +289,14 @@ pub fn text(html: &Html, selector: &str) -> String {
     select_all(html, selector).join(" | ")
 }
 
+/// The attribute `name` of every element `selector` matches.
+pub fn select_attr(html: &Html, selector: &str, name: &str) -> Vec<String> {
+    let sel = Selector::parse(selector).expect("selector");
+    html.select(&sel)
+        .filter_map(|e| e.value().attr(name).map(str::to_string))
+        .collect()
+}
+
 pub fn attr(html: &Html, selector: &str, name: &str) -> Option<String> {
     let sel = Selector::parse(selector).expect("selector");
     html.select(&sel)

@@ -15,6 +15,7 @@ mod marathon;
 mod marathon_corrections;
 mod office;
 mod output_safety;
+mod partners;
 mod partnerschieber;
 mod per_passe_draw;
 mod prints;

@@ -1,0 +1,1 @@
+DROP TABLE single_registrations;

@@ -1,0 +1,158 @@
+//! Players registered alone ("sucht Partner"): registering, removing, and forming teams from
+//! them by a drawn pairing the office has looked at (and perhaps changed by swaps).
+
+use super::teams::{ensure_may_add, record};
+use super::{Refusal, guard};
+use crate::db::models::SingleRow;
+use crate::db::{Conn, audit, singles, teams, write_tx};
+use crate::domain::ids::{SingleId, TeamId, TournamentId};
+use crate::domain::partner_draw::Pairing;
+use crate::domain::role::{Actor, Permission};
+use crate::domain::team::{SingleInput, TeamInput};
+use serde::Serialize;
+
+fn record_single(
+    conn: &mut Conn,
+    actor: &Actor,
+    tournament: TournamentId,
+    action: &str,
+    before: Option<&SingleRow>,
+    after: Option<&SingleRow>,
+) -> Result<(), Refusal> {
+    audit::record(
+        conn,
+        Some(actor),
+        audit::Entry {
+            tournament: Some(tournament),
+            entity: "single",
+            entity_id: after.or(before).map(|s| s.id.0),
+            action,
+        },
+        before,
+        after,
+    )?;
+    Ok(())
+}
+
+pub fn add(
+    conn: &mut Conn,
+    actor: &Actor,
+    tournament: TournamentId,
+    input: &SingleInput,
+) -> Result<SingleId, Refusal> {
+    guard::require(actor, Permission::ManageTeams)?;
+    write_tx(conn, |conn| {
+        let t = guard::begin_write(conn, tournament)?;
+        ensure_may_add(&t)?;
+        let row = singles::insert(conn, tournament, input)?;
+        record_single(conn, actor, tournament, "create", None, Some(&row))?;
+        Ok(row.id)
+    })
+}
+
+pub fn remove(
+    conn: &mut Conn,
+    actor: &Actor,
+    tournament: TournamentId,
+    single: SingleId,
+) -> Result<(), Refusal> {
+    guard::require(actor, Permission::ManageTeams)?;
+    write_tx(conn, |conn| {
+        guard::begin_write(conn, tournament)?;
+        let before = singles::list(conn, tournament)?
+            .into_iter()
+            .find(|s| s.id == single)
+            .ok_or_else(|| Refusal::NotFound("Diese Anmeldung gibt es nicht (mehr).".into()))?;
+        singles::delete(conn, tournament, &[single])?;
+        record_single(conn, actor, tournament, "delete", Some(&before), None)?;
+        Ok(())
+    })
+}
+
+/// How the pairs were drawn, for the Protokoll.
+#[derive(Serialize)]
+pub struct Drawn<'a> {
+    pub seed: u64,
+    pub rule: &'a str,
+    /// Swaps the office made before confirming, as pairs of names.
+    pub swaps: Vec<(String, String)>,
+}
+
+/// Forms a team of each pair of `pairing` (indices into `drawn_from`, the registrations the
+/// office saw, in order): automatic Startnummern after the highest, both Vereine and places
+/// kept (joined when they differ). The registrations of the paired players are removed; the
+/// one alone stays. Refused if the registrations changed since the office looked.
+pub fn form_teams(
+    conn: &mut Conn,
+    actor: &Actor,
+    tournament: TournamentId,
+    drawn_from: &[SingleId],
+    pairing: &Pairing,
+    how: &Drawn<'_>,
+) -> Result<Vec<TeamId>, Refusal> {
+    guard::require(actor, Permission::ManageTeams)?;
+    write_tx(conn, |conn| {
+        let t = guard::begin_write(conn, tournament)?;
+        ensure_may_add(&t)?;
+        let now: Vec<SingleRow> = singles::list(conn, tournament)?;
+        if now.iter().map(|s| s.id).ne(drawn_from.iter().copied()) {
+            return Err(Refusal::Conflict(
+                "Inzwischen hat sich die Liste der Einzelanmeldungen geändert: bitte neu auslosen."
+                    .into(),
+            ));
+        }
+        if pairing.pairs.is_empty() {
+            return Err(Refusal::invalid(
+                "Für ein Team braucht es mindestens zwei Einzelanmeldungen.",
+            ));
+        }
+        let mut next = teams::startnummern(conn, tournament)?
+            .into_iter()
+            .max()
+            .unwrap_or(0);
+        let mut formed = Vec::with_capacity(pairing.pairs.len());
+        let mut used = Vec::with_capacity(pairing.pairs.len() * 2);
+        for &(a, b) in &pairing.pairs {
+            let (Some(a), Some(b)) = (now.get(a), now.get(b)) else {
+                return Err(Refusal::invalid("Diese Paarung passt nicht zur Liste."));
+            };
+            next += 1;
+            let input = TeamInput {
+                startnummer: Some(next),
+                name: None,
+                player1: a.player.clone(),
+                player2: b.player.clone(),
+                club: joined(&a.club, &b.club),
+                place: joined(&a.place, &b.place),
+            };
+            let row = teams::insert(conn, tournament, &input, next)?;
+            record(conn, actor, tournament, "partner_drawn", None, Some(&row))?;
+            formed.push(row.id);
+            used.extend([a.id, b.id]);
+        }
+        singles::delete(conn, tournament, &used)?;
+        audit::record(
+            conn,
+            Some(actor),
+            audit::Entry {
+                tournament: Some(tournament),
+                entity: "single",
+                entity_id: None,
+                action: "partner_draw",
+            },
+            None::<&()>,
+            Some(how),
+        )?;
+        Ok(formed)
+    })
+}
+
+/// One text, or both when they differ ("JC Zürich / Jassclub Kilchberg").
+fn joined(a: &Option<String>, b: &Option<String>) -> Option<String> {
+    match (a, b) {
+        (Some(a), Some(b)) if a.trim().eq_ignore_ascii_case(b.trim()) => Some(a.clone()),
+        (Some(a), Some(b)) => Some(format!("{a} / {b}")),
+        (Some(x), None) | (None, Some(x)) => Some(x.clone()),
+        (None, None) => None,
+    }
+}
