@@ -287,6 +287,9 @@ pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
         }
         anneal(&mut attempt, &mut weeks, &mut rng);
         polish(&mut attempt, &mut weeks, &mut rng, target);
+        if target == 0 && total_cost(&attempt) > 0 {
+            rebuild_weeks(&mut attempt, &mut weeks, &mut rng);
+        }
         let cost = total_cost(&attempt);
         if kept.as_ref().is_none_or(|(best, _)| cost < *best) {
             kept = Some((cost, weeks));
@@ -495,6 +498,139 @@ fn restore(search: &mut Search<'_>, weeks: &mut [Vec<[usize; 4]>], kept: &[Vec<[
             search.add_table(table, 1);
         }
     }
+}
+
+/// For schedules that must have no repeated meeting: takes one Passe out and searches it anew
+/// (depth first, bounded) for tables of four players who meet nowhere else, so that its
+/// repeats vanish; Passen in turn, with a shake of the schedule between rounds that find
+/// nothing (a large-neighbourhood search on top of the local one).
+fn rebuild_weeks(search: &mut Search<'_>, weeks: &mut [Vec<[usize; 4]>], rng: &mut ChaCha8Rng) {
+    let mut best_cost = total_cost(search);
+    let mut best: Vec<Vec<[usize; 4]>> = weeks.to_vec();
+    for _round in 0..REBUILD_ROUNDS {
+        if best_cost == 0 {
+            break;
+        }
+        let mut order: Vec<usize> = (0..weeks.len()).collect();
+        order.shuffle(rng);
+        for w in order {
+            if rebuild_week(search, &mut weeks[w], rng) {
+                let cost = total_cost(search);
+                if cost < best_cost {
+                    best_cost = cost;
+                    best.clone_from_slice(weeks);
+                }
+                if cost == 0 {
+                    break;
+                }
+            }
+        }
+        // Shake: a few random swaps in one Passe, so that the next round finds other room.
+        let w = rng.random_range(0..weeks.len());
+        let week = &mut weeks[w];
+        if week.len() >= 2 {
+            for _ in 0..2 {
+                let (t1, t2) = (
+                    rng.random_range(0..week.len()),
+                    rng.random_range(0..week.len()),
+                );
+                if t1 != t2 {
+                    let (s1, s2) = (rng.random_range(0..4), rng.random_range(0..4));
+                    search.apply_swap(week, (t1, s1), (t2, s2));
+                }
+            }
+        }
+    }
+    if total_cost(search) > best_cost {
+        restore(search, weeks, &best);
+    }
+}
+
+/// Rounds of [`rebuild_weeks`] at most.
+const REBUILD_ROUNDS: usize = 300;
+/// Search steps for one Passe at most.
+const REBUILD_STEPS: u32 = 20_000;
+
+/// Replaces the tables of one Passe by tables whose players meet in no other Passe, if the
+/// bounded search finds them; true if it did.
+fn rebuild_week(search: &mut Search<'_>, week: &mut Vec<[usize; 4]>, rng: &mut ChaCha8Rng) -> bool {
+    for table in week.iter() {
+        search.add_table(table, -1);
+    }
+    let mut players: Vec<usize> = week.iter().flatten().copied().collect();
+    players.shuffle(rng);
+    let mut tables: Vec<[usize; 4]> = Vec::with_capacity(week.len());
+    let mut steps = 0;
+    let found = fill(search, &mut players, &mut tables, &mut steps);
+    if found {
+        // Partners: of the three ways to pair a table, one without a repeated partner.
+        for table in &mut tables {
+            let [a, b, c, d] = *table;
+            let ways = [[a, b, c, d], [a, c, b, d], [a, d, b, c]];
+            if let Some(way) = ways.into_iter().find(|t| {
+                search.partner[search.at(t[0], t[1])] == 0
+                    && search.partner[search.at(t[2], t[3])] == 0
+            }) {
+                *table = way;
+            }
+        }
+        *week = tables;
+    }
+    for table in week.iter() {
+        search.add_table(table, 1);
+    }
+    found
+}
+
+/// Depth first: the first unseated player with three others no two of whom have met.
+fn fill(
+    search: &Search<'_>,
+    free: &mut Vec<usize>,
+    tables: &mut Vec<[usize; 4]>,
+    steps: &mut u32,
+) -> bool {
+    let Some(&first) = free.first() else {
+        return true;
+    };
+    *steps += 1;
+    if *steps > REBUILD_STEPS {
+        return false;
+    }
+    let unmet = |a: usize, b: usize| search.meet[search.at(a, b)] == 0;
+    let candidates: Vec<usize> = free[1..]
+        .iter()
+        .copied()
+        .filter(|&x| unmet(first, x))
+        .collect();
+    for i in 0..candidates.len() {
+        for j in i + 1..candidates.len() {
+            if !unmet(candidates[i], candidates[j]) {
+                continue;
+            }
+            for k in j + 1..candidates.len() {
+                let (b, c, d) = (candidates[i], candidates[j], candidates[k]);
+                if !unmet(b, d) || !unmet(c, d) {
+                    continue;
+                }
+                let rest: Vec<usize> = free
+                    .iter()
+                    .copied()
+                    .filter(|p| ![first, b, c, d].contains(p))
+                    .collect();
+                let saved = std::mem::replace(free, rest);
+                tables.push([first, b, c, d]);
+                if fill(search, free, tables, steps) {
+                    return true;
+                }
+                tables.pop();
+                *free = saved;
+                if *steps > REBUILD_STEPS {
+                    return false;
+                }
+            }
+        }
+    }
+    false
 }
 
 /// Cost change of swapping two seats at one table: the table mates stay, the partners may

@@ -155,3 +155,38 @@ proptest! {
         );
     }
 }
+
+#[test]
+fn a_passe_with_repeats_is_rebuilt_without_them() {
+    // 16 players seated twice at the same four tables: the second Passe is all repeats.
+    let first: Vec<[usize; 4]> = (0..4)
+        .map(|t| [4 * t, 4 * t + 1, 4 * t + 2, 4 * t + 3])
+        .collect();
+    let mut weeks = vec![first.clone(), first];
+    let mut search = Search {
+        n: 16,
+        meet: vec![0; 256],
+        partner: vec![0; 256],
+        clubs: None,
+        club_cost: 0,
+    };
+    for week in &weeks {
+        for table in week {
+            search.add_table(table, 1);
+        }
+    }
+    assert!(total_cost(&search) > 0);
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    assert!(rebuild_week(&mut search, &mut weeks[1], &mut rng));
+    assert_eq!(total_cost(&search), 0);
+    let drawn: Vec<EinzelPasse> = weeks
+        .into_iter()
+        .map(|tables| EinzelPasse {
+            tables,
+            spielfrei: Vec::new(),
+        })
+        .collect();
+    assert_complete(16, &drawn[1]);
+    let q = quality(16, &drawn, None);
+    assert_eq!((q.meeting_repeats, q.partner_repeats), (0, 0), "{q:?}");
+}
