@@ -1,11 +1,13 @@
-//! The live hub: which version of each tournament the open pages follow, the rendered page
-//! of each version (gzip-compressed once, ETag/304), flow control for sending it, and the
-//! Server-Sent-Events that tell open pages to refresh.
+//! The live hub: each tournament's version as last published, the rendered page of the
+//! latest version (gzip-compressed once, ETag/304) with its model, flow control for sending
+//! it, the last steps from version to version as the Server-Sent Events that carry them
+//! (deltas, or a reset that makes a page fetch itself), and the event stream of one page.
 //!
 //! Every write bumps its tournament's version in the database. After each write request the
-//! hub reads all versions (one query) and wakes the subscribers of changed tournaments; a
-//! poller does the same every second for writes from outside the server (CLI). Neither the
-//! cached page nor an SSE connection touches the database.
+//! versions are read (one query) and published here; a poller does the same every second
+//! for writes from outside the server (CLI). Tournaments that open pages follow are then
+//! rendered once (see `render.rs`), and their followers woken. Neither the cached page nor
+//! an SSE connection touches the database.
 
 use super::model::{Delta, LiveModel};
 use crate::db::tournaments::Published;
