@@ -7,10 +7,11 @@ use crate::db::tournament_data;
 use crate::db::{Conn, audit, seats, teams, tournaments, write_tx};
 use crate::domain::draw::{self, DrawMode, DrawRefusal, DrawState};
 use crate::domain::ids::{TeamId, TournamentId};
-use crate::domain::passe_draw::{self, PasseRequest, club_numbers};
+use crate::domain::passe_draw::{self, PasseRequest};
 use crate::domain::role::{Actor, Permission};
 use crate::domain::schedule::{self, PasseDraw, Table};
 use crate::domain::team::TeamStatus;
+use crate::domain::team::club_numbers;
 use serde::Serialize;
 use std::collections::HashMap;
 

@@ -6,18 +6,19 @@ use super::{Refusal, guard};
 use crate::db::models::SingleRow;
 use crate::db::{Conn, audit, singles, teams, write_tx};
 use crate::domain::ids::{SingleId, TeamId, TournamentId};
-use crate::domain::partner_draw::Pairing;
+use crate::domain::partner_draw::{Pairing, joined};
 use crate::domain::role::{Actor, Permission};
 use crate::domain::team::{SingleInput, TeamInput};
 use serde::Serialize;
 
-fn record_single(
+/// A Protokoll entry about single registrations: one of them, or (no id) the draw.
+fn record_single<B: Serialize, A: Serialize>(
     conn: &mut Conn,
     actor: &Actor,
     tournament: TournamentId,
-    action: &str,
-    before: Option<&SingleRow>,
-    after: Option<&SingleRow>,
+    (action, single): (&str, Option<SingleId>),
+    before: Option<&B>,
+    after: Option<&A>,
 ) -> Result<(), Refusal> {
     audit::record(
         conn,
@@ -25,7 +26,7 @@ fn record_single(
         audit::Entry {
             tournament: Some(tournament),
             entity: "single",
-            entity_id: after.or(before).map(|s| s.id.0),
+            entity_id: single.map(|s| s.0),
             action,
         },
         before,
@@ -45,7 +46,14 @@ pub fn add(
         let t = guard::begin_write(conn, tournament)?;
         ensure_may_add(&t)?;
         let row = singles::insert(conn, tournament, input)?;
-        record_single(conn, actor, tournament, "create", None, Some(&row))?;
+        record_single(
+            conn,
+            actor,
+            tournament,
+            ("create", Some(row.id)),
+            None::<&SingleRow>,
+            Some(&row),
+        )?;
         Ok(row.id)
     })
 }
@@ -64,7 +72,14 @@ pub fn remove(
             .find(|s| s.id == single)
             .ok_or_else(|| Refusal::NotFound("Diese Anmeldung gibt es nicht (mehr).".into()))?;
         singles::delete(conn, tournament, &[single])?;
-        record_single(conn, actor, tournament, "delete", Some(&before), None)?;
+        record_single(
+            conn,
+            actor,
+            tournament,
+            ("delete", Some(single)),
+            Some(&before),
+            None::<&SingleRow>,
+        )?;
         Ok(())
     })
 }
@@ -122,8 +137,8 @@ pub fn form_teams(
                 name: None,
                 player1: a.player.clone(),
                 player2: b.player.clone(),
-                club: joined(&a.club, &b.club),
-                place: joined(&a.place, &b.place),
+                club: joined(a.club.as_deref(), b.club.as_deref()),
+                place: joined(a.place.as_deref(), b.place.as_deref()),
             };
             let row = teams::insert(conn, tournament, &input, next)?;
             record(conn, actor, tournament, "partner_drawn", None, Some(&row))?;
@@ -131,28 +146,14 @@ pub fn form_teams(
             used.extend([a.id, b.id]);
         }
         singles::delete(conn, tournament, &used)?;
-        audit::record(
+        record_single(
             conn,
-            Some(actor),
-            audit::Entry {
-                tournament: Some(tournament),
-                entity: "single",
-                entity_id: None,
-                action: "partner_draw",
-            },
+            actor,
+            tournament,
+            ("partner_draw", None),
             None::<&()>,
             Some(how),
         )?;
         Ok(formed)
     })
-}
-
-/// One text, or both when they differ ("JC Zürich / Jassclub Kilchberg").
-fn joined(a: &Option<String>, b: &Option<String>) -> Option<String> {
-    match (a, b) {
-        (Some(a), Some(b)) if a.trim().eq_ignore_ascii_case(b.trim()) => Some(a.clone()),
-        (Some(a), Some(b)) => Some(format!("{a} / {b}")),
-        (Some(x), None) | (None, Some(x)) => Some(x.clone()),
-        (None, None) => None,
-    }
 }

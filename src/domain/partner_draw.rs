@@ -49,8 +49,9 @@ pub struct Pairing {
     pub alone: Option<usize>,
 }
 
-/// Draws pairs from `clubs.len()` players (their Verein, normalised by the caller).
-pub fn pair_players(clubs: &[Option<String>], rule: ClubRule, seed: u64) -> Pairing {
+/// Draws pairs from `clubs.len()` players (their Verein as a number, see
+/// [`club_numbers`](super::team::club_numbers)).
+pub fn pair_players(clubs: &[Option<u32>], rule: ClubRule, seed: u64) -> Pairing {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut order: Vec<usize> = (0..clubs.len()).collect();
     order.shuffle(&mut rng);
@@ -66,10 +67,10 @@ pub fn pair_players(clubs: &[Option<String>], rule: ClubRule, seed: u64) -> Pair
 
 /// Members of each Verein next to each other (so that consecutive players pair up), the
 /// clubs in the seeded order of their first member; players without a Verein last.
-fn together(clubs: &[Option<String>], order: Vec<usize>) -> Vec<usize> {
-    let mut groups: Vec<(Option<&String>, Vec<usize>)> = Vec::new();
+fn together(clubs: &[Option<u32>], order: Vec<usize>) -> Vec<usize> {
+    let mut groups: Vec<(Option<u32>, Vec<usize>)> = Vec::new();
     for p in order {
-        let club = clubs[p].as_ref();
+        let club = clubs[p];
         match groups
             .iter_mut()
             .find(|(c, _)| club.is_some() && *c == club)
@@ -96,18 +97,18 @@ fn together(clubs: &[Option<String>], order: Vec<usize>) -> Vec<usize> {
 
 /// Pairs a member of the largest remaining Verein with one of another Verein, as long as
 /// two Vereine remain: the fewest same-Verein pairs there can be.
-fn apart(clubs: &[Option<String>], order: Vec<usize>) -> Vec<usize> {
-    // Players without a Verein count as a club of their own each.
+fn apart(clubs: &[Option<u32>], order: Vec<usize>) -> Vec<usize> {
+    // Groups keyed by the seeded order of their first member; players without a Verein
+    // count as a club of their own each.
     let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    let mut key_of: Vec<(Option<&String>, usize)> = Vec::new();
+    let mut key_of: Vec<Option<u32>> = Vec::new();
     for p in order {
-        let club = clubs[p].as_ref();
-        let key = match club.and_then(|c| key_of.iter().find(|(k, _)| *k == Some(c))) {
-            Some((_, key)) => *key,
+        let club = clubs[p];
+        let key = match club.and_then(|c| key_of.iter().position(|k| *k == Some(c))) {
+            Some(key) => key,
             None => {
-                let key = key_of.len();
-                key_of.push((club, key));
-                key
+                key_of.push(club);
+                key_of.len() - 1
             }
         };
         groups.entry(key).or_default().push(p);
@@ -161,8 +162,21 @@ pub fn swap(pairing: &Pairing, a: usize, b: usize) -> Pairing {
     }
 }
 
+/// One text for a team formed of two players: theirs if the same (as Vereine compare, see
+/// [`club_key`](super::team::club_key)), both when they differ ("JC Zürich / Jassclub
+/// Kilchberg").
+pub fn joined(a: Option<&str>, b: Option<&str>) -> Option<String> {
+    use super::team::club_key;
+    match (a, b) {
+        (Some(a), Some(b)) if club_key(a) == club_key(b) => Some(a.to_string()),
+        (Some(a), Some(b)) => Some(format!("{a} / {b}")),
+        (Some(x), None) | (None, Some(x)) => Some(x.to_string()),
+        (None, None) => None,
+    }
+}
+
 /// Pairs of the same Verein in a pairing.
-pub fn same_club_pairs(clubs: &[Option<String>], pairing: &Pairing) -> usize {
+pub fn same_club_pairs(clubs: &[Option<u32>], pairing: &Pairing) -> usize {
     pairing
         .pairs
         .iter()
@@ -174,10 +188,6 @@ pub fn same_club_pairs(clubs: &[Option<String>], pairing: &Pairing) -> usize {
 mod tests {
     use super::*;
     use proptest::prelude::*;
-
-    fn clubs(list: &[Option<&str>]) -> Vec<Option<String>> {
-        list.iter().map(|c| c.map(str::to_string)).collect()
-    }
 
     fn complete(pairing: &Pairing, n: usize) -> bool {
         let mut seen = vec![0; n];
@@ -193,7 +203,7 @@ mod tests {
 
     #[test]
     fn the_same_seed_gives_the_same_pairs() {
-        let c = clubs(&[None; 9]);
+        let c = vec![None; 9];
         assert_eq!(
             pair_players(&c, ClubRule::Egal, 4),
             pair_players(&c, ClubRule::Egal, 4)
@@ -227,9 +237,9 @@ mod tests {
             raw in prop::collection::vec(prop::option::of(0u8..5), 0..40),
             seed in any::<u64>(),
         ) {
-            let c: Vec<Option<String>> = raw.iter().map(|k| k.map(|k| format!("Verein {k}"))).collect();
+            let c: Vec<Option<u32>> = raw.iter().map(|k| k.map(u32::from)).collect();
             let n = c.len();
-            let mut sizes: BTreeMap<&String, usize> = BTreeMap::new();
+            let mut sizes: BTreeMap<&u32, usize> = BTreeMap::new();
             for club in c.iter().flatten() {
                 *sizes.entry(club).or_default() += 1;
             }

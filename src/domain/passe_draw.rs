@@ -96,26 +96,6 @@ pub fn draw_passe<T: Copy + Eq + Hash + Ord>(request: &PasseRequest<'_, T>) -> D
     }
 }
 
-/// A number per Verein (names compared without case and surrounding spaces); teams
-/// without Verein get none.
-pub fn club_numbers<'a, T: Eq + Hash>(
-    teams: impl Iterator<Item = (T, Option<&'a str>)>,
-) -> HashMap<T, u32> {
-    let mut numbers: HashMap<String, u32> = HashMap::new();
-    let mut clubs = HashMap::new();
-    for (team, club) in teams {
-        let Some(name) = club
-            .map(|c| c.trim().to_lowercase())
-            .filter(|c| !c.is_empty())
-        else {
-            continue;
-        };
-        let next = numbers.len() as u32;
-        clubs.insert(team, *numbers.entry(name).or_insert(next));
-    }
-    clubs
-}
-
 fn ordered<T: Ord>(a: T, b: T) -> (T, T) {
     if a <= b { (a, b) } else { (b, a) }
 }

@@ -2,7 +2,9 @@
 
 use super::form::{FieldErrors, parse_number, parse_required_text, parse_text};
 use serde::Deserialize;
+use std::collections::HashMap;
 use std::fmt;
+use std::hash::Hash;
 use std::str::FromStr;
 
 pub const MAX_STARTNUMMER: u32 = 99_999;
@@ -159,6 +161,33 @@ impl TryFrom<&SingleForm> for SingleInput {
     }
 }
 
+/// How Verein names compare: without case and spaces ("JC Zürich" = "jc  zürich"); None
+/// for an empty name. The one rule for every draw that keeps Vereine apart or together.
+pub fn club_key(club: &str) -> Option<String> {
+    let key: String = club
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .flat_map(char::to_lowercase)
+        .collect();
+    (!key.is_empty()).then_some(key)
+}
+
+/// A number per Verein (see [`club_key`]); teams or players without Verein get none.
+pub fn club_numbers<'a, T: Eq + Hash>(
+    members: impl Iterator<Item = (T, Option<&'a str>)>,
+) -> HashMap<T, u32> {
+    let mut numbers: HashMap<String, u32> = HashMap::new();
+    let mut clubs = HashMap::new();
+    for (member, club) in members {
+        let Some(key) = club.and_then(club_key) else {
+            continue;
+        };
+        let next = numbers.len() as u32;
+        clubs.insert(member, *numbers.entry(key).or_insert(next));
+    }
+    clubs
+}
+
 /// The display name: the team name, or both players.
 pub fn display_name(name: Option<&str>, player1: &str, player2: &str) -> String {
     match name {
@@ -170,6 +199,17 @@ pub fn display_name(name: Option<&str>, player1: &str, player2: &str) -> String 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn vereine_compare_without_case_and_spaces() {
+        assert_eq!(club_key("JC Zürich"), club_key(" jc  ZÜRICH "));
+        assert_ne!(club_key("JC Zürich"), club_key("JC Zug"));
+        assert_eq!(club_key("  "), None);
+        let numbers =
+            club_numbers([(1, Some("JC Zürich")), (2, Some("jc zürich")), (3, None)].into_iter());
+        assert_eq!(numbers.get(&1), numbers.get(&2));
+        assert_eq!(numbers.get(&3), None);
+    }
 
     #[test]
     fn a_team_needs_two_players() {

@@ -13,7 +13,7 @@ use crate::domain::form::FieldErrors;
 use crate::domain::ids::{SingleId, TournamentId};
 use crate::domain::partner_draw::{ClubRule, Pairing, pair_players, same_club_pairs, swap};
 use crate::domain::role::Permission;
-use crate::domain::team::{SingleForm, SingleInput};
+use crate::domain::team::{SingleForm, SingleInput, club_numbers};
 use crate::web::error::AppError;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
@@ -58,11 +58,13 @@ struct DrawQuery {
     b: Option<i32>,
 }
 
-/// How a Verein compares: without case and spaces.
-fn club_key(club: &Option<String>) -> Option<String> {
-    club.as_ref()
-        .map(|c| c.to_lowercase().split_whitespace().collect::<String>())
-        .filter(|c| !c.is_empty())
+/// Each registration's Verein as a number (the draws' one rule for Vereine).
+fn clubs(singles: &[SingleRow]) -> Vec<Option<u32>> {
+    let numbers = club_numbers(singles.iter().map(|s| (s.id, s.club.as_deref())));
+    singles
+        .iter()
+        .map(|s| numbers.get(&s.id).copied())
+        .collect()
 }
 
 fn parse_swaps(text: &str) -> Result<Vec<(SingleId, SingleId)>, AppError> {
@@ -83,15 +85,16 @@ fn parse_swaps(text: &str) -> Result<Vec<(SingleId, SingleId)>, AppError> {
         .collect()
 }
 
-/// The pairing of `singles` by seed and rule, with the swaps applied in order.
+/// The pairing of `singles` (their Vereine: `clubs`) by seed and rule, with the swaps
+/// applied in order.
 fn pairing(
     singles: &[SingleRow],
+    clubs: &[Option<u32>],
     seed: u64,
     rule: ClubRule,
     swaps: &[(SingleId, SingleId)],
 ) -> Result<Pairing, AppError> {
-    let clubs: Vec<Option<String>> = singles.iter().map(|s| club_key(&s.club)).collect();
-    let mut pairing = pair_players(&clubs, rule, seed);
+    let mut pairing = pair_players(clubs, rule, seed);
     let index = |id: SingleId| {
         singles.iter().position(|s| s.id == id).ok_or_else(|| {
             AppError::Conflict(
@@ -143,8 +146,8 @@ async fn show_page(
             {
                 swaps.push((SingleId(a), SingleId(b)));
             }
-            let pairing = pairing(&singles, seed, rule, &swaps)?;
-            let clubs: Vec<Option<String>> = singles.iter().map(|s| club_key(&s.club)).collect();
+            let clubs = clubs(&singles);
+            let pairing = pairing(&singles, &clubs, seed, rule, &swaps)?;
             Some(Proposal {
                 seed,
                 rule,
@@ -301,7 +304,7 @@ async fn confirm(
             .iter()
             .filter_map(|d| now.iter().find(|s| s.id == *d).cloned())
             .collect();
-        let pairing = pairing(&ordered, seed, rule, &swaps)?;
+        let pairing = pairing(&ordered, &clubs(&ordered), seed, rule, &swaps)?;
         let names = |x: SingleId| {
             now.iter()
                 .find(|s| s.id == x)
