@@ -97,12 +97,14 @@ fn main() {
                 team: a,
                 table: Some(table.number),
                 opponent: Some(b),
+                partner: None,
             });
             seats.push(SeatFacts {
                 passe,
                 team: b,
                 table: Some(table.number),
                 opponent: Some(a),
+                partner: None,
             });
             let points_a = (passe * 7919 + table.number * 104_729) % 1885;
             results.push(ResultFacts {

@@ -31,6 +31,7 @@ fn main() {
             fixed: &[],
             passen,
             clubs: None,
+            absent: &[],
             seed: 1,
         });
         let elapsed = start.elapsed();
@@ -59,6 +60,7 @@ fn main() {
         fixed: &[],
         passen: 7,
         clubs: None,
+        absent: &[],
         seed: 2,
     });
     let start = Instant::now();
@@ -67,6 +69,7 @@ fn main() {
         fixed: &played,
         passen: 1,
         clubs: None,
+        absent: &[],
         seed: 3,
     });
     let elapsed = start.elapsed();

@@ -31,6 +31,8 @@ fn main() {
                 .map(|p| SheetLine {
                     round: p,
                     table: ((n as u32 + p * 13) % 500 + 1).to_string(),
+                    seat: String::new(),
+                    partner: String::new(),
                     opponent: format!("{} Gegner-Team Wädenswil", (n as u32 + p) % 1000 + 1),
                     points: "1'020".into(),
                     visa: "kontrolle 14:02".into(),
@@ -38,6 +40,7 @@ fn main() {
                 .collect(),
             total: "8'160".into(),
             final_visa: String::new(),
+            player: false,
         })
         .collect();
     let start = Instant::now();

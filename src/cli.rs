@@ -72,6 +72,9 @@ enum Command {
     Backup { file: std::path::PathBuf },
     /// Create a demo tournament with results (default: 24 teams, 4 Passen à 12 Spiele).
     Demo {
+        /// partnerschieber or einzelschieber (then --teams counts players).
+        #[arg(long, default_value = "partnerschieber")]
+        mode: String,
         #[arg(long, default_value_t = 24)]
         teams: u32,
         #[arg(long, default_value_t = 4)]
@@ -180,18 +183,24 @@ pub fn run() -> ExitCode {
             user_command(&cli.database_url, action).map(|m| println!("{m}"))
         }
         Command::Demo {
+            mode,
             teams,
             passen,
             spiele,
-        } => crate::demo::create(
-            &cli.database_url,
-            crate::demo::Size {
-                teams,
-                passen,
-                spiele,
-            },
-        )
-        .map(|m| println!("{m}")),
+        } => mode
+            .parse()
+            .and_then(|mode| {
+                crate::demo::create(
+                    &cli.database_url,
+                    crate::demo::Size {
+                        mode,
+                        teams,
+                        passen,
+                        spiele,
+                    },
+                )
+            })
+            .map(|m| println!("{m}")),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,4 +1,5 @@
-//! `jassturnier demo`: a realistic Partnerschieber tournament to look around in.
+//! `jassturnier demo`: a realistic Partnerschieber (or Einzelschieber) tournament to look
+//! around in.
 
 use crate::app::teams::TeamRefusal;
 use crate::app::{self, Refusal, guard};
@@ -93,6 +94,8 @@ const PLACES: [(&str, &str); 6] = [
 ];
 
 pub struct Size {
+    pub mode: Mode,
+    /// Teams, or players in an Einzelschieber.
     pub teams: u32,
     pub passen: u32,
     pub spiele: u32,
@@ -107,6 +110,9 @@ pub fn create(database_url: &str, size: Size) -> Result<String, String> {
         || size.spiele > 40
     {
         return Err("Demo: 4 bis 5000 Teams, 2 bis 30 Passen, 1 bis 40 Spiele.".into());
+    }
+    if size.mode.has_tafel() {
+        return Err("Die Demo gibt es für Partnerschieber und Einzelschieber.".into());
     }
     let pool = db::connect(database_url, 1)?;
     let mut conn = pool.get().map_err(|e| e.to_string())?;
@@ -164,11 +170,15 @@ fn fill(conn: &mut db::Conn, size: Size) -> Result<String, Failure> {
         role: Role::Leitung,
     };
 
+    let players = size.mode.draws_partners();
     let settings = TournamentSettings {
-        name: "Demo: Herbst-Partnerschieber".into(),
+        name: match players {
+            true => "Demo: Einzelschieber Kilchberg".into(),
+            false => "Demo: Herbst-Partnerschieber".into(),
+        },
         date: chrono::Local::now().date_naive(),
         location: "Zürich, Volkshaus".into(),
-        mode: Mode::Partnerschieber,
+        mode: size.mode,
         passen: size.passen,
         spiele_per_passe: size.spiele,
         pauschale: crate::domain::tournament::preset_pauschale(size.passen, size.spiele)
@@ -188,13 +198,22 @@ fn fill(conn: &mut db::Conn, size: Size) -> Result<String, Failure> {
         } else {
             format!(" {}", round + 1)
         };
-        let team = TeamInput {
-            startnummer: Some(i as u32 + 1),
-            name: (i % 2 == 0).then(|| format!("{}{suffix}", TEAMS[(i / 2) % TEAMS.len()])),
-            player1: format!("{} {}", FIRST[i % 24], LAST[(i + round) % 24]),
-            player2: format!("{} {}", FIRST[(i + 7) % 24], LAST[(i + 11 + round) % 24]),
-            club: Some(club.to_string()),
-            place: Some(place.to_string()),
+        let team = match players {
+            true => TeamInput::player(
+                Some(i as u32 + 1),
+                LAST[(i + round) % 24],
+                FIRST[(i * 5 + round) % 24],
+                Some(club.to_string()),
+                Some(place.to_string()),
+            ),
+            false => TeamInput {
+                startnummer: Some(i as u32 + 1),
+                name: (i % 2 == 0).then(|| format!("{}{suffix}", TEAMS[(i / 2) % TEAMS.len()])),
+                player1: format!("{} {}", FIRST[i % 24], LAST[(i + round) % 24]),
+                player2: format!("{} {}", FIRST[(i + 7) % 24], LAST[(i + 11 + round) % 24]),
+                club: Some(club.to_string()),
+                place: Some(place.to_string()),
+            },
         };
         app::teams::create(conn, &actor, id, &team).map_err(|e| match e {
             TeamRefusal::StartnummerTaken(n) => format!("Startnummer {n} doppelt"),
@@ -219,7 +238,7 @@ fn fill(conn: &mut db::Conn, size: Size) -> Result<String, Failure> {
                 app::team_status::Leaving {
                     status: TeamStatus::Disqualifiziert,
                     passe: dq_passe,
-                    reason: Some("Zeichengeben nach Verwarnung (Regeln Partnerschieber §6)".into()),
+                    reason: Some("Zeichengeben nach Verwarnung".into()),
                     aborted: None,
                     confirmed_at: None,
                 },
@@ -231,9 +250,7 @@ fn fill(conn: &mut db::Conn, size: Size) -> Result<String, Failure> {
         let tables: Vec<ImportedTable> = data
             .tables(passe)
             .iter()
-            .filter(|t| {
-                passe < dq_passe || (t.team_a.id != disqualified && t.team_b.id != disqualified)
-            })
+            .filter(|t| !data.table_has_left(passe, t))
             .map(|t| {
                 let points_a: u32 = rng.random_range(total * 3 / 10..=total * 7 / 10);
                 let matches_a = u32::from(rng.random_bool(0.15)).min(points_a / POINTS_PER_SPIEL);
@@ -258,8 +275,10 @@ fn fill(conn: &mut db::Conn, size: Size) -> Result<String, Failure> {
         }
     }
     let mut message = format!(
-        "Demo-Turnier #{id} angelegt: {} Teams, {} Passen à {} Spiele, Resultate der Passen 1–{}.",
+        "Demo-Turnier #{id} angelegt ({}): {} {}, {} Passen à {} Spiele, Resultate der Passen 1–{}.",
+        size.mode.label(),
         size.teams,
+        size.mode.entrant().many(),
         size.passen,
         size.spiele,
         size.passen - 1

@@ -16,6 +16,7 @@ use crate::domain::marathon::tafel::compute;
 use crate::domain::mode::{Mode, ResultEntry};
 use crate::domain::result_import::ImportedTable;
 use crate::domain::role::{Actor, Permission};
+use crate::domain::sitz::Sitz;
 use crate::domain::team::TeamStatus;
 use crate::domain::team::{TeamForm, TeamInput};
 use crate::domain::tournament::{MarathonForm, TournamentForm, TournamentSettings};
@@ -291,6 +292,13 @@ pub fn import_tournament(
                 team_id: team(s.startnummer)?,
                 table_no: s.table,
                 opponent_id: s.opponent.map(team).transpose()?,
+                partner_id: s.partner.map(team).transpose()?,
+                position: match &s.seat {
+                    None => None,
+                    Some(key) => Some(Sitz::from_key(key).ok_or_else(|| {
+                        Refusal::invalid(format!("Unbekannter Sitz «{key}» in der Datei."))
+                    })?),
+                },
             });
         }
         seats::insert(conn, &seat_rows)?;

@@ -64,9 +64,10 @@ pub fn seating(data: &TournamentData, passe: u32, table: u32) -> Result<Table<&T
             "Tisch {table} gibt es in {round} {passe} nicht."
         )));
     };
-    if seating.team_a.is_out(passe) || seating.team_b.is_out(passe) {
+    if data.table_has_left(passe, &seating) {
+        let who = data.tournament.mode.entrant().one();
         return Err(Refusal::invalid(format!(
-            "An Tisch {table} gilt in {round} {passe} die Pauschale: ein Team ist ausgeschieden."
+            "An Tisch {table} gilt in {round} {passe} die Pauschale: ein {who} ist ausgeschieden."
         )));
     }
     Ok(seating)

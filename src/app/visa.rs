@@ -4,7 +4,7 @@
 use super::{Refusal, guard};
 use crate::db::models::{ResultRow, Signer};
 use crate::db::tournament_data;
-use crate::db::{Conn, audit, now, results, teams, write_tx};
+use crate::db::{Conn, audit, now, results, seats, teams, write_tx};
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::role::{Actor, Permission};
 use crate::domain::standblatt;
@@ -27,12 +27,19 @@ pub fn visa(
                 t.mode.round()
             ))
         })?;
+        // Einzelschieber: a pair's result is filed under its first seat; the partner's
+        // Standblatt visas the same side.
+        let team = match team {
+            Some(player) => Some(seats::first_of_side(conn, id, passe, player)?.unwrap_or(player)),
+            None => None,
+        };
         let side_a = team.is_none_or(|t| t == stored.team_a_id);
         let side_b = team.is_none_or(|t| t == stored.team_b_id);
         if !side_a && !side_b {
-            return Err(Refusal::invalid(
-                "Dieses Team spielte nicht an diesem Tisch.",
-            ));
+            return Err(Refusal::invalid(format!(
+                "Dieses {} spielte nicht an diesem Tisch.",
+                t.mode.entrant().one()
+            )));
         }
         visa_sides(conn, actor, id, stored, side_a, side_b)
     })

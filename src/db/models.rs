@@ -6,6 +6,7 @@ use crate::domain::ids::{ResultId, SingleId, TeamId, TournamentId, UserId};
 use crate::domain::marathon::{Ruling, Side, Trump};
 use crate::domain::mode::Mode;
 use crate::domain::role::Role;
+use crate::domain::sitz::Sitz;
 use crate::domain::team::TeamStatus;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
@@ -140,7 +141,11 @@ pub struct SeatRow {
     pub passe: i32,
     pub team_id: TeamId,
     pub table_no: Option<i32>,
+    /// Partnerschieber: the other team. Einzelschieber: the first seat of the other pair.
     pub opponent_id: Option<TeamId>,
+    /// Einzelschieber only: the partner drawn for this Passe, and the seat.
+    pub partner_id: Option<TeamId>,
+    pub position: Option<Sitz>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Serialize, PartialEq)]

@@ -116,6 +116,8 @@ diesel::table! {
         team_id -> Integer,
         table_no -> Nullable<Integer>,
         opponent_id -> Nullable<Integer>,
+        partner_id -> Nullable<Integer>,
+        position -> Nullable<Text>,
     }
 }
 

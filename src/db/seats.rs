@@ -5,6 +5,7 @@ use super::models::SeatRow;
 use super::schema::seats;
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::schedule::PasseDraw;
+use crate::domain::sitz::Sitz;
 use diesel::prelude::*;
 
 /// The seat rows of one drawn Passe: two per table, one for the bye.
@@ -19,6 +20,8 @@ pub fn rows_of(tournament: TournamentId, passe: u32, draw: &PasseDraw<TeamId>) -
                 team_id: team,
                 table_no: Some(table.number as i32),
                 opponent_id: Some(opponent),
+                partner_id: None,
+                position: None,
             });
         }
     }
@@ -30,6 +33,48 @@ pub fn rows_of(tournament: TournamentId, passe: u32, draw: &PasseDraw<TeamId>) -
             team_id: bye,
             table_no: None,
             opponent_id: None,
+            partner_id: None,
+            position: None,
+        });
+    }
+    rows
+}
+
+/// The seat rows of one drawn Einzelschieber Passe: four per table (seats A1, A2, B1, B2 in
+/// that order, table numbers from 1), one per spielfrei player.
+pub fn rows_of_einzel(
+    tournament: TournamentId,
+    passe: u32,
+    tables: &[[TeamId; 4]],
+    spielfrei: &[TeamId],
+) -> Vec<SeatRow> {
+    let mut rows = Vec::with_capacity(tables.len() * 4 + spielfrei.len());
+    for (number, table) in tables.iter().enumerate() {
+        for (seat, sitz) in Sitz::ALL.into_iter().enumerate() {
+            // The result of a side is filed under its first seat: A1 and B1.
+            let other_side_first = if seat < 2 { table[2] } else { table[0] };
+            rows.push(SeatRow {
+                id: 0,
+                tournament_id: tournament,
+                passe: passe as i32,
+                team_id: table[seat],
+                table_no: Some(number as i32 + 1),
+                opponent_id: Some(other_side_first),
+                partner_id: Some(table[seat ^ 1]),
+                position: Some(sitz),
+            });
+        }
+    }
+    for &player in spielfrei {
+        rows.push(SeatRow {
+            id: 0,
+            tournament_id: tournament,
+            passe: passe as i32,
+            team_id: player,
+            table_no: None,
+            opponent_id: None,
+            partner_id: None,
+            position: None,
         });
     }
     rows
@@ -49,13 +94,34 @@ pub fn delete_all(conn: &mut Conn, tournament: TournamentId) -> QueryResult<()> 
     Ok(())
 }
 
-/// How many tables a Passe has.
-pub fn table_count(conn: &mut Conn, tournament: TournamentId, passe: u32) -> QueryResult<u32> {
-    let seated: i64 = seats::table
+/// Einzelschieber: the player at the first seat of this player's side in a Passe (himself
+/// at A1 or B1, his partner at A2 or B2); None for a team or a player without a seat.
+pub fn first_of_side(
+    conn: &mut Conn,
+    tournament: TournamentId,
+    passe: u32,
+    player: TeamId,
+) -> QueryResult<Option<TeamId>> {
+    let seat: Option<SeatRow> = seats::table
         .filter(seats::tournament_id.eq(tournament))
         .filter(seats::passe.eq(passe as i32))
-        .filter(seats::table_no.is_not_null())
-        .count()
+        .filter(seats::team_id.eq(player))
+        .select(SeatRow::as_select())
+        .first(conn)
+        .optional()?;
+    Ok(seat.and_then(|s| match s.position {
+        Some(sitz) if !sitz.is_first() => s.partner_id,
+        Some(_) => Some(player),
+        None => None,
+    }))
+}
+
+/// How many tables a Passe has.
+pub fn table_count(conn: &mut Conn, tournament: TournamentId, passe: u32) -> QueryResult<u32> {
+    let tables: i64 = seats::table
+        .filter(seats::tournament_id.eq(tournament))
+        .filter(seats::passe.eq(passe as i32))
+        .select(diesel::dsl::count(seats::table_no).aggregate_distinct())
         .get_result(conn)?;
-    Ok((seated / 2) as u32)
+    Ok(tables as u32)
 }

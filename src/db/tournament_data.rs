@@ -4,7 +4,9 @@
 use super::Conn;
 use super::models::{PendingEntry, ResultRow, SeatRow, Signer, TeamRow, TournamentRow, VisaMark};
 use super::schema::{pending_entries, results, seats, users};
+use crate::domain::einzel_draw::EinzelPasse;
 use crate::domain::ids::{TeamId, TournamentId, UserId};
+use crate::domain::marathon::Side;
 use crate::domain::schedule::{PasseDraw, Table};
 use crate::domain::standblatt::{
     self, ResultFacts, SeatFacts, Standblatt, TeamFacts, TournamentFacts, Visa,
@@ -284,6 +286,7 @@ impl TournamentData {
                 team: s.team_id,
                 table: s.table_no.map(|t| t as u32),
                 opponent: s.opponent_id,
+                partner: s.partner_id,
             })
             .collect();
         let results: Vec<ResultFacts> = self
@@ -325,14 +328,24 @@ impl TournamentData {
             .map(|i| &self.seats[*i])
     }
 
-    /// The table a seat belongs to, team A being the lower Startnummer.
+    /// The table a seat belongs to, team A being the lower Startnummer; in Einzelschieber
+    /// the players at A1 and B1, under whom the table's result is filed.
     fn table_of_seat(&self, seat: &SeatRow) -> Option<Table<&TeamRow>> {
         let (table, opponent) = (seat.table_no?, seat.opponent_id?);
         let (me, other) = (self.team(seat.team_id)?, self.team(opponent)?);
-        let (team_a, team_b) = if me.startnummer < other.startnummer {
-            (me, other)
-        } else {
-            (other, me)
+        let (team_a, team_b) = match seat.position {
+            Some(sitz) => {
+                let own_first = match sitz.is_first() {
+                    true => me,
+                    false => self.team(seat.partner_id?)?,
+                };
+                match sitz.side() {
+                    Side::A => (own_first, other),
+                    Side::B => (other, own_first),
+                }
+            }
+            None if me.startnummer < other.startnummer => (me, other),
+            None => (other, me),
         };
         Some(Table {
             number: table as u32,
@@ -365,6 +378,72 @@ impl TournamentData {
         let team = &self.teams[*self.index.startnummer.get(&startnummer)?];
         let seat = self.index.seat.get(&(passe as i32, team.id))?;
         self.table_of_seat(&self.seats[*seat])
+    }
+
+    /// A player's seat in a Passe (Einzelschieber: with partner and seat).
+    pub fn seat(&self, passe: u32, team: TeamId) -> Option<&SeatRow> {
+        self.index
+            .seat
+            .get(&(passe as i32, team))
+            .map(|i| &self.seats[*i])
+    }
+
+    /// The partner of a side's first seat (Einzelschieber: A2 for A1, B2 for B1).
+    pub fn partner(&self, passe: u32, team: TeamId) -> Option<&TeamRow> {
+        self.team(self.seat(passe, team)?.partner_id?)
+    }
+
+    /// Einzelschieber: the players of a table in seat order A1, A2, B1, B2.
+    pub fn foursome<'a>(
+        &'a self,
+        passe: u32,
+        table: &Table<&'a TeamRow>,
+    ) -> Option<[&'a TeamRow; 4]> {
+        Some([
+            table.team_a,
+            self.partner(passe, table.team_a.id)?,
+            table.team_b,
+            self.partner(passe, table.team_b.id)?,
+        ])
+    }
+
+    /// Who plays at a side of a table: the team, or (Einzelschieber) the player at the
+    /// first seat and his partner.
+    pub fn side<'a>(&'a self, passe: u32, first: &'a TeamRow) -> Vec<&'a TeamRow> {
+        let mut side = vec![first];
+        side.extend(self.partner(passe, first.id));
+        side
+    }
+
+    /// Whether a team or player of the table has left by this Passe: the table is not
+    /// played, and everybody else at it gets the Pauschale.
+    pub fn table_has_left(&self, passe: u32, table: &Table<&TeamRow>) -> bool {
+        self.side(passe, table.team_a)
+            .into_iter()
+            .chain(self.side(passe, table.team_b))
+            .any(|t| t.is_out(passe))
+    }
+
+    /// Einzelschieber: the drawn Passen as the draw sees them, players as indices.
+    pub fn einzel_passen(&self, index: &HashMap<TeamId, usize>) -> Vec<EinzelPasse> {
+        (1..=self.drawn_passen())
+            .map(|p| EinzelPasse {
+                tables: self
+                    .tables(p)
+                    .iter()
+                    .filter_map(|t| {
+                        let four = self.foursome(p, t)?;
+                        let at = |i: usize| index.get(&four[i].id).copied();
+                        Some([at(0)?, at(1)?, at(2)?, at(3)?])
+                    })
+                    .collect(),
+                spielfrei: self
+                    .byes(p)
+                    .iter()
+                    .filter_map(|t| index.get(&t.id).copied())
+                    .collect(),
+            })
+            .collect()
     }
 
     pub fn byes(&self, passe: u32) -> Vec<&TeamRow> {

@@ -199,6 +199,11 @@ pub struct SeatJson {
     pub startnummer: i32,
     pub table: Option<i32>,
     pub opponent: Option<i32>,
+    /// Einzelschieber: the partner's Startnummer and the seat (A1, A2, B1, B2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partner: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -267,6 +272,8 @@ fn document(data: &TournamentData, audit: Vec<AuditRow>, marathon: Option<Marath
             startnummer: nr(s.team_id),
             table: s.table_no,
             opponent: s.opponent_id.map(nr),
+            partner: s.partner_id.map(nr),
+            seat: s.position.map(|p| p.key().to_string()),
         })
         .collect();
     seats.sort_by_key(|s| (s.passe, s.startnummer));

@@ -10,6 +10,7 @@ use crate::domain::ids::{ResultId, SingleId, TeamId, TournamentId, UserId};
 use crate::domain::marathon::{Ruling, Side, Trump};
 use crate::domain::mode::Mode;
 use crate::domain::role::Role;
+use crate::domain::sitz::Sitz;
 use crate::domain::team::TeamStatus;
 use diesel::backend::Backend;
 use diesel::deserialize::{self, FromSql, FromSqlRow};
@@ -122,6 +123,7 @@ text_enum!(
     Side => SideColumn, "side", Side::as_str,
         |k: &str| [Side::A, Side::B].into_iter().find(|s| s.as_str() == k);
     Ruling => RulingColumn, "ruling", Ruling::key, Ruling::from_key;
+    Sitz => SitzColumn, "seat", Sitz::key, Sitz::from_key;
 );
 
 #[cfg(test)]

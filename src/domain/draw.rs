@@ -1,6 +1,7 @@
 //! When the Lose may be drawn (again) and when the next Passe may be drawn: the rules around
 //! the schedule. How the tables themselves are drawn is in [`super::schedule`].
 
+use super::mode::Entrant;
 use serde::Serialize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -31,11 +32,11 @@ impl DrawMode {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DrawRefusal {
     ResultsEntered,
-    TooFewTeams,
+    TooFewTeams(Entrant),
     NotDrawn,
     FixedSchedule,
     AllDrawn,
-    TooFewActive,
+    TooFewActive(Entrant),
 }
 
 impl DrawRefusal {
@@ -44,24 +45,39 @@ impl DrawRefusal {
             DrawRefusal::ResultsEntered => {
                 "Es sind schon Resultate erfasst: die Auslosung kann nicht wiederholt werden."
             }
-            DrawRefusal::TooFewTeams => "Für eine Auslosung braucht es mindestens zwei Teams.",
+            DrawRefusal::TooFewTeams(Entrant::Team) => {
+                "Für eine Auslosung braucht es mindestens zwei Teams."
+            }
+            DrawRefusal::TooFewTeams(Entrant::Player) => {
+                "Für eine Auslosung braucht es mindestens vier Spieler."
+            }
             DrawRefusal::NotDrawn => "Zuerst die Lose ziehen.",
             DrawRefusal::FixedSchedule => "Dieses Turnier hat einen festen Tischplan.",
             DrawRefusal::AllDrawn => "Alle Passen sind ausgelost.",
-            DrawRefusal::TooFewActive => "Es sind weniger als zwei Teams aktiv.",
+            DrawRefusal::TooFewActive(Entrant::Team) => "Es sind weniger als zwei Teams aktiv.",
+            DrawRefusal::TooFewActive(Entrant::Player) => "Es sind weniger als vier Spieler aktiv.",
         }
     }
 }
 
 /// The Lose may be drawn, and drawn again, until the first result is entered.
-pub fn may_draw(results_entered: usize, active_teams: usize) -> Result<(), DrawRefusal> {
+pub fn may_draw(
+    results_entered: usize,
+    active: usize,
+    entrant: Entrant,
+) -> Result<(), DrawRefusal> {
     if results_entered > 0 {
         return Err(DrawRefusal::ResultsEntered);
     }
-    if active_teams < 2 {
-        return Err(DrawRefusal::TooFewTeams);
+    if active < minimum(entrant) {
+        return Err(DrawRefusal::TooFewTeams(entrant));
     }
     Ok(())
+}
+
+/// Who it takes to fill one table: two teams, or four players.
+fn minimum(entrant: Entrant) -> usize {
+    2 * entrant.per_side()
 }
 
 /// What the tournament's draw looks like now, for [`next_passe`].
@@ -72,6 +88,7 @@ pub struct DrawState {
     pub drawn_passen: u32,
     pub passen: u32,
     pub active_teams: usize,
+    pub entrant: Entrant,
 }
 
 /// Per-Passe draw: the Passe to draw next, or why there is none.
@@ -85,8 +102,8 @@ pub fn next_passe(state: DrawState) -> Result<u32, DrawRefusal> {
     if passe > state.passen {
         return Err(DrawRefusal::AllDrawn);
     }
-    if state.active_teams < 2 {
-        return Err(DrawRefusal::TooFewActive);
+    if state.active_teams < minimum(state.entrant) {
+        return Err(DrawRefusal::TooFewActive(state.entrant));
     }
     Ok(passe)
 }
@@ -102,9 +119,21 @@ mod tests {
 
     #[test]
     fn no_redraw_after_the_first_result() {
-        assert_eq!(may_draw(0, 8), Ok(()));
-        assert_eq!(may_draw(1, 8), Err(DrawRefusal::ResultsEntered));
-        assert_eq!(may_draw(0, 1), Err(DrawRefusal::TooFewTeams));
+        assert_eq!(may_draw(0, 8, Entrant::Team), Ok(()));
+        assert_eq!(
+            may_draw(1, 8, Entrant::Team),
+            Err(DrawRefusal::ResultsEntered)
+        );
+        assert_eq!(
+            may_draw(0, 1, Entrant::Team),
+            Err(DrawRefusal::TooFewTeams(Entrant::Team))
+        );
+        assert_eq!(may_draw(0, 2, Entrant::Team), Ok(()));
+        assert_eq!(
+            may_draw(0, 3, Entrant::Player),
+            Err(DrawRefusal::TooFewTeams(Entrant::Player))
+        );
+        assert_eq!(may_draw(0, 4, Entrant::Player), Ok(()));
     }
 
     #[test]
@@ -114,6 +143,7 @@ mod tests {
             drawn_passen: 2,
             passen: 4,
             active_teams: 6,
+            entrant: Entrant::Team,
         };
         assert_eq!(next_passe(state), Ok(3));
         assert_eq!(
@@ -142,7 +172,15 @@ mod tests {
                 active_teams: 1,
                 ..state
             }),
-            Err(DrawRefusal::TooFewActive)
+            Err(DrawRefusal::TooFewActive(Entrant::Team))
+        );
+        assert_eq!(
+            next_passe(DrawState {
+                active_teams: 3,
+                entrant: Entrant::Player,
+                ..state
+            }),
+            Err(DrawRefusal::TooFewActive(Entrant::Player))
         );
     }
 

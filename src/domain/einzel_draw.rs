@@ -48,6 +48,9 @@ pub struct EinzelRequest<'a> {
     pub passen: usize,
     /// Each player's Verein as a number (same number, same Verein); None: not considered.
     pub clubs: Option<&'a [Option<u32>]>,
+    /// Players who take no seat in the Passen to draw (disqualified, withdrawn); they keep
+    /// their index so that the fixed Passen stay as they were.
+    pub absent: &'a [usize],
     pub seed: u64,
 }
 
@@ -86,18 +89,19 @@ pub fn meeting_bound(players: usize, played: &[u32]) -> u32 {
 /// ties in a seeded order, so that nobody sits out twice before everybody once.
 fn byes(
     players: usize,
+    absent: &[usize],
     fixed: &[EinzelPasse],
     passen: usize,
     rng: &mut ChaCha8Rng,
 ) -> Vec<Vec<usize>> {
-    let out = players % 4;
+    let mut order: Vec<usize> = (0..players).filter(|p| !absent.contains(p)).collect();
+    let out = order.len() % 4;
     let mut sat_out = vec![0u32; players];
     for passe in fixed {
         for &p in &passe.spielfrei {
             sat_out[p] += 1;
         }
     }
-    let mut order: Vec<usize> = (0..players).collect();
     order.shuffle(rng);
     (0..passen)
         .map(|_| {
@@ -230,10 +234,11 @@ impl Search<'_> {
 pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
     let n = request.players;
     let mut rng = ChaCha8Rng::seed_from_u64(request.seed);
-    if n < 4 || request.passen == 0 {
+    if n.saturating_sub(request.absent.len()) < 4 || request.passen == 0 {
         return Vec::new();
     }
-    let byes = byes(n, request.fixed, request.passen, &mut rng);
+    let absent = request.absent;
+    let byes = byes(n, absent, request.fixed, request.passen, &mut rng);
     let mut search = Search {
         n,
         meet: vec![0; n * n],
@@ -257,7 +262,10 @@ pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
                 .iter()
                 .filter(|passe| passe.tables.iter().any(|t| t.contains(&p)))
                 .count();
-            let new = byes.iter().filter(|out| !out.contains(&p)).count();
+            let new = match absent.contains(&p) {
+                true => 0,
+                false => byes.iter().filter(|out| !out.contains(&p)).count(),
+            };
             (fixed + new) as u32
         })
         .collect();
@@ -272,7 +280,9 @@ pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
         let mut weeks: Vec<Vec<[usize; 4]>> = byes
             .iter()
             .map(|out| {
-                let mut playing: Vec<usize> = (0..n).filter(|p| !out.contains(p)).collect();
+                let mut playing: Vec<usize> = (0..n)
+                    .filter(|p| !out.contains(p) && !absent.contains(p))
+                    .collect();
                 playing.shuffle(&mut rng);
                 playing
                     .chunks_exact(4)

@@ -17,6 +17,7 @@ pub mod result;
 pub mod result_import;
 pub mod role;
 pub mod schedule;
+pub mod sitz;
 pub mod standblatt;
 pub mod team;
 pub mod team_import;

@@ -15,6 +15,40 @@ pub const POINTS_PER_SPIEL: u32 = 157;
 pub enum Mode {
     Partnerschieber,
     Jassmarathon,
+    /// Players register alone; partners and opponents are drawn anew every Passe (seed 001).
+    Einzelschieber,
+}
+
+/// Who registers, plays a Standblatt and is ranked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Entrant {
+    /// A team of two players that plays together all day.
+    Team,
+    /// One player; his partner and his opponents are drawn every Passe (seats A1 with A2
+    /// against B1 with B2). A registration row holds Name and Vorname of one player.
+    Player,
+}
+
+impl Entrant {
+    pub fn one(self) -> &'static str {
+        match self {
+            Entrant::Team => "Team",
+            Entrant::Player => "Spieler",
+        }
+    }
+    pub fn many(self) -> &'static str {
+        match self {
+            Entrant::Team => "Teams",
+            Entrant::Player => "Spieler",
+        }
+    }
+    /// Players at one side of a table: the team, or two drawn partners.
+    pub fn per_side(self) -> usize {
+        match self {
+            Entrant::Team => 1,
+            Entrant::Player => 2,
+        }
+    }
 }
 
 /// How the Büro types the result of one table.
@@ -60,6 +94,7 @@ pub struct ModeFacts {
     pub clock: bool,
     /// Whether the tournament's blind double entry applies to typed results.
     pub double_entry: bool,
+    pub entrant: Entrant,
 }
 
 const PARTNERSCHIEBER: ModeFacts = ModeFacts {
@@ -75,6 +110,25 @@ const PARTNERSCHIEBER: ModeFacts = ModeFacts {
     sheet: ScoreSheet::Jasszettel,
     clock: false,
     double_entry: true,
+    entrant: Entrant::Team,
+};
+
+/// Seed 001: the points of a Passe as in Partnerschieber (157 per Spiel, one number per
+/// table), but every player collects the points of the pair he played in.
+const EINZELSCHIEBER: ModeFacts = ModeFacts {
+    key: "einzelschieber",
+    label: "Einzelschieber",
+    round: "Passe",
+    rounds: "Passen",
+    round_short: "P",
+    unit: "Punkte",
+    pauschale_unit: "Punkte",
+    entry: ResultEntry::Points,
+    table_sum_checked: true,
+    sheet: ScoreSheet::Jasszettel,
+    clock: false,
+    double_entry: true,
+    entrant: Entrant::Player,
 };
 
 const JASSMARATHON: ModeFacts = ModeFacts {
@@ -91,15 +145,21 @@ const JASSMARATHON: ModeFacts = ModeFacts {
     clock: true,
     // Striche come from a Tafel or per category; a blind second typing adds nothing there.
     double_entry: false,
+    entrant: Entrant::Team,
 };
 
 impl Mode {
-    pub const ALL: [Mode; 2] = [Mode::Partnerschieber, Mode::Jassmarathon];
+    pub const ALL: [Mode; 3] = [
+        Mode::Partnerschieber,
+        Mode::Jassmarathon,
+        Mode::Einzelschieber,
+    ];
 
     pub const fn facts(self) -> &'static ModeFacts {
         match self {
             Mode::Partnerschieber => &PARTNERSCHIEBER,
             Mode::Jassmarathon => &JASSMARATHON,
+            Mode::Einzelschieber => &EINZELSCHIEBER,
         }
     }
 
@@ -135,6 +195,15 @@ impl Mode {
 
     pub fn has_tafel(self) -> bool {
         self.facts().sheet == ScoreSheet::Tafel
+    }
+
+    pub fn entrant(self) -> Entrant {
+        self.facts().entrant
+    }
+
+    /// Whether partners are drawn per Passe (four players, two pairs, per table).
+    pub fn draws_partners(self) -> bool {
+        self.facts().entrant == Entrant::Player
     }
 
     pub fn has_clock(self) -> bool {
@@ -199,11 +268,22 @@ mod tests {
     }
 
     #[test]
+    fn einzelschieber_counts_points_but_draws_players() {
+        let einzel = Mode::Einzelschieber;
+        assert_eq!(einzel.table_total(8), Some(1256));
+        assert!(einzel.has_jasszettel() && !einzel.has_clock());
+        assert!(einzel.draws_partners() && !Mode::Partnerschieber.draws_partners());
+        assert_eq!(einzel.entrant().many(), "Spieler");
+        assert_eq!(einzel.entrant().per_side(), 2);
+        assert_eq!(Mode::Partnerschieber.entrant().per_side(), 1);
+    }
+
+    #[test]
     fn facts_are_distinct_per_mode() {
         for a in Mode::ALL {
             for b in Mode::ALL {
                 assert_eq!(a == b, a.key() == b.key());
-                assert_eq!(a == b, a.round() == b.round());
+                assert_eq!(a == b, a.label() == b.label());
             }
         }
     }

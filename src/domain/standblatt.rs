@@ -37,7 +37,10 @@ pub struct SeatFacts {
     pub passe: u32,
     pub team: TeamId,
     pub table: Option<u32>,
+    /// The other team; in Einzelschieber the first seat (A1 or B1) of the other pair.
     pub opponent: Option<TeamId>,
+    /// Einzelschieber: the partner drawn for this Passe (None for a team).
+    pub partner: Option<TeamId>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -281,11 +284,15 @@ pub fn standblaetter(facts: &TournamentFacts<'_>) -> Vec<Standblatt> {
     let teams: HashMap<TeamId, &TeamFacts> = facts.teams.iter().map(|t| (t.id, t)).collect();
     let seats: HashMap<(TeamId, u32), &SeatFacts> =
         facts.seats.iter().map(|s| ((s.team, s.passe), s)).collect();
-    let results: HashMap<(u32, TeamId), &ResultFacts> = facts
+    let results: HashMap<(u32, u32), &ResultFacts> = facts
         .results
         .iter()
-        .flat_map(|r| [((r.passe, r.team_a), r), ((r.passe, r.team_b), r)])
+        .map(|r| ((r.passe, r.table), r))
         .collect();
+    let out = |team: Option<TeamId>, passe: u32| {
+        team.and_then(|t| teams.get(&t))
+            .is_some_and(|t| is_out_in(t, passe))
+    };
 
     facts
         .teams
@@ -304,16 +311,25 @@ pub fn standblaetter(facts: &TournamentFacts<'_>) -> Vec<Standblatt> {
                             points: facts.pauschale,
                         };
                     };
-                    if teams.get(&opponent).is_some_and(|o| is_out_in(o, passe)) {
+                    // Einzelschieber: a table short of one player is not played, and his
+                    // partner is no more at fault than his opponents: all three get the
+                    // Pauschale (README, "Einzelschieber").
+                    let opponent_partner = seats.get(&(opponent, passe)).and_then(|s| s.partner);
+                    if out(Some(opponent), passe)
+                        || out(seat.partner, passe)
+                        || out(opponent_partner, passe)
+                    {
                         return PasseLine::Pauschale {
                             table: Some(table),
                             opponent: Some(opponent),
                             points: facts.pauschale,
                         };
                     }
-                    match results.get(&(passe, team.id)) {
+                    match results.get(&(passe, table)) {
                         Some(r) => {
-                            let own_side = r.team_a == team.id;
+                            // A side's result is filed under its first seat; the partner
+                            // at the second seat shares it.
+                            let own_side = r.team_a == team.id || Some(r.team_a) == seat.partner;
                             PasseLine::Gespielt {
                                 table,
                                 opponent,

@@ -1,6 +1,7 @@
 //! Teams: fixed pairs of players with a stable Startnummer.
 
 use super::form::{FieldErrors, parse_number, parse_required_text, parse_text};
+use super::mode::Entrant;
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::fmt;
@@ -86,23 +87,72 @@ pub struct TeamInput {
     pub place: Option<String>,
 }
 
+impl TeamInput {
+    /// One Einzelschieber player. The row keeps Name and Vorname in the two player columns,
+    /// and "Name Vorname" as the name every list, sheet and ranking shows.
+    pub fn player(
+        startnummer: Option<u32>,
+        name: &str,
+        vorname: &str,
+        club: Option<String>,
+        place: Option<String>,
+    ) -> TeamInput {
+        TeamInput {
+            startnummer,
+            name: Some(format!("{name} {vorname}")),
+            player1: name.to_string(),
+            player2: vorname.to_string(),
+            club,
+            place,
+        }
+    }
+
+    /// The registration form, as a team or as one player (fields `player1` = Name,
+    /// `player2` = Vorname).
+    pub fn parse(form: &TeamForm, entrant: Entrant) -> Result<TeamInput, FieldErrors> {
+        match entrant {
+            Entrant::Team => TeamInput::try_from(form),
+            Entrant::Player => {
+                let mut errors = FieldErrors::new();
+                let startnummer = parse_startnummer(&mut errors, &form.startnummer);
+                let name =
+                    parse_required_text(&mut errors, "player1", "Name", &form.player1, MAX_NAME);
+                let vorname =
+                    parse_required_text(&mut errors, "player2", "Vorname", &form.player2, MAX_NAME);
+                let club = parse_text(&mut errors, "club", "Verein", &form.club, MAX_NAME);
+                let place = parse_text(&mut errors, "place", "Ort", &form.place, MAX_NAME);
+                match (name, vorname) {
+                    (Some(name), Some(vorname)) if errors.is_empty() => {
+                        Ok(TeamInput::player(startnummer, &name, &vorname, club, place))
+                    }
+                    _ => Err(errors),
+                }
+            }
+        }
+    }
+}
+
+fn parse_startnummer(errors: &mut FieldErrors, raw: &str) -> Option<u32> {
+    if raw.trim().is_empty() {
+        None
+    } else {
+        parse_number(
+            errors,
+            "startnummer",
+            "Startnummer",
+            raw,
+            1,
+            MAX_STARTNUMMER,
+        )
+    }
+}
+
 impl TryFrom<&TeamForm> for TeamInput {
     type Error = FieldErrors;
 
     fn try_from(form: &TeamForm) -> Result<Self, Self::Error> {
         let mut errors = FieldErrors::new();
-        let startnummer = if form.startnummer.trim().is_empty() {
-            None
-        } else {
-            parse_number(
-                &mut errors,
-                "startnummer",
-                "Startnummer",
-                &form.startnummer,
-                1,
-                MAX_STARTNUMMER,
-            )
-        };
+        let startnummer = parse_startnummer(&mut errors, &form.startnummer);
         let name = parse_text(&mut errors, "name", "Teamname", &form.name, MAX_NAME);
         let player1 =
             parse_required_text(&mut errors, "player1", "Spieler 1", &form.player1, MAX_NAME);

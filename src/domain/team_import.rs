@@ -1,5 +1,6 @@
 //! CSV import of teams: all or nothing, every bad line reported with its number.
 
+use super::mode::Entrant;
 use super::team::{MAX_STARTNUMMER, TeamInput};
 use super::text_import::{ImportError, decode, read_records};
 use std::collections::HashSet;
@@ -10,29 +11,57 @@ enum Column {
     Team,
     Spieler1,
     Spieler2,
+    /// Einzelschieber: the player's Name and Vorname.
+    Name,
+    Vorname,
     Verein,
     Ort,
 }
 
 /// The header line of the CSV template (the app's own column names).
-pub const TEMPLATE_HEADER: &str = "startnummer;team;spieler1;spieler2;verein;ort";
+pub fn template_header(entrant: Entrant) -> &'static str {
+    match entrant {
+        Entrant::Team => "startnummer;team;spieler1;spieler2;verein;ort",
+        Entrant::Player => "startnummer;name;vorname;verein;ort",
+    }
+}
+
+/// The columns a file must have, with their names in messages.
+fn required(entrant: Entrant) -> [(Column, &'static str, &'static str); 2] {
+    match entrant {
+        Entrant::Team => [
+            (Column::Spieler1, "spieler1", "Spieler 1"),
+            (Column::Spieler2, "spieler2", "Spieler 2"),
+        ],
+        Entrant::Player => [
+            (Column::Name, "name", "Name"),
+            (Column::Vorname, "vorname", "Vorname"),
+        ],
+    }
+}
 
 /// A header as typed in a spreadsheet: the app's labels ("Spieler 1", "Verein") and common
 /// variants ("Name", "Club", "Nr.") are accepted; case, spaces, dots, `-` and `_` do not
 /// matter.
-fn column(name: &str) -> Option<Column> {
+fn column(name: &str, entrant: Entrant) -> Option<Column> {
     let key: String = name
         .chars()
         .filter(|c| !matches!(c, ' ' | '.' | '-' | '_'))
         .flat_map(char::to_lowercase)
         .collect();
-    match key.as_str() {
-        "startnummer" | "nr" | "startnr" | "nummer" => Some(Column::Startnummer),
-        "team" | "teamname" | "name" | "mannschaft" => Some(Column::Team),
-        "spieler1" | "spielerin1" | "player1" | "jasser1" => Some(Column::Spieler1),
-        "spieler2" | "spielerin2" | "player2" | "jasser2" => Some(Column::Spieler2),
-        "verein" | "club" | "jassclub" | "klub" => Some(Column::Verein),
-        "ort" | "wohnort" | "gemeinde" => Some(Column::Ort),
+    match (key.as_str(), entrant) {
+        ("startnummer" | "nr" | "startnr" | "nummer", _) => Some(Column::Startnummer),
+        ("verein" | "club" | "jassclub" | "klub", _) => Some(Column::Verein),
+        ("ort" | "wohnort" | "gemeinde", _) => Some(Column::Ort),
+        ("team" | "teamname" | "name" | "mannschaft", Entrant::Team) => Some(Column::Team),
+        ("spieler1" | "spielerin1" | "player1" | "jasser1", Entrant::Team) => {
+            Some(Column::Spieler1)
+        }
+        ("spieler2" | "spielerin2" | "player2" | "jasser2", Entrant::Team) => {
+            Some(Column::Spieler2)
+        }
+        ("name" | "nachname" | "familienname", Entrant::Player) => Some(Column::Name),
+        ("vorname", Entrant::Player) => Some(Column::Vorname),
         _ => None,
     }
 }
@@ -50,6 +79,7 @@ pub struct ImportedTeam {
 pub fn parse_team_csv(
     bytes: &[u8],
     existing: &[u32],
+    entrant: Entrant,
 ) -> Result<Vec<ImportedTeam>, Vec<ImportError>> {
     let text = decode(bytes).map_err(|e| vec![e])?;
     let (header, rows) = read_records(&text).map_err(|e| vec![e])?;
@@ -57,26 +87,25 @@ pub fn parse_team_csv(
     let mut errors = Vec::new();
     let mut columns = Vec::with_capacity(header.len());
     for name in &header {
-        match column(name) {
-            Some(col) if columns.contains(&col) => {
-                errors.push(ImportError::new(1, format!("Spalte «{name}» kommt doppelt vor.")))
-            }
+        match column(name, entrant) {
+            Some(col) if columns.contains(&col) => errors.push(ImportError::new(
+                1,
+                format!("Spalte «{name}» kommt doppelt vor."),
+            )),
             Some(col) => columns.push(col),
             None => errors.push(ImportError::new(
                 1,
                 format!(
-                    "Unbekannte Spalte «{name}» (erlaubt: startnummer oder nr, team, spieler1, spieler2, verein, ort)."
+                    "Unbekannte Spalte «{name}» (erlaubt: {}).",
+                    template_header(entrant)
+                        .replace("startnummer", "startnummer oder nr")
+                        .replace(';', ", ")
                 ),
             )),
         }
     }
-    for required in [Column::Spieler1, Column::Spieler2] {
+    for (required, name, _) in required(entrant) {
         if !columns.contains(&required) && errors.is_empty() {
-            let name = if required == Column::Spieler1 {
-                "spieler1"
-            } else {
-                "spieler2"
-            };
             errors.push(ImportError::new(1, format!("Die Spalte «{name}» fehlt.")));
         }
     }
@@ -84,7 +113,10 @@ pub fn parse_team_csv(
         return Err(errors);
     }
     if rows.is_empty() {
-        return Err(vec![ImportError::new(1, "Die Datei enthält keine Teams.")]);
+        return Err(vec![ImportError::new(
+            1,
+            format!("Die Datei enthält keine {}.", entrant.many()),
+        )]);
     }
 
     let mut taken: HashSet<u32> = existing.iter().copied().collect();
@@ -120,10 +152,7 @@ pub fn parse_team_csv(
                 }
             },
         };
-        for (col, label) in [
-            (Column::Spieler1, "Spieler 1"),
-            (Column::Spieler2, "Spieler 2"),
-        ] {
+        for (col, _, label) in required(entrant) {
             if get(col).is_empty() {
                 line_errors.push(format!("{label} fehlt."));
             }
@@ -132,6 +161,8 @@ pub fn parse_team_csv(
             Column::Team,
             Column::Spieler1,
             Column::Spieler2,
+            Column::Name,
+            Column::Vorname,
             Column::Verein,
             Column::Ort,
         ] {
@@ -147,9 +178,8 @@ pub fn parse_team_csv(
             continue;
         }
         let optional = |col: Column| Some(get(col).to_string()).filter(|s| !s.is_empty());
-        parsed.push((
-            line,
-            TeamInput {
+        let input = match entrant {
+            Entrant::Team => TeamInput {
                 startnummer,
                 name: optional(Column::Team),
                 player1: get(Column::Spieler1).to_string(),
@@ -157,7 +187,15 @@ pub fn parse_team_csv(
                 club: optional(Column::Verein),
                 place: optional(Column::Ort),
             },
-        ));
+            Entrant::Player => TeamInput::player(
+                startnummer,
+                get(Column::Name),
+                get(Column::Vorname),
+                optional(Column::Verein),
+                optional(Column::Ort),
+            ),
+        };
+        parsed.push((line, input));
     }
     if !errors.is_empty() {
         return Err(errors);
@@ -201,7 +239,7 @@ mod tests {
     #[test]
     fn semicolon_windows_1252_file_is_imported() {
         let file = b"Nr;Team;Spieler1;Spieler2;Verein;Ort\r\n1;B\xe4renstark;Anna M\xfcller;Urs B\xe4r;JC Z\xfcrich;Z\xfcrich\r\n2;;Eva Frei;Max Frei;;Bern\r\n";
-        let teams = parse_team_csv(file, &[]).unwrap();
+        let teams = parse_team_csv(file, &[], Entrant::Team).unwrap();
         assert_eq!(teams.len(), 2);
         assert_eq!(teams[0].team.name.as_deref(), Some("Bärenstark"));
         assert_eq!(teams[0].team.player1, "Anna Müller");
@@ -213,7 +251,7 @@ mod tests {
     #[test]
     fn missing_numbers_follow_the_highest() {
         let file = "spieler1,spieler2,startnummer\nA,B,\nC,D,7\nE,F,\n";
-        let teams = parse_team_csv(file.as_bytes(), &[3, 9]).unwrap();
+        let teams = parse_team_csv(file.as_bytes(), &[3, 9], Entrant::Team).unwrap();
         let numbers: Vec<u32> = teams.iter().map(|t| t.startnummer).collect();
         assert_eq!(numbers, vec![10, 7, 11]);
     }
@@ -221,7 +259,7 @@ mod tests {
     #[test]
     fn every_bad_line_is_reported() {
         let file = "nr;spieler1;spieler2\n1;A;B\n1;C;D\nx;E;F\n4;;G\n5;H\n";
-        let errors = parse_team_csv(file.as_bytes(), &[]).unwrap_err();
+        let errors = parse_team_csv(file.as_bytes(), &[], Entrant::Team).unwrap_err();
         let lines: Vec<usize> = errors.iter().map(|e| e.line).collect();
         assert_eq!(lines, vec![3, 4, 5, 6]);
         assert!(errors[0].message.contains("doppelt"));
@@ -232,20 +270,25 @@ mod tests {
 
     #[test]
     fn existing_numbers_count_as_duplicates() {
-        let errors = parse_team_csv(b"nr;spieler1;spieler2\n5;A;B\n", &[5]).unwrap_err();
+        let errors =
+            parse_team_csv(b"nr;spieler1;spieler2\n5;A;B\n", &[5], Entrant::Team).unwrap_err();
         assert_eq!(errors[0].line, 2);
     }
 
     #[test]
     fn header_problems_are_line_one() {
-        let errors =
-            parse_team_csv(b"nr;spieler1;spieler2;handy\n1;A;B;0791234567\n", &[]).unwrap_err();
+        let errors = parse_team_csv(
+            b"nr;spieler1;spieler2;handy\n1;A;B;0791234567\n",
+            &[],
+            Entrant::Team,
+        )
+        .unwrap_err();
         assert_eq!(errors[0].line, 1);
         assert!(errors[0].message.contains("handy"));
-        let errors = parse_team_csv(b"nr;spieler1\n1;A\n", &[]).unwrap_err();
+        let errors = parse_team_csv(b"nr;spieler1\n1;A\n", &[], Entrant::Team).unwrap_err();
         assert!(errors[0].message.contains("spieler2"));
-        assert!(parse_team_csv(b"nr;spieler1;spieler2\n", &[]).is_err());
-        assert!(parse_team_csv(b"", &[]).is_err());
+        assert!(parse_team_csv(b"nr;spieler1;spieler2\n", &[], Entrant::Team).is_err());
+        assert!(parse_team_csv(b"", &[], Entrant::Team).is_err());
     }
 
     #[test]
@@ -254,11 +297,48 @@ mod tests {
             "Nr.;Name;Spieler 1;Spieler 2;Club;Wohnort\n5;Bärenstark;Anna Müller;Urs Bär;JC Zürich;Zürich\n"
                 .as_bytes(),
             &[],
+            Entrant::Team,
         )
         .unwrap();
         assert_eq!(teams[0].startnummer, 5);
         assert_eq!(teams[0].team.name.as_deref(), Some("Bärenstark"));
         assert_eq!(teams[0].team.club.as_deref(), Some("JC Zürich"));
-        assert!(parse_team_csv(format!("{TEMPLATE_HEADER}\n;;A;B;;\n").as_bytes(), &[]).is_ok());
+        assert!(
+            parse_team_csv(
+                format!("{}\n;;A;B;;\n", template_header(Entrant::Team)).as_bytes(),
+                &[],
+                Entrant::Team
+            )
+            .is_ok()
+        );
+    }
+
+    #[test]
+    fn einzelschieber_players_have_name_and_vorname() {
+        let file =
+            "Nr;Name;Vorname;Verein;Ort\n7;Muster;Hans;JC Kilchberg;Kilchberg\n;Bär;Anna;;\n";
+        let players = parse_team_csv(file.as_bytes(), &[], Entrant::Player).unwrap();
+        assert_eq!(players[0].startnummer, 7);
+        assert_eq!(players[0].team.player1, "Muster");
+        assert_eq!(players[0].team.player2, "Hans");
+        assert_eq!(players[0].team.name.as_deref(), Some("Muster Hans"));
+        assert_eq!(players[1].startnummer, 8);
+        assert_eq!(players[1].team.club, None);
+        // A team file is no player file, and a missing Vorname is reported at its line.
+        let errors =
+            parse_team_csv(b"nr;spieler1;spieler2\n1;A;B\n", &[], Entrant::Player).unwrap_err();
+        assert!(errors[0].message.contains("spieler1"), "{errors:?}");
+        let errors = parse_team_csv(b"nr;name;vorname\n1;A;\n", &[], Entrant::Player).unwrap_err();
+        assert_eq!(errors[0].line, 2);
+        assert!(errors[0].message.contains("Vorname fehlt"));
+        let header = template_header(Entrant::Player);
+        assert!(
+            parse_team_csv(
+                format!("{header}\n;A;B;;\n").as_bytes(),
+                &[],
+                Entrant::Player
+            )
+            .is_ok()
+        );
     }
 }

@@ -183,6 +183,7 @@ mod tests {
             team: TeamId(team),
             table: Some(table),
             opponent: Some(TeamId(opponent)),
+            partner: None,
         };
         let seats = vec![
             seat(1, 1, 1, 2),

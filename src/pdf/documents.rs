@@ -11,6 +11,9 @@ const CONTENT_WIDTH: f32 = PAGE_WIDTH - 2.0 * MARGIN;
 pub struct SheetLine {
     pub round: u32,
     pub table: String,
+    /// Einzelschieber: the seat (A1 …) and the partner drawn for this Passe.
+    pub seat: String,
+    pub partner: String,
     pub opponent: String,
     /// Empty on a blank sheet.
     pub points: String,
@@ -28,6 +31,8 @@ pub struct Sheet {
     pub lines: Vec<SheetLine>,
     pub total: String,
     pub final_visa: String,
+    /// Einzelschieber: one player's sheet, with seat and partner columns.
+    pub player: bool,
 }
 
 /// The visa column is the only one 35 mm wide; its handwriting-free text is small.
@@ -116,7 +121,11 @@ pub fn standblaetter(header: Header, round_label: &str, unit: &str, sheets: &[Sh
                 7.0,
                 Weight::Regular,
                 Align::Center,
-                "Team-Seite online",
+                if sheet.player {
+                    "Spieler-Seite online"
+                } else {
+                    "Team-Seite online"
+                },
             );
         }
         // "Spielrunde" is wider than "Passe": printed in full, the opponent column gives way.
@@ -125,18 +134,30 @@ pub fn standblaetter(header: Header, round_label: &str, unit: &str, sheets: &[Sh
         } else {
             22.0
         };
-        let columns = [
-            (round_label, round_width, Align::Center),
-            ("Tisch", 18.0, Align::Center),
-            ("Gegner", 97.0 - round_width, Align::Left),
-            (unit, 30.0, Align::Right),
-            ("Visum", 35.0, Align::Center),
-        ];
+        let columns: Vec<(&str, f32, Align)> = match sheet.player {
+            false => vec![
+                (round_label, round_width, Align::Center),
+                ("Tisch", 18.0, Align::Center),
+                ("Gegner", 97.0 - round_width, Align::Left),
+                (unit, 30.0, Align::Right),
+                ("Visum", 35.0, Align::Center),
+            ],
+            // Partner and both opponents need the room: Passe and Tisch are short numbers.
+            true => vec![
+                (round_label, 16.0, Align::Center),
+                ("Tisch", 14.0, Align::Center),
+                ("Sitz", 12.0, Align::Center),
+                ("Partner", 38.0, Align::Left),
+                ("Gegner", 40.0, Align::Left),
+                (unit, 25.0, Align::Right),
+                ("Visum", 35.0, Align::Center),
+            ],
+        };
         let row = 13.0;
         let mut y = 96.0;
         let mut x = MARGIN;
         page.fill(MARGIN, y, CONTENT_WIDTH, 8.0, 0.88);
-        for (title, width, align) in columns {
+        for &(title, width, align) in &columns {
             page.text_in(
                 x + 1.5,
                 width - 3.0,
@@ -150,19 +171,31 @@ pub fn standblaetter(header: Header, round_label: &str, unit: &str, sheets: &[Sh
         }
         y += 8.0;
         for line in &sheet.lines {
-            let cells = [
-                line.round.to_string(),
-                line.table.clone(),
-                line.opponent.clone(),
-                line.points.clone(),
-                line.visa.clone(),
-            ];
+            let cells: Vec<String> = match sheet.player {
+                false => vec![
+                    line.round.to_string(),
+                    line.table.clone(),
+                    line.opponent.clone(),
+                    line.points.clone(),
+                    line.visa.clone(),
+                ],
+                true => vec![
+                    line.round.to_string(),
+                    line.table.clone(),
+                    line.seat.clone(),
+                    line.partner.clone(),
+                    line.opponent.clone(),
+                    line.points.clone(),
+                    line.visa.clone(),
+                ],
+            };
             let mut x = MARGIN;
             for ((_, width, align), text) in columns.iter().zip(cells) {
                 page.frame(x, y, *width, row, 0.6);
                 let size = match index_of_visa(*width) {
                     true => 8.0,
                     false if *width > 50.0 => 10.0,
+                    false if *width > 36.0 => 9.0,
                     false => 12.0,
                 };
                 page.text_box(
@@ -180,11 +213,14 @@ pub fn standblaetter(header: Header, round_label: &str, unit: &str, sheets: &[Sh
             y += row;
         }
         y += 4.0;
-        page.text(MARGIN + 95.0, y + 9.0, 13.0, Weight::Bold, "Total");
-        page.frame(MARGIN + 115.0, y, 30.0, row, 1.2);
+        // The total sits under the points column, whatever columns come before it.
+        let points_width = columns[columns.len() - 2].1;
+        let points_x = MARGIN + 145.0 - points_width;
+        page.text(points_x - 20.0, y + 9.0, 13.0, Weight::Bold, "Total");
+        page.frame(points_x, y, points_width, row, 1.2);
         page.text_in(
-            MARGIN + 116.5,
-            27.0,
+            points_x + 1.5,
+            points_width - 3.0,
             y + row * 0.65,
             13.0,
             Weight::Bold,

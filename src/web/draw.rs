@@ -10,6 +10,7 @@ use crate::app::{self, guard};
 use crate::db::models::TournamentRow;
 use crate::db::tournament_data::TournamentData;
 use crate::domain::draw::DrawMode;
+use crate::domain::einzel_draw;
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::role::Permission;
 use crate::domain::schedule::{PasseDraw, Table, rematches};
@@ -42,10 +43,68 @@ struct DrawPage {
     rematches: Vec<String>,
     /// With the Verein option: how many pairings of the same Verein remained, per Passe.
     same_club: Option<String>,
+    /// Einzelschieber: how good the drawn Passen are.
+    quality: Option<QualityView>,
+}
+
+/// The Einzelschieber draw's quality, as the draw list prints it.
+pub struct QualityView {
+    pub partner_repeats: u32,
+    pub opponent_repeats: u32,
+    pub meeting_repeats: u32,
+    /// No schedule of this field can have fewer meeting repeats.
+    pub bound: u32,
+    pub most_meetings: u32,
+    pub same_club: u32,
+}
+
+fn einzel_quality(data: &TournamentData) -> Option<QualityView> {
+    if !data.tournament.mode.draws_partners() || !data.is_drawn() {
+        return None;
+    }
+    let index: HashMap<TeamId, usize> = data
+        .teams
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.id, i))
+        .collect();
+    let clubs = club_numbers(data.teams.iter().map(|t| (t.id, t.club.as_deref())));
+    let clubs: Vec<Option<u32>> = data
+        .teams
+        .iter()
+        .map(|t| clubs.get(&t.id).copied())
+        .collect();
+    let q = einzel_draw::quality(data.teams.len(), &data.einzel_passen(&index), Some(&clubs));
+    Some(QualityView {
+        partner_repeats: q.partner_repeats,
+        opponent_repeats: q.opponent_repeats,
+        meeting_repeats: q.meeting_repeats,
+        bound: q.bound,
+        most_meetings: q.most_meetings,
+        same_club: q.same_club,
+    })
+}
+
+/// Einzelschieber: a player's cell in the draw list, "Tisch 3 A2 · mit 5 · gegen 7, 8".
+fn einzel_cell(data: &TournamentData, seat: &crate::db::models::SeatRow) -> Option<String> {
+    let (table, sitz) = (seat.table_no?, seat.position?);
+    let partner = data.team(seat.partner_id?)?;
+    let opponents = data.side(seat.passe as u32, data.team(seat.opponent_id?)?);
+    let numbers: Vec<String> = opponents
+        .iter()
+        .map(|t| t.startnummer.to_string())
+        .collect();
+    Some(format!(
+        "Tisch {table} {} · mit {} · gegen {}",
+        sitz.key(),
+        partner.startnummer,
+        numbers.join(", ")
+    ))
 }
 
 fn same_club_summary(data: &TournamentData) -> Option<String> {
-    if !data.tournament.separate_clubs {
+    // Einzelschieber: counted per pair of players in the quality summary.
+    if !data.tournament.separate_clubs || data.tournament.mode.draws_partners() {
         return None;
     }
     let clubs = club_numbers(data.teams.iter().map(|t| (t.id, t.club.as_deref())));
@@ -94,6 +153,7 @@ fn rows(data: &TournamentData) -> Vec<DrawRow> {
     let mut cells: HashMap<(TeamId, i32), String> = HashMap::new();
     for seat in &data.seats {
         let cell = match (seat.table_no, seat.opponent_id.and_then(|o| data.team(o))) {
+            _ if seat.position.is_some() => einzel_cell(data, seat).unwrap_or_default(),
             (Some(table), Some(opponent)) => {
                 format!("Tisch {table} · gegen {}", opponent.startnummer)
             }
@@ -130,10 +190,13 @@ async fn show(
     let mut by_los: Vec<DrawRow> = rows(&data);
     by_los.sort_by_key(|r| (r.los.parse::<u32>().unwrap_or(u32::MAX), r.startnummer));
     let round = data.tournament.mode.round();
-    let rematches = rematches(&draws_of(&data))
-        .into_iter()
-        .map(|(passe, a, b)| format!("{round} {passe}: Team {a} gegen Team {b}"))
-        .collect();
+    let rematches = match data.tournament.mode.draws_partners() {
+        true => Vec::new(),
+        false => rematches(&draws_of(&data)),
+    }
+    .into_iter()
+    .map(|(passe, a, b)| format!("{round} {passe}: Team {a} gegen Team {b}"))
+    .collect();
     let drawn_passen = data.drawn_passen();
     let next_passe = (data.is_drawn()
         && data.tournament.draw_mode == DrawMode::ProPasse
@@ -149,6 +212,7 @@ async fn show(
         by_startnummer,
         rematches,
         same_club: same_club_summary(&data),
+        quality: einzel_quality(&data),
         t: data.tournament,
     })
 }

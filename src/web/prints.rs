@@ -8,7 +8,7 @@ use super::ranking::{
 };
 use super::state::{AppState, db};
 use super::team_page::team_page_path;
-use super::views::{table_cell, team_label};
+use super::views::{side_label, table_cell, team_label};
 use crate::app::guard;
 use crate::db::tournament_data::TournamentData;
 use crate::domain::format;
@@ -105,6 +105,7 @@ fn sheets(
     let labels: HashMap<TeamId, String> =
         data.teams.iter().map(|t| (t.id, team_label(t))).collect();
     let standblaetter = data.standblaetter();
+    let player = data.tournament.mode.draws_partners();
     data.teams
         .iter()
         .zip(&standblaetter)
@@ -118,7 +119,10 @@ fn sheets(
                 &team.player1,
                 &team.player2,
             ),
-            players: format!("{} / {}", team.player1, team.player2),
+            players: match player {
+                true => String::new(),
+                false => format!("{} / {}", team.player1, team.player2),
+            },
             club: [team.club.clone(), team.place.clone()]
                 .into_iter()
                 .flatten()
@@ -153,13 +157,28 @@ fn sheets(
                         ),
                         _ => (String::new(), String::new()),
                     };
+                    let passe = index as u32 + 1;
+                    let seat = data.seat(passe, team.id).filter(|s| s.table_no.is_some());
                     SheetLine {
-                        round: index as u32 + 1,
+                        round: passe,
                         table: table_cell(line),
-                        opponent: line
-                            .opponent()
-                            .and_then(|o| labels.get(&o).cloned())
+                        seat: seat
+                            .and_then(|s| s.position)
+                            .map(|p| p.key().to_string())
                             .unwrap_or_default(),
+                        partner: seat
+                            .and_then(|s| labels.get(&s.partner_id?).cloned())
+                            .unwrap_or_default(),
+                        opponent: match (player, line.opponent().and_then(|o| data.team(o))) {
+                            // Both opponents, one per line of the cell.
+                            (true, Some(first)) => data
+                                .side(passe, first)
+                                .into_iter()
+                                .map(team_label)
+                                .collect::<Vec<_>>()
+                                .join("\n"),
+                            (_, other) => other.map(team_label).unwrap_or_default(),
+                        },
                         points,
                         visa,
                     }
@@ -174,6 +193,7 @@ fn sheets(
                 (Some(v), false) => format!("{} {}", v.by, v.at.format("%H:%M")),
                 _ => String::new(),
             },
+            player,
         })
         .collect()
 }
@@ -260,8 +280,8 @@ pub(super) fn table_entries(
         .iter()
         .map(|t| TableEntry {
             number: t.number,
-            team_a: team_label(t.team_a),
-            team_b: team_label(t.team_b),
+            team_a: side_label(data, passe, t.team_a, true),
+            team_b: side_label(data, passe, t.team_b, true),
         })
         .collect())
 }
@@ -299,11 +319,19 @@ async fn seating(
     table_entries(&data, passe)?;
     let mut seats: Vec<SeatEntry> = Vec::with_capacity(data.teams.len());
     for t in data.tables(passe) {
-        for team in [t.team_a, t.team_b] {
+        for team in data
+            .side(passe, t.team_a)
+            .into_iter()
+            .chain(data.side(passe, t.team_b))
+        {
+            let seat = data.seat(passe, team.id).and_then(|s| s.position);
             seats.push(SeatEntry {
                 startnummer: team.startnummer,
                 team: display_name(team.name.as_deref(), &team.player1, &team.player2),
-                table: t.number.to_string(),
+                table: match seat {
+                    Some(sitz) => format!("{} {}", t.number, sitz.key()),
+                    None => t.number.to_string(),
+                },
             });
         }
     }

@@ -6,7 +6,7 @@ use super::ctx::Ctx;
 use super::passe::safe_back;
 use super::render::page;
 use super::state::{AppState, db};
-use super::views::team_label;
+use super::views::{side_label, team_label};
 use crate::app::{guard, team_status, visa};
 use crate::db::models::{TeamRow, TournamentRow};
 use crate::domain::format;
@@ -25,6 +25,9 @@ use std::collections::HashMap;
 pub struct LineView {
     pub passe: u32,
     pub table: String,
+    /// Einzelschieber: the seat and the partner of this Passe.
+    pub seat: String,
+    pub partner: String,
     pub opponent: String,
     pub points: String,
     pub status: &'static str,
@@ -65,6 +68,8 @@ fn line_views(
             LineView {
                 passe: index as u32 + 1,
                 table: line.table().map(|t| t.to_string()).unwrap_or_default(),
+                seat: String::new(),
+                partner: String::new(),
                 opponent: line.opponent().map(label_of).unwrap_or_default(),
                 points: match line {
                     PasseLine::Pauschale { points, .. } => {
@@ -139,10 +144,26 @@ async fn show(
         })
         .collect();
     let gong_of = |r: ResultId| gongs.contains(&r);
+    let mut lines = line_views(sheet, &label_of, &gong_of);
+    if data.tournament.mode.draws_partners() {
+        for (line, passe_line) in lines.iter_mut().zip(&sheet.lines) {
+            let Some(seat) = data.seat(line.passe, row.id) else {
+                continue;
+            };
+            line.seat = seat
+                .position
+                .map(|p| p.key().to_string())
+                .unwrap_or_default();
+            line.partner = seat.partner_id.map(label_of).unwrap_or_default();
+            if let Some(first) = passe_line.opponent().and_then(|o| data.team(o)) {
+                line.opponent = side_label(&data, line.passe, first, false);
+            }
+        }
+    }
     page(&StandblattPage {
         ctx: user.0.ctx().with_tournament(&data.tournament),
         label: team_label(&row),
-        lines: line_views(sheet, &label_of, &gong_of),
+        lines,
         total: format::number(i64::from(sheet.total)),
         status_text: sheet.status.label(data.tournament.mode),
         status_css: sheet.status.css(),

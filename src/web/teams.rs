@@ -11,9 +11,10 @@ use crate::db::models::{TeamRow, TournamentRow};
 use crate::db::{teams, uploads};
 use crate::domain::form::FieldErrors;
 use crate::domain::ids::{TeamId, TournamentId};
+use crate::domain::mode::Entrant;
 use crate::domain::role::Permission;
 use crate::domain::team::{TeamForm, TeamInput};
-use crate::domain::team_import::{ImportedTeam, TEMPLATE_HEADER, parse_team_csv};
+use crate::domain::team_import::{ImportedTeam, parse_team_csv, template_header};
 use crate::domain::text_import::ImportError;
 use crate::web::error::AppError;
 use actix_web::http::StatusCode;
@@ -113,6 +114,14 @@ async fn list(
     .await
 }
 
+/// Who registers in the tournament: a team, or one player (Einzelschieber).
+async fn entrant_of(state: &web::Data<AppState>, id: TournamentId) -> Result<Entrant, AppError> {
+    db(state, move |conn| {
+        Ok(guard::tournament(conn, id)?.mode.entrant())
+    })
+    .await
+}
+
 fn write_error(e: TeamRefusal) -> Result<FieldErrors, AppError> {
     match e {
         TeamRefusal::StartnummerTaken(n) => Ok(FieldErrors::single(
@@ -130,7 +139,8 @@ async fn create(
 ) -> Result<HttpResponse, AppError> {
     let actor = post.session.require(Permission::ManageTeams)?.clone();
     let id = TournamentId(path.into_inner());
-    let input = match TeamInput::try_from(&post.form) {
+    let entrant = entrant_of(&state, id).await?;
+    let input = match TeamInput::parse(&post.form, entrant) {
         Ok(input) => input,
         Err(errors) => return list_page(&state, post.session.ctx(), id, post.form, errors).await,
     };
@@ -144,7 +154,7 @@ async fn create(
                 &state,
                 &post.session,
                 &format!("/tournaments/{id}/teams"),
-                "Team erfasst.".into(),
+                format!("{} erfasst.", entrant.one()),
             )
             .await
         }
@@ -194,7 +204,8 @@ async fn update(
     let actor = post.session.require(Permission::ManageTeams)?.clone();
     let (id, team) = path.into_inner();
     let (id, team) = (TournamentId(id), TeamId(team));
-    let errors = match TeamInput::try_from(&post.form) {
+    let entrant = entrant_of(&state, id).await?;
+    let errors = match TeamInput::parse(&post.form, entrant) {
         Ok(input) => match db(&state, move |conn| {
             Ok(team_writes::update(conn, &actor, id, team, &input))
         })
@@ -205,7 +216,7 @@ async fn update(
                     &state,
                     &post.session,
                     &format!("/tournaments/{id}/teams"),
-                    "Team gespeichert.".into(),
+                    format!("{} gespeichert.", entrant.one()),
                 )
                 .await;
             }
@@ -282,7 +293,8 @@ async fn parse_upload(
         } else {
             teams::startnummern(conn, id)?
         };
-        Ok((t, parse_team_csv(&bytes, &existing)))
+        let parsed = parse_team_csv(&bytes, &existing, t.mode.entrant());
+        Ok((t, parsed))
     })
     .await
 }
@@ -380,13 +392,14 @@ async fn import_confirm(
         Ok(team_writes::import(conn, &actor, id, &imported, replace))
     })
     .await?;
+    let many = t.mode.entrant().many();
     match written {
         Ok(count) => {
             flash_redirect(
                 &state,
                 &post.session,
                 &format!("/tournaments/{id}/teams"),
-                format!("{count} Teams importiert."),
+                format!("{count} {many} importiert."),
             )
             .await
         }
@@ -397,19 +410,26 @@ async fn import_confirm(
     }
 }
 
-/// An empty team file with the app's column names and one example line, for Excel.
-async fn template_csv(user: User) -> HttpResponse {
+/// An empty registration file with the app's column names and one example line, for Excel.
+async fn template_csv(
+    state: web::Data<AppState>,
+    user: User,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, AppError> {
     let _ = user;
-    let body = format!(
-        "\u{feff}{TEMPLATE_HEADER}\r\n1;Bärenstark;Anna Müller;Urs Bär;JC Zürich;Zürich\r\n"
-    );
-    HttpResponse::Ok()
+    let entrant = entrant_of(&state, TournamentId(path.into_inner())).await?;
+    let example = match entrant {
+        Entrant::Team => "1;Bärenstark;Anna Müller;Urs Bär;JC Zürich;Zürich",
+        Entrant::Player => "1;Müller;Anna;JC Kilchberg;Kilchberg",
+    };
+    let body = format!("\u{feff}{}\r\n{example}\r\n", template_header(entrant));
+    Ok(HttpResponse::Ok()
         .content_type("text/csv; charset=utf-8")
         .insert_header((
             actix_web::http::header::CONTENT_DISPOSITION,
-            "attachment; filename=\"teams-vorlage.csv\"",
+            "attachment; filename=\"anmeldungen-vorlage.csv\"",
         ))
-        .body(body)
+        .body(body))
 }
 
 #[derive(Template)]

@@ -51,7 +51,7 @@ struct ListPage {
 struct FormPage {
     ctx: Ctx,
     id: Option<TournamentId>,
-    modes: [Mode; 2],
+    modes: [Mode; 3],
     form: TournamentForm,
     errors: FieldErrors,
 }

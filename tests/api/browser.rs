@@ -349,6 +349,7 @@ async fn the_beamer_shows_200_teams_in_at_most_6_pages() {
     jassturnier::demo::create(
         &url,
         jassturnier::demo::Size {
+            mode: jassturnier::domain::mode::Mode::Partnerschieber,
             teams: 200,
             passen: 8,
             spiele: 12,

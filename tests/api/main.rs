@@ -4,6 +4,7 @@ mod authorization;
 mod browser;
 mod crash;
 mod disqualification;
+mod einzelschieber;
 mod foundation;
 mod hall;
 mod helpers;

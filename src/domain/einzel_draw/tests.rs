@@ -7,6 +7,7 @@ fn schedule(players: usize, passen: usize, seed: u64) -> Vec<EinzelPasse> {
         fixed: &[],
         passen,
         clubs: None,
+        absent: &[],
         seed,
     })
 }
@@ -98,6 +99,7 @@ fn vereine_sit_apart_where_possible() {
         fixed: &[],
         passen: 4,
         clubs: Some(&clubs),
+        absent: &[],
         seed: 9,
     });
     let q = quality(24, &drawn, Some(&clubs));
@@ -123,6 +125,7 @@ fn one_passe_after_played_ones_keeps_them_and_avoids_their_pairs() {
         fixed: &played,
         passen: 1,
         clubs: None,
+        absent: &[],
         seed: 5,
     });
     assert_eq!(next.len(), 1);
@@ -130,6 +133,29 @@ fn one_passe_after_played_ones_keeps_them_and_avoids_their_pairs() {
     let all: Vec<EinzelPasse> = played.iter().chain(&next).cloned().collect();
     let q = quality(20, &all, None);
     assert_eq!((q.partner_repeats, q.meeting_repeats), (0, 0), "{q:?}");
+}
+
+#[test]
+fn players_who_left_take_no_seat_and_the_rest_still_fill_tables() {
+    let played = schedule(21, 2, 4);
+    // Two players leave: 19 remain, so three sit out (not one as with 21).
+    let next = draw_einzel(&EinzelRequest {
+        players: 21,
+        fixed: &played,
+        passen: 1,
+        clubs: None,
+        absent: &[3, 17],
+        seed: 6,
+    });
+    let seated: Vec<usize> = next[0].tables.iter().flatten().copied().collect();
+    assert!(!seated.contains(&3) && !seated.contains(&17));
+    assert!(!next[0].spielfrei.contains(&3) && !next[0].spielfrei.contains(&17));
+    assert_eq!(next[0].spielfrei.len(), 3);
+    assert_eq!(seated.len() + 3, 19);
+    let mut all: Vec<usize> = seated.iter().chain(&next[0].spielfrei).copied().collect();
+    all.sort_unstable();
+    all.dedup();
+    assert_eq!(all.len(), 19);
 }
 
 proptest! {

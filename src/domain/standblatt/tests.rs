@@ -30,6 +30,7 @@ fn seat(passe: u32, team: i32, table: u32, opponent: i32) -> SeatFacts {
         team: TeamId(team),
         table: Some(table),
         opponent: Some(TeamId(opponent)),
+        partner: None,
     }
 }
 #[allow(clippy::too_many_arguments)]
@@ -184,6 +185,7 @@ fn a_bye_counts_the_pauschale() {
         team: TeamId(1),
         table: None,
         opponent: None,
+        partner: None,
     }];
     let s = standblaetter(&TournamentFacts {
         passen: 2,
@@ -291,4 +293,116 @@ fn a_pauschale_of_a_passe_not_under_way_does_not_count_provisionally() {
             .key(),
         "nicht_bewertet"
     );
+}
+
+/// Einzelschieber: eight players, two Passen. P1: table 1 A1=1 A2=2 B1=3 B2=4, table 2
+/// A1=5 A2=6 B1=7 B2=8; P2: table 1 A1=1 A2=5 B1=2 B2=6, table 2 A1=3 A2=7 B1=4 B2=8.
+fn einzel_seats() -> Vec<SeatFacts> {
+    let mut seats = Vec::new();
+    for (passe, tables) in [
+        (1, [[1, 2, 3, 4], [5, 6, 7, 8]]),
+        (2, [[1, 5, 2, 6], [3, 7, 4, 8]]),
+    ] {
+        for (number, t) in tables.iter().enumerate() {
+            for (i, &player) in t.iter().enumerate() {
+                let other_first = if i < 2 { t[2] } else { t[0] };
+                seats.push(SeatFacts {
+                    passe,
+                    team: TeamId(player),
+                    table: Some(number as u32 + 1),
+                    opponent: Some(TeamId(other_first)),
+                    partner: Some(TeamId(t[i ^ 1])),
+                });
+            }
+        }
+    }
+    seats
+}
+
+fn einzel_sheets(teams: &[TeamFacts], results: &[ResultFacts]) -> Vec<Standblatt> {
+    let seats = einzel_seats();
+    standblaetter(&TournamentFacts {
+        passen: 2,
+        pauschale: 1000,
+        teams,
+        seats: &seats,
+        results,
+    })
+}
+
+#[test]
+fn einzelschieber_partners_share_their_pairs_points_and_visa() {
+    let teams: Vec<TeamFacts> = (1..=8).map(team).collect();
+    // Filed under A1 and B1; A2 and B2 share the side's points and its visa.
+    let results = vec![
+        result(1, 1, 1, 1, 3, 1000, true, false),
+        result(2, 1, 2, 5, 7, 700, false, false),
+        result(3, 2, 1, 1, 2, 900, false, false),
+        result(4, 2, 2, 3, 4, 1100, false, false),
+    ];
+    let s = einzel_sheets(&teams, &results);
+    let totals: Vec<u32> = s.iter().map(|s| s.total).collect();
+    // 1: 1000+900, 2: 1000+984, 3: 884+1100, 4: 884+784, 5: 700+900, 6: 700+984,
+    // 7: 1184+1100, 8: 1184+784.
+    assert_eq!(totals, vec![1900, 1984, 1984, 1668, 1600, 1684, 2284, 1968]);
+    assert!(s[1].lines[0].is_visiert(), "A2 shares A1's visa");
+    assert!(!s[3].lines[0].is_visiert(), "B2 has B1's (missing) visa");
+    assert_eq!(s[1].lines[0].opponent(), Some(TeamId(3)));
+    // The individual Rangliste is the same rule: points, then best Passe; 2 and 3 tie on
+    // 1'984 and are told apart by their best Passe (3: 1'100 > 2: 1'000).
+    let ranked = rangliste(RanglisteKind::Provisorisch, &s, &|_| true);
+    let order: Vec<(u32, Option<u32>)> = ranked
+        .iter()
+        .map(|r| (r.sheet.startnummer, r.rank))
+        .collect();
+    assert_eq!(
+        order,
+        vec![
+            (7, Some(1)),
+            (3, Some(2)),
+            (2, Some(3)),
+            (8, Some(4)),
+            (1, Some(5)),
+            (6, Some(6)),
+            (4, Some(7)),
+            (5, Some(8)),
+        ]
+    );
+}
+
+#[test]
+fn einzelschieber_disqualified_player_gives_his_partner_and_opponents_the_pauschale() {
+    let mut teams: Vec<TeamFacts> = (1..=8).map(team).collect();
+    // Player 6 leaves in Passe 2: in P2 he sits at table 1 with partner 2 (B side)
+    // against 1 and 5.
+    teams[5].status = TeamStatus::Disqualifiziert;
+    teams[5].out_passe = Some(2);
+    let results = vec![
+        result(1, 1, 1, 1, 3, 1000, true, true),
+        result(2, 1, 2, 5, 7, 700, true, true),
+        result(4, 2, 2, 3, 4, 1100, true, true),
+    ];
+    let s = einzel_sheets(&teams, &results);
+    for player in [1, 2, 5] {
+        assert!(
+            matches!(
+                s[player - 1].lines[1],
+                PasseLine::Pauschale { points: 1000, .. }
+            ),
+            "player {player}: {:?}",
+            s[player - 1].lines[1]
+        );
+    }
+    assert_eq!(s[5].lines[1], PasseLine::Ausgeschieden);
+    assert_eq!(s[5].status, SheetStatus::Disqualifiziert);
+    // The other table plays on; Passe 1 stays as played for everybody.
+    assert!(matches!(
+        s[2].lines[1],
+        PasseLine::Gespielt { points: 1100, .. }
+    ));
+    assert!(matches!(
+        s[5].lines[0],
+        PasseLine::Gespielt { points: 700, .. }
+    ));
+    assert_eq!(s[1].total, 1000 + 1000);
 }

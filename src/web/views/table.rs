@@ -14,6 +14,25 @@ pub fn team_label(team: &TeamRow) -> String {
     )
 }
 
+/// One side of a table: the team, or (Einzelschieber) both players of the pair, each with
+/// the seat when `seats` is asked for ("A1 12 Muster Hans · A2 5 Bär Anna").
+pub fn side_label(data: &TournamentData, passe: u32, first: &TeamRow, seats: bool) -> String {
+    data.side(passe, first)
+        .into_iter()
+        .map(|player| {
+            let seat = data
+                .seat(passe, player.id)
+                .and_then(|s| s.position)
+                .filter(|_| seats);
+            match seat {
+                Some(sitz) => format!("{} {}", sitz.key(), team_label(player)),
+                None => team_label(player),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(if seats { " · " } else { " & " })
+}
+
 pub struct TableView {
     pub number: u32,
     pub team_a: String,
@@ -102,10 +121,10 @@ pub fn table_views(data: &TournamentData, passe: u32) -> Vec<TableView> {
         .iter()
         .map(|t| TableView {
             number: t.number,
-            team_a: team_label(t.team_a),
-            team_b: team_label(t.team_b),
+            team_a: side_label(data, passe, t.team_a, false),
+            team_b: side_label(data, passe, t.team_b, false),
             result: data.result_at(passe, t.number).map(ResultView::new),
-            pauschale: t.team_a.is_out(passe) || t.team_b.is_out(passe),
+            pauschale: data.table_has_left(passe, t),
             open_tafel: data.open_tafeln.contains(&(passe, t.number)),
             pending: pending_views(data, passe, t.number),
         })

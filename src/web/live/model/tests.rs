@@ -30,6 +30,7 @@ fn model(version: i32, teams: u32, results: &[ResultFacts], visaed: &[bool]) -> 
                 team: TeamId(n as i32),
                 table: Some(n.div_ceil(2)),
                 opponent: Some(TeamId(opponent as i32)),
+                partner: None,
             }
         })
         .collect();

@@ -1,0 +1,2 @@
+ALTER TABLE seats DROP COLUMN position;
+ALTER TABLE seats DROP COLUMN partner_id;

@@ -1,0 +1,400 @@
+//! A whole Einzelschieber tournament over HTTP (seed 001): players registered alone, four
+//! per table drawn to seats A1 with A2 against B1 with B2, one number per table, each player
+//! collecting his pair's points, visas, a disqualified player, the official Rangliste of
+//! players, prints.
+
+use crate::helpers::*;
+use jassturnier::domain::sitz::Sitz;
+use reqwest::StatusCode;
+use scraper::Html;
+use std::collections::{HashMap, HashSet};
+
+/// An Einzelschieber tournament of `players` players (CSV with Name and Vorname, in Excel's
+/// Windows-1252), drawn with a fixed schedule.
+async fn einzel_field(leitung: &Client, players: usize, passen: &str) -> i32 {
+    let r = leitung
+        .post(
+            "/tournaments",
+            &[
+                ("name", "Einzelschieber Kilchberg"),
+                ("date", "2026-11-28"),
+                ("location", "Kilchberg"),
+                ("mode", "einzelschieber"),
+                ("passen", passen),
+                ("spiele_per_passe", "8"),
+                ("pauschale", "600"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    let id: i32 = location(&r).rsplit('/').next().unwrap().parse().unwrap();
+    let mut csv: Vec<u8> = b"Nr;Name;Vorname;Verein;Ort\r\n".to_vec();
+    for n in 1..=players {
+        // "Bär" in Windows-1252: B, 0xE4, r.
+        csv.extend(format!("{n};B").as_bytes());
+        csv.push(0xe4);
+        csv.extend(format!("r{n};Hans{n};JC {};Kilchberg\r\n", n % 3).as_bytes());
+    }
+    let preview = import_teams(leitung, id, csv).await;
+    assert!(text(&preview, ".flash").contains(&format!("{players} Spieler importiert")));
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/draw"),
+            &[("mode", "fest"), ("seed", "7")],
+        )
+        .await;
+    id
+}
+
+#[tokio::test]
+async fn a_whole_einzelschieber_from_import_to_official_rangliste() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = einzel_field(&leitung, 18, "3").await;
+    let data = app.data(id);
+    let player = |nr: i32| data.teams.iter().find(|t| t.startnummer == nr).unwrap();
+    assert_eq!(player(1).name.as_deref(), Some("Bär1 Hans1"));
+    assert_eq!(
+        (player(1).player1.as_str(), player(1).player2.as_str()),
+        ("Bär1", "Hans1")
+    );
+
+    // The draw: every Passe four tables of four (seats A1, A2, B1, B2) and two players
+    // spielfrei, nobody spielfrei twice (18 players, 3 Passen: 6 byes), no partner twice.
+    let mut byes = HashSet::new();
+    let mut partners = HashSet::new();
+    for p in 1..=3u32 {
+        let tables = data.tables(p);
+        assert_eq!(tables.len(), 4);
+        for t in &tables {
+            let four = data.foursome(p, t).unwrap();
+            let seats: Vec<Option<Sitz>> = four
+                .iter()
+                .map(|pl| data.seat(p, pl.id).unwrap().position)
+                .collect();
+            assert_eq!(seats, Sitz::ALL.map(Some).to_vec());
+            for (a, b) in [(four[0].id, four[1].id), (four[2].id, four[3].id)] {
+                assert!(partners.insert((a.min(b), a.max(b))), "partners twice");
+            }
+        }
+        for b in data.byes(p) {
+            assert!(byes.insert(b.id), "spielfrei twice: {}", b.startnummer);
+        }
+    }
+    assert_eq!(byes.len(), 6);
+
+    // The draw list prints the seed and the quality of the draw.
+    let draw = leitung.html(&format!("/tournaments/{id}/draw")).await;
+    assert_eq!(text(&draw, "#seed"), "7");
+    assert_eq!(text(&draw, "#q-partner"), "0");
+    assert!(!text(&draw, "#q-most").is_empty());
+    assert!(text(&draw, "#by-los").contains("Tisch 1 A1 · mit"));
+
+    // Passe 1: one number per table; the pair at B gets the rest of 157 × 8 = 1'256.
+    let mut expected: HashMap<i32, Vec<u32>> = HashMap::new();
+    for p in 1..=3u32 {
+        for b in data.byes(p) {
+            expected.entry(b.startnummer).or_default().push(600);
+        }
+    }
+    let t1 = data.tables(1);
+    for (i, t) in t1.iter().enumerate() {
+        let points_a = 500 + 37 * i as u32;
+        enter(&leitung, id, 1, t.number, points_a).await;
+        let four = data.foursome(1, t).unwrap();
+        for (k, pl) in four.iter().enumerate() {
+            let points = if k < 2 { points_a } else { 1256 - points_a };
+            expected.entry(pl.startnummer).or_default().push(points);
+        }
+    }
+
+    // Each player's Standblatt: his seat, his partner, both opponents, his pair's points.
+    let t = &t1[0];
+    let four = data.foursome(1, t).unwrap();
+    let a2 = four[1];
+    let sheet = leitung
+        .html(&format!("/tournaments/{id}/teams/{}", a2.id))
+        .await;
+    let line = text(&sheet, "#lines tbody tr[data-passe='1']");
+    assert!(line.contains("A2"), "{line}");
+    assert!(line.contains(four[0].name.as_deref().unwrap()), "{line}");
+    assert!(line.contains(four[2].name.as_deref().unwrap()), "{line}");
+    assert!(line.contains(four[3].name.as_deref().unwrap()), "{line}");
+    assert!(line.contains("500"), "{line}");
+
+    // A visa from A2's Standblatt visas his pair's side: A1's line is visaed too, B's not.
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/passen/1/tables/{}/visa", t.number),
+            &[("team", &a2.id.to_string())],
+        )
+        .await;
+    let visas = |nr: i32| {
+        app.data(id)
+            .standblaetter()
+            .into_iter()
+            .find(|s| s.startnummer == nr as u32)
+            .unwrap()
+            .lines[0]
+            .is_visiert()
+    };
+    assert!(visas(four[0].startnummer) && visas(a2.startnummer));
+    assert!(!visas(four[2].startnummer) && !visas(four[3].startnummer));
+
+    // A player disqualified in Passe 2 (before its results): his partner and both
+    // opponents get the Pauschale; that table takes no result; his Standblatt ends.
+    let t2 = data.tables(2);
+    let culprit_table = &t2[1];
+    let culprit_four = data.foursome(2, culprit_table).unwrap();
+    let culprit = culprit_four[3];
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/teams/{}/status", culprit.id),
+            &[
+                ("action", "disqualify"),
+                ("passe", "2"),
+                ("reason", "Spiel verraten"),
+            ],
+        )
+        .await;
+    let before = app.dump();
+    let r = leitung
+        .post(
+            &format!("/tournaments/{id}/passen/2/entry"),
+            &[
+                ("table", &culprit_table.number.to_string()),
+                ("points_a", "600"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.text().await.unwrap().contains("Pauschale"));
+    assert_eq!(app.dump(), before, "nothing written");
+    for p in 2..=3u32 {
+        for t in &data.tables(p) {
+            let four = data.foursome(p, t).unwrap();
+            let left = four.iter().any(|pl| pl.id == culprit.id);
+            if !left {
+                continue;
+            }
+            for pl in four.iter().filter(|pl| pl.id != culprit.id) {
+                expected.entry(pl.startnummer).or_default().push(600);
+            }
+        }
+    }
+    for p in 2..=3u32 {
+        for (i, t) in data.tables(p).iter().enumerate() {
+            let four = data.foursome(p, t).unwrap();
+            if four.iter().any(|pl| pl.id == culprit.id) {
+                continue;
+            }
+            let points_a = 400 + 53 * i as u32 + 11 * p;
+            enter(&leitung, id, p, t.number, points_a).await;
+            for (k, pl) in four.iter().enumerate() {
+                let points = if k < 2 { points_a } else { 1256 - points_a };
+                expected.entry(pl.startnummer).or_default().push(points);
+            }
+        }
+    }
+    let partner_sheet = leitung
+        .html(&format!("/tournaments/{id}/teams/{}", culprit_four[2].id))
+        .await;
+    assert!(text(&partner_sheet, "#lines tbody tr[data-passe='2']").contains("Pauschale"));
+
+    // Visas of every table, then final visas of all but one player.
+    let data = app.data(id);
+    for p in 1..=3u32 {
+        for t in data.tables(p) {
+            if data.result_at(p, t.number).is_some() {
+                leitung
+                    .post_ok(
+                        &format!("/tournaments/{id}/passen/{p}/tables/{}/visa", t.number),
+                        &[],
+                    )
+                    .await;
+            }
+        }
+    }
+    let unvisaed = player(18).id;
+    for pl in &data.teams {
+        if pl.id == culprit.id || pl.id == unvisaed {
+            continue;
+        }
+        let html = leitung
+            .post_ok(
+                &format!("/tournaments/{id}/teams/{}/final-visa", pl.id),
+                &[],
+            )
+            .await;
+        assert_eq!(text(&html, "#status"), "Endvisum");
+        let total: u32 = expected[&pl.startnummer].iter().sum();
+        assert_eq!(text(&html, "#total").replace('\'', ""), total.to_string());
+    }
+
+    // The official Rangliste ranks players by total, then best Passe…; the unvisaed
+    // player is "nicht bewertet", the disqualified one apart.
+    leitung
+        .post_ok(&format!("/tournaments/{id}/close"), &[])
+        .await;
+    let html = leitung.html(&format!("/tournaments/{id}/ranking")).await;
+    assert_eq!(text(&html, "#kind"), "offiziell");
+    let shown: Vec<i32> = select_all(&html, "#section-1 tbody tr td:nth-child(2)")
+        .iter()
+        .map(|cell| cell.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    let mut order: Vec<(i32, Vec<u32>)> = expected
+        .iter()
+        .filter(|(nr, _)| **nr != culprit.startnummer && **nr != 18)
+        .map(|(nr, points)| {
+            let mut sorted = points.clone();
+            sorted.sort_unstable_by(|a, b| b.cmp(a));
+            (*nr, sorted)
+        })
+        .collect();
+    order.sort_by(|(na, a), (nb, b)| {
+        let (ta, tb): (u32, u32) = (a.iter().sum(), b.iter().sum());
+        tb.cmp(&ta).then_with(|| b.cmp(a)).then(na.cmp(nb))
+    });
+    assert_eq!(shown, order.iter().map(|(nr, _)| *nr).collect::<Vec<_>>());
+    let page = html.html();
+    assert!(page.contains("nicht bewertet"));
+    assert!(page.contains("disqualifiziert"));
+    assert!(text(&html, "#section-2").contains("Bär18 Hans18"));
+
+    // Prints: a player's Standblatt with seat and partner; the Tischliste with seats.
+    let (status, _, pdf) = bytes(
+        &leitung,
+        &format!("/tournaments/{id}/teams/{}/standblatt.pdf", a2.id),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let pages = pdf_pages(&pdf);
+    assert!(
+        pages[0].contains("Sitz") && pages[0].contains("Partner"),
+        "{}",
+        pages[0]
+    );
+    assert!(pages[0].contains("A2"));
+    assert!(
+        pages[0].contains(four[0].name.as_deref().unwrap()),
+        "{}",
+        pages[0]
+    );
+    let (_, _, pdf) = bytes(
+        &leitung,
+        &format!("/tournaments/{id}/passen/1/tischliste.pdf"),
+    )
+    .await;
+    let list = pdf_pages(&pdf).join("\n");
+    assert!(list.contains("A1") && list.contains("B2"), "{list}");
+    let (_, _, csv) = bytes(&leitung, &format!("/tournaments/{id}/ranking.csv")).await;
+    assert!(String::from_utf8_lossy(&csv).contains("Hans1"));
+}
+
+#[tokio::test]
+async fn einzelschieber_registration_is_by_player_and_the_draw_needs_four() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let r = leitung
+        .post(
+            "/tournaments",
+            &[
+                ("name", "Einzel"),
+                ("date", "2026-11-28"),
+                ("location", "Kilchberg"),
+                ("mode", "einzelschieber"),
+                ("passen", "3"),
+                ("spiele_per_passe", "8"),
+                ("pauschale", "600"),
+            ],
+        )
+        .await;
+    let id: i32 = location(&r).rsplit('/').next().unwrap().parse().unwrap();
+    let teams = leitung.html(&format!("/tournaments/{id}/teams")).await;
+    assert!(attr(&teams, "label[for=player2]", "for").is_some());
+    assert!(text(&teams, "#team-form").contains("Vorname"));
+    assert!(select_all(&teams, "#partner-link").is_empty());
+    // Name and Vorname are required, at their fields.
+    let before = app.dump();
+    let r = leitung
+        .post(
+            &format!("/tournaments/{id}/teams"),
+            &[("player1", "Muster"), ("player2", " ")],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let html = Html::parse_document(&r.text().await.unwrap());
+    assert!(text(&html, "#player2-error").contains("Vorname"));
+    assert_eq!(app.dump(), before);
+    for (name, vorname) in [("Muster", "Hans"), ("Bär", "Anna"), ("Frei", "Eva")] {
+        let html = leitung
+            .post_ok(
+                &format!("/tournaments/{id}/teams"),
+                &[
+                    ("player1", name),
+                    ("player2", vorname),
+                    ("club", "JC Kilchberg"),
+                ],
+            )
+            .await;
+        assert!(text(&html, ".flash").contains("Spieler erfasst"));
+    }
+    let r = leitung
+        .post(
+            &format!("/tournaments/{id}/draw"),
+            &[("mode", "fest"), ("seed", "1")],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.text().await.unwrap().contains("mindestens vier Spieler"));
+    // The template file speaks of players.
+    let (_, _, csv) = bytes(&leitung, &format!("/tournaments/{id}/teams/vorlage.csv")).await;
+    assert!(String::from_utf8_lossy(&csv).contains("startnummer;name;vorname;verein;ort"));
+}
+
+#[tokio::test]
+async fn per_passe_einzelschieber_draws_among_the_players_still_in() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = einzel_field(&leitung, 13, "3").await;
+    // Redraw per Passe: 13 players, one spielfrei.
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/draw"),
+            &[("mode", "pro_passe"), ("seed", "3")],
+        )
+        .await;
+    let data = app.data(id);
+    assert_eq!(data.drawn_passen(), 1);
+    assert_eq!(data.byes(1).len(), 1);
+    for t in data.tables(1) {
+        enter(&leitung, id, 1, t.number, 600).await;
+    }
+    let gone = data.teams[4].id;
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/teams/{gone}/status"),
+            &[("action", "withdraw"), ("passe", "2"), ("reason", "krank")],
+        )
+        .await;
+    leitung
+        .post_ok(&format!("/tournaments/{id}/draw/next"), &[])
+        .await;
+    let data = app.data(id);
+    assert_eq!(data.drawn_passen(), 2);
+    // 12 players left: three full tables, nobody spielfrei, the one who left sits nowhere.
+    assert_eq!(data.tables(2).len(), 3);
+    assert!(data.byes(2).is_empty());
+    assert!(data.seat(2, gone).is_none());
+    let mut partners = HashSet::new();
+    for p in 1..=2 {
+        for t in data.tables(p) {
+            let four = data.foursome(p, &t).unwrap();
+            for (a, b) in [(four[0].id, four[1].id), (four[2].id, four[3].id)] {
+                assert!(partners.insert((a.min(b), a.max(b))), "partners twice");
+            }
+        }
+    }
+    // Passe 1 stays as it was.
+    assert_eq!(app.data(id).tables(1).len(), 3);
+}
