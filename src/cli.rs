@@ -11,7 +11,7 @@ use std::process::ExitCode;
 #[command(
     name = "jassturnier",
     version,
-    about = "Turnierbüro für Jassturniere (Partnerschieber, Jassmarathon)"
+    about = "Turnierbüro für Jassturniere (Partnerschieber, Jassmarathon, Einzelschieber)"
 )]
 struct Cli {
     /// Address to listen on.

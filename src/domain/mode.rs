@@ -42,6 +42,19 @@ impl Entrant {
             Entrant::Player => "Spieler",
         }
     }
+    /// One side of a table: a team, or a pair of drawn partners.
+    pub fn side(self) -> &'static str {
+        match self {
+            Entrant::Team => "Team",
+            Entrant::Player => "Paar",
+        }
+    }
+    pub fn sides(self) -> &'static str {
+        match self {
+            Entrant::Team => "Teams",
+            Entrant::Player => "Paare",
+        }
+    }
     /// Players at one side of a table: the team, or two drawn partners.
     pub fn per_side(self) -> usize {
         match self {

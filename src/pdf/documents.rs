@@ -4,7 +4,7 @@
 use super::{
     Align, CONTENT_BOTTOM, CONTENT_TOP, Column, Document, Header, MARGIN, PAGE_WIDTH, Table, Weight,
 };
-use crate::domain::mode::POINTS_PER_SPIEL;
+use crate::domain::mode::{Entrant, POINTS_PER_SPIEL};
 
 const CONTENT_WIDTH: f32 = PAGE_WIDTH - 2.0 * MARGIN;
 
@@ -266,7 +266,14 @@ pub struct TableEntry {
 }
 
 /// Large print for the wall: table → both teams.
-pub fn tischliste(header: Header, round: &str, tables: &[TableEntry], byes: &[String]) -> Vec<u8> {
+/// `entrant`: teams, or (Einzelschieber) players who play in pairs.
+pub fn tischliste(
+    header: Header,
+    round: &str,
+    entrant: Entrant,
+    tables: &[TableEntry],
+    byes: &[String],
+) -> Vec<u8> {
     let mut doc = Document::new(header);
     doc.new_page().text(
         MARGIN,
@@ -283,7 +290,7 @@ pub fn tischliste(header: Header, round: &str, tables: &[TableEntry], byes: &[St
                 align: Align::Center,
             },
             Column {
-                title: "Team A / Team B".into(),
+                title: format!("{0} A / {0} B", entrant.side()),
                 width: CONTENT_WIDTH - 24.0,
                 align: Align::Left,
             },
@@ -333,7 +340,7 @@ pub struct SeatEntry {
 }
 
 /// "Wer sitzt wo" for the wall: every team with its table, in large print.
-pub fn seating_list(header: Header, title: &str, seats: &[SeatEntry]) -> Vec<u8> {
+pub fn seating_list(header: Header, title: &str, entrant: Entrant, seats: &[SeatEntry]) -> Vec<u8> {
     let mut doc = Document::new(header);
     doc.new_page()
         .text(MARGIN, CONTENT_TOP + 8.0, 20.0, Weight::Bold, title);
@@ -345,12 +352,15 @@ pub fn seating_list(header: Header, title: &str, seats: &[SeatEntry]) -> Vec<u8>
                 align: Align::Right,
             },
             Column {
-                title: "Team".into(),
+                title: entrant.one().into(),
                 width: CONTENT_WIDTH - 22.0 - 40.0,
                 align: Align::Left,
             },
             Column {
-                title: "Tisch".into(),
+                title: match entrant {
+                    Entrant::Team => "Tisch".into(),
+                    Entrant::Player => "Tisch Sitz".into(),
+                },
                 width: 40.0,
                 align: Align::Center,
             },
@@ -381,7 +391,12 @@ pub struct StartEntry {
 }
 
 /// The Los- and Startliste: every team with its Los.
-pub fn startliste(header: Header, title: &str, entries: &[StartEntry]) -> Vec<u8> {
+pub fn startliste(
+    header: Header,
+    title: &str,
+    entrant: Entrant,
+    entries: &[StartEntry],
+) -> Vec<u8> {
     let mut doc = Document::new(header);
     doc.new_page()
         .text(MARGIN, CONTENT_TOP + 8.0, 18.0, Weight::Bold, title);
@@ -398,12 +413,15 @@ pub fn startliste(header: Header, title: &str, entries: &[StartEntry]) -> Vec<u8
                 align: Align::Right,
             },
             Column {
-                title: "Team".into(),
+                title: entrant.one().into(),
                 width: 42.0,
                 align: Align::Left,
             },
             Column {
-                title: "Spieler".into(),
+                title: match entrant {
+                    Entrant::Team => "Spieler".into(),
+                    Entrant::Player => String::new(),
+                },
                 width: 54.0,
                 align: Align::Left,
             },
@@ -438,6 +456,7 @@ pub fn jasszettel(
     passe: u32,
     spiele: u32,
     total: &str,
+    entrant: Entrant,
     tables: &[TableEntry],
 ) -> Vec<u8> {
     let mut doc = Document::new(header);
@@ -478,7 +497,7 @@ pub fn jasszettel(
             8.0,
             Weight::Regular,
             Align::Center,
-            "Team A",
+            &format!("{} A", entrant.side()),
         );
         page.text_in(
             MARGIN + spiel + 1.5,
@@ -496,7 +515,7 @@ pub fn jasszettel(
             8.0,
             Weight::Regular,
             Align::Center,
-            "Team B",
+            &format!("{} B", entrant.side()),
         );
         page.text_in(
             MARGIN + spiel + col + 1.5,
@@ -543,7 +562,10 @@ pub fn jasszettel(
             y,
             10.0,
             Weight::Bold,
-            &format!("Total beider Teams = {POINTS_PER_SPIEL} × {spiele} Spiele = {total}"),
+            &format!(
+                "Total beider {} = {POINTS_PER_SPIEL} × {spiele} Spiele = {total}",
+                entrant.sides()
+            ),
         );
         page.text(MARGIN, y + 5.5, 8.0, Weight::Regular, &format!("Jedes Spiel ergibt zusammen {POINTS_PER_SPIEL} Punkte; die Karten erst zusammenlegen, wenn die Summe stimmt."));
         y += 22.0;

@@ -300,6 +300,7 @@ async fn tischliste(
         documents::tischliste(
             header(&data, format!("Tischliste {round}")),
             &round,
+            data.tournament.mode.entrant(),
             &tables,
             &byes,
         ),
@@ -359,7 +360,12 @@ async fn seating(
         if by_name { "Name" } else { "Startnummer" }
     );
     Ok(pdf(
-        documents::seating_list(header(&data, title.clone()), &title, &seats),
+        documents::seating_list(
+            header(&data, title.clone()),
+            &title,
+            data.tournament.mode.entrant(),
+            &seats,
+        ),
         "wer-sitzt-wo.pdf",
     ))
 }
@@ -386,6 +392,7 @@ async fn jasszettel(
             passe,
             spiele,
             &total,
+            data.tournament.mode.entrant(),
             &tables,
         ),
         "jasszettel.pdf",
@@ -415,7 +422,10 @@ async fn startliste(
             los: t.los.map(|l| l.to_string()).unwrap_or_default(),
             startnummer: t.startnummer,
             team: t.name.clone().unwrap_or_default(),
-            players: format!("{} / {}", t.player1, t.player2),
+            players: match data.tournament.mode.draws_partners() {
+                true => String::new(),
+                false => format!("{} / {}", t.player1, t.player2),
+            },
             club: [t.club.clone(), t.place.clone()]
                 .into_iter()
                 .flatten()
@@ -425,7 +435,12 @@ async fn startliste(
         .collect();
     let title = if by_los { "Losliste" } else { "Startliste" };
     Ok(pdf(
-        documents::startliste(header(&data, title.into()), title, &entries),
+        documents::startliste(
+            header(&data, title.into()),
+            title,
+            data.tournament.mode.entrant(),
+            &entries,
+        ),
         "startliste.pdf",
     ))
 }
@@ -453,6 +468,7 @@ async fn ranking_pdf(
     let (data, official) = public_ranking(&state, &user, path.into_inner(), &query).await?;
     let view = ranking_view(&data, official);
     let legend = any_marks(&view).then_some(MARKS_LEGEND);
+    let players = data.tournament.mode.draws_partners();
     let sections: Vec<RankSection> = view
         .iter()
         .map(|s| RankSection {
@@ -464,6 +480,7 @@ async fn ranking_pdf(
                     rank: r.rank_text(),
                     startnummer: r.team.startnummer,
                     team: match &r.team.name {
+                        Some(name) if players => name.clone(),
                         Some(name) => format!("{name} · {}", r.players()),
                         None => r.players(),
                     },
@@ -534,9 +551,15 @@ async fn ranking_csv(
     let (data, official) = public_ranking(&state, &user, path.into_inner(), &query).await?;
     let sections = ranking_view(&data, official);
     let rounds = data.tournament.passen as u32;
-    let mut header: Vec<String> = ["rang", "startnummer", "team", "spieler1", "spieler2"]
-        .map(String::from)
-        .to_vec();
+    // Einzelschieber: one player per line, his Name and Vorname (as in the import file).
+    let players = data.tournament.mode.draws_partners();
+    let mut header: Vec<String> = match players {
+        true => vec!["rang", "startnummer", "name", "vorname"],
+        false => vec!["rang", "startnummer", "team", "spieler1", "spieler2"],
+    }
+    .into_iter()
+    .map(String::from)
+    .collect();
     let round = data.tournament.mode.round().to_lowercase();
     header.extend((1..=rounds).map(|p| format!("{round}_{p}")));
     header.extend((1..=rounds).map(|p| format!("{round}_{p}_art")));
@@ -547,10 +570,11 @@ async fn ranking_csv(
             let mut row = vec![
                 r.rank.map(|x| x.to_string()).unwrap_or_default(),
                 r.team.startnummer.to_string(),
-                r.team.name.clone().unwrap_or_default(),
-                r.team.player1.clone(),
-                r.team.player2.clone(),
             ];
+            if !players {
+                row.push(r.team.name.clone().unwrap_or_default());
+            }
+            row.extend([r.team.player1.clone(), r.team.player2.clone()]);
             row.extend(
                 r.scores
                     .iter()

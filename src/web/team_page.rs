@@ -6,7 +6,7 @@ use super::ctx::Ctx;
 use super::ranking::{ensure_visible, ranking_view};
 use super::render::page;
 use super::state::{AppState, db};
-use super::views::{table_cell, team_label};
+use super::views::{side_label, table_cell, team_label};
 use crate::app::guard;
 use crate::db::models::TournamentRow;
 use crate::domain::format;
@@ -20,6 +20,9 @@ use std::collections::HashMap;
 pub struct SeatLine {
     pub passe: u32,
     pub table: String,
+    /// Einzelschieber: seat and partner of this Passe.
+    pub seat: String,
+    pub partner: String,
     pub opponent: String,
     pub points: String,
     pub state: &'static str,
@@ -77,29 +80,44 @@ async fn show(
         .lines
         .iter()
         .enumerate()
-        .map(|(index, line)| SeatLine {
-            passe: index as u32 + 1,
-            table: table_cell(line),
-            opponent: line
-                .opponent()
-                .and_then(|o| labels.get(&o).cloned())
-                .unwrap_or_default(),
-            points: line
-                .score()
-                .map(|s| format::number(i64::from(s.points)))
-                .unwrap_or_default(),
-            state: line.status_label(),
-            next: Some(index) == first_open,
+        .map(|(index, line)| {
+            let passe = index as u32 + 1;
+            let seat = data.seat(passe, team.id).filter(|s| s.position.is_some());
+            SeatLine {
+                passe,
+                table: table_cell(line),
+                seat: seat
+                    .and_then(|s| s.position)
+                    .map(|p| p.key().to_string())
+                    .unwrap_or_default(),
+                partner: seat
+                    .and_then(|s| labels.get(&s.partner_id?).cloned())
+                    .unwrap_or_default(),
+                opponent: match (seat, line.opponent().and_then(|o| data.team(o))) {
+                    (Some(_), Some(first)) => side_label(&data, passe, first, false),
+                    (_, other) => other.map(team_label).unwrap_or_default(),
+                },
+                points: line
+                    .score()
+                    .map(|s| format::number(i64::from(s.points)))
+                    .unwrap_or_default(),
+                state: line.status_label(),
+                next: Some(index) == first_open,
+            }
         })
         .collect();
     let round = data.tournament.mode.round();
     let next = first_open.and_then(|i| {
         let line = &lines[i];
-        (!line.table.is_empty()).then(|| {
-            format!(
+        (!line.table.is_empty()).then(|| match line.seat.is_empty() {
+            true => format!(
                 "{round} {}: Tisch {} gegen {}",
                 line.passe, line.table, line.opponent
-            )
+            ),
+            false => format!(
+                "{round} {}: Tisch {}, Sitz {}, mit {} gegen {}",
+                line.passe, line.table, line.seat, line.partner, line.opponent
+            ),
         })
     });
     let view = ranking_view(&data, data.tournament.closed);
@@ -115,7 +133,14 @@ async fn show(
         ctx,
         label: team_label(&team),
         startnummer,
-        players: format!("{} / {}", team.player1, team.player2),
+        players: match data.tournament.mode.draws_partners() {
+            true => [team.club.clone(), team.place.clone()]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .join(", "),
+            false => format!("{} / {}", team.player1, team.player2),
+        },
         rank: row.map(|r| r.rank_text()).unwrap_or_default(),
         total: row.map(|r| r.total_text()).unwrap_or_default(),
         status: row
