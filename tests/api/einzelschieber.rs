@@ -398,3 +398,54 @@ async fn per_passe_einzelschieber_draws_among_the_players_still_in() {
     // Passe 1 stays as it was.
     assert_eq!(app.data(id).tables(1).len(), 3);
 }
+
+#[tokio::test]
+async fn an_einzelschieber_export_imports_with_its_seats_and_partners() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = einzel_field(&leitung, 9, "2").await;
+    let data = app.data(id);
+    let t = &data.tables(1)[0];
+    enter(&leitung, id, 1, t.number, 700).await;
+    let (_, _, json) = bytes(&leitung, &format!("/tournaments/{id}/export.json")).await;
+    let doc: jassturnier::db::transfer::Export = serde_json::from_slice(&json).unwrap();
+    assert!(doc.seats.iter().any(|s| s.seat.as_deref() == Some("B2")));
+    let r = leitung
+        .upload(
+            "/tournaments/import",
+            serde_json::to_vec(&doc).unwrap(),
+            Some(&leitung.csrf),
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    let copy: i32 = location(&r).rsplit('/').next().unwrap().parse().unwrap();
+    let (_, _, again) = bytes(&leitung, &format!("/tournaments/{copy}/export.json")).await;
+    let mut again: jassturnier::db::transfer::Export = serde_json::from_slice(&again).unwrap();
+    assert_eq!(again.audit.pop().unwrap().action, "import");
+    assert_eq!(again.seats, doc.seats);
+    assert_eq!(again.results, doc.results);
+    // The copy scores the partners alike: A2 has A1's 700.
+    let copied = app.data(copy);
+    let sheets = copied.standblaetter();
+    let ct = &copied.tables(1)[0];
+    let four = copied.foursome(1, ct).unwrap();
+    let points = |team: jassturnier::domain::ids::TeamId| {
+        sheets.iter().find(|s| s.team == team).unwrap().lines[0].points()
+    };
+    assert_eq!(points(four[1].id), Some(700));
+    assert_eq!(points(four[3].id), Some(1256 - 700));
+    // A seat the app does not know is refused, nothing written.
+    let mut bad = doc.clone();
+    bad.seats[0].seat = Some("C1".into());
+    let before = app.dump();
+    let r = leitung
+        .upload(
+            "/tournaments/import",
+            serde_json::to_vec(&bad).unwrap(),
+            Some(&leitung.csrf),
+        )
+        .await;
+    assert_ne!(r.status(), StatusCode::SEE_OTHER);
+    assert!(r.text().await.unwrap().contains("Unbekannter Sitz"));
+    assert_eq!(app.dump(), before);
+}

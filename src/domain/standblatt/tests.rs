@@ -406,3 +406,100 @@ fn einzelschieber_disqualified_player_gives_his_partner_and_opponents_the_pausch
     ));
     assert_eq!(s[1].total, 1000 + 1000);
 }
+
+mod einzel_property {
+    use super::*;
+    use crate::domain::einzel_draw::{EinzelRequest, draw_einzel};
+    use proptest::prelude::*;
+
+    proptest! {
+        // Each case draws a whole schedule (the search is slow unoptimised): few cases.
+        #![proptest_config(ProptestConfig::with_cases(8))]
+
+        /// Any drawn Einzelschieber field with any results: every player's Passe is his
+        /// pair's points (a bye the Pauschale), partners always score alike, nothing is lost
+        /// or counted twice, and the Rangliste orders players by total, then best Passe, ….
+        #[test]
+        fn every_player_scores_his_pairs_points_and_ranks_by_the_one_rule(
+            players in 8usize..30,
+            passen in 2usize..4,
+            seed in 0u64..1000,
+            points in proptest::collection::vec(0u32..=1256, 64),
+        ) {
+            let drawn = draw_einzel(&EinzelRequest {
+                players,
+                fixed: &[],
+                passen,
+                clubs: None,
+                absent: &[],
+                seed,
+            });
+            let id = |i: usize| TeamId(i as i32 + 1);
+            let teams: Vec<TeamFacts> = (0..players).map(|i| team(i as i32 + 1)).collect();
+            let mut seats = Vec::new();
+            let mut results = Vec::new();
+            let mut expected = vec![vec![0u32; passen]; players];
+            let mut k = 0;
+            for (p, passe) in drawn.iter().enumerate() {
+                let passe_no = p as u32 + 1;
+                for (t, four) in passe.tables.iter().enumerate() {
+                    for (i, &pl) in four.iter().enumerate() {
+                        seats.push(SeatFacts {
+                            passe: passe_no,
+                            team: id(pl),
+                            table: Some(t as u32 + 1),
+                            opponent: Some(id(if i < 2 { four[2] } else { four[0] })),
+                            partner: Some(id(four[i ^ 1])),
+                        });
+                    }
+                    let a = points[k % points.len()];
+                    k += 1;
+                    let mut r = result(k as i32, passe_no, t as u32 + 1, 0, 0, 0, false, false);
+                    r.team_a = id(four[0]);
+                    r.team_b = id(four[2]);
+                    r.points_a = a;
+                    r.points_b = 1256 - a;
+                    results.push(r);
+                    for (i, &pl) in four.iter().enumerate() {
+                        expected[pl][p] = if i < 2 { a } else { 1256 - a };
+                    }
+                }
+                for &pl in &passe.spielfrei {
+                    seats.push(SeatFacts {
+                        passe: passe_no,
+                        team: id(pl),
+                        table: None,
+                        opponent: None,
+                        partner: None,
+                    });
+                    expected[pl][p] = 600;
+                }
+            }
+            let sheets = standblaetter(&TournamentFacts {
+                passen: passen as u32,
+                pauschale: 600,
+                teams: &teams,
+                seats: &seats,
+                results: &results,
+            });
+            for (pl, sheet) in sheets.iter().enumerate() {
+                prop_assert_eq!(&sheet.passe_points(), &expected[pl]);
+            }
+            let all: u32 = sheets.iter().map(|s| s.total).sum();
+            let tables: usize = drawn.iter().map(|d| d.tables.len()).sum();
+            let byes: usize = drawn.iter().map(|d| d.spielfrei.len()).sum();
+            prop_assert_eq!(all as usize, tables * 2 * 1256 + byes * 600);
+            let ranked = rangliste(RanglisteKind::Provisorisch, &sheets, &|_| true);
+            for pair in ranked.windows(2) {
+                let key = |s: &Standblatt| {
+                    let mut best = s.passe_points();
+                    best.sort_unstable_by(|a, b| b.cmp(a));
+                    (s.total, best)
+                };
+                let (upper, lower) = (key(pair[0].sheet), key(pair[1].sheet));
+                prop_assert!(upper >= lower, "{upper:?} before {lower:?}");
+                prop_assert_eq!(upper == lower, pair[0].rank == pair[1].rank);
+            }
+        }
+    }
+}
