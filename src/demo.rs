@@ -3,6 +3,7 @@
 
 use crate::app::teams::TeamRefusal;
 use crate::app::{self, Refusal, guard};
+use crate::db::Lock;
 use crate::db::{self, users};
 use crate::domain::draw::DrawMode;
 use crate::domain::ids::TournamentId;
@@ -118,7 +119,7 @@ pub fn create(database_url: &str, size: Size) -> Result<String, String> {
     let mut conn = pool.get().map_err(|e| e.to_string())?;
     // All or nothing: the use cases below run inside this one transaction (as savepoints),
     // so a failure leaves no half-written demo tournament.
-    db::write_tx(&mut conn, |conn| fill(conn, size)).map_err(|f| f.0)
+    db::write_tx(&mut conn, Lock::Global, |conn| fill(conn, size)).map_err(|f| f.0)
 }
 
 /// Why the demo could not be written.

@@ -2,6 +2,7 @@
 //! Passe of a per-Passe draw.
 
 use super::{Refusal, guard};
+use crate::db::Lock;
 use crate::db::models::{SeatRow, TeamRow, TournamentRow};
 use crate::db::tournament_data;
 use crate::db::{Conn, audit, seats, teams, tournaments, write_tx};
@@ -50,7 +51,7 @@ pub fn draw(
     seed: u64,
 ) -> Result<(), Refusal> {
     guard::require(actor, Permission::Draw)?;
-    write_tx(conn, |conn| {
+    write_tx(conn, Lock::Tournament(id), |conn| {
         let tournament = guard::begin_write(conn, id)?;
         let entered = tournaments::result_count(conn, id)? as usize;
         let all_teams = teams::list(conn, id)?;
@@ -231,7 +232,7 @@ fn audit_draw(
 /// Per-Passe mode: draws the next Passe among the teams still active.
 pub fn draw_next_passe(conn: &mut Conn, actor: &Actor, id: TournamentId) -> Result<u32, Refusal> {
     guard::require(actor, Permission::Draw)?;
-    write_tx(conn, |conn| {
+    write_tx(conn, Lock::Tournament(id), |conn| {
         let tournament = guard::begin_write(conn, id)?;
         let data = tournament_data::load(conn, id)?;
         let active: Vec<TeamId> = data

@@ -7,6 +7,7 @@ use super::result_write::{
 };
 use super::tafel::record_replacement;
 use super::{Refusal, double_entry, guard};
+use crate::db::Lock;
 use crate::db::tournament_data::{self, TournamentData};
 use crate::db::{Conn, marathon, results, seats, write_tx};
 use crate::domain::entry::{RoundShape, parse_result};
@@ -49,7 +50,7 @@ pub fn save_typed(
         Some(_) if !actor.may_change_results() => return Err(Refusal::forbidden()),
         Some(_) => {}
     }
-    write_tx(conn, |conn| {
+    write_tx(conn, Lock::Tournament(id), |conn| {
         let t = guard::open_tournament(conn, id)?;
         guard::round(&t, passe)?;
         let rules = match t.mode.facts().entry {

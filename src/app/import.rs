@@ -5,6 +5,7 @@ use super::result_write::{
     SaveOutcome, TableEntry, finish_result_writes, sheets_before_write, write_checked,
 };
 use super::{Refusal, guard};
+use crate::db::Lock;
 use crate::db::models::SeatRow;
 use crate::db::models::{Signer, VisaMark};
 use crate::db::transfer::{self, Export, FORMAT, ImportedResult};
@@ -31,7 +32,7 @@ pub fn import_results(
     tables: &[ImportedTable],
 ) -> Result<usize, Refusal> {
     guard::require(actor, Permission::EnterResults)?;
-    write_tx(conn, |conn| {
+    write_tx(conn, Lock::Tournament(id), |conn| {
         let t = guard::open_tournament(conn, id)?;
         if t.mode.facts().entry != ResultEntry::Points {
             return Err(Refusal::invalid(format!(
@@ -258,7 +259,7 @@ pub fn import_tournament(
         Refusal::Invalid(text)
     })?;
     let t = &doc.tournament;
-    write_tx(conn, |conn| {
+    write_tx(conn, Lock::Global, |conn| {
         let row = transfer::insert_tournament(conn, t, mode, draw_mode)?;
         let id = row.id;
         let mut team_ids: HashMap<i32, TeamId> = HashMap::new();

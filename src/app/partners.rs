@@ -3,6 +3,7 @@
 
 use super::teams::{ensure_may_add, record};
 use super::{Refusal, guard};
+use crate::db::Lock;
 use crate::db::models::SingleRow;
 use crate::db::{Conn, audit, singles, teams, write_tx};
 use crate::domain::ids::{SingleId, TeamId, TournamentId};
@@ -42,7 +43,7 @@ pub fn add(
     input: &SingleInput,
 ) -> Result<SingleId, Refusal> {
     guard::require(actor, Permission::ManageTeams)?;
-    write_tx(conn, |conn| {
+    write_tx(conn, Lock::Tournament(tournament), |conn| {
         let t = guard::begin_write(conn, tournament)?;
         ensure_may_add(&t)?;
         let row = singles::insert(conn, tournament, input)?;
@@ -65,7 +66,7 @@ pub fn remove(
     single: SingleId,
 ) -> Result<(), Refusal> {
     guard::require(actor, Permission::ManageTeams)?;
-    write_tx(conn, |conn| {
+    write_tx(conn, Lock::Tournament(tournament), |conn| {
         guard::begin_write(conn, tournament)?;
         let before = singles::list(conn, tournament)?
             .into_iter()
@@ -106,7 +107,7 @@ pub fn form_teams(
     how: &Drawn<'_>,
 ) -> Result<Vec<TeamId>, Refusal> {
     guard::require(actor, Permission::ManageTeams)?;
-    write_tx(conn, |conn| {
+    write_tx(conn, Lock::Tournament(tournament), |conn| {
         let t = guard::begin_write(conn, tournament)?;
         ensure_may_add(&t)?;
         let now: Vec<SingleRow> = singles::list(conn, tournament)?;

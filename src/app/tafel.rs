@@ -5,6 +5,7 @@ use super::result_write::{
     SaveOutcome, TableEntry, finish_result_writes, sheets_before_write, write_checked,
 };
 use super::{Refusal, guard};
+use crate::db::Lock;
 use crate::db::tournament_data;
 use crate::db::{Conn, audit, marathon, now, results, write_tx};
 use crate::domain::clock::{self, ClockAction};
@@ -23,7 +24,7 @@ pub fn clock_action(
     action: ClockAction,
 ) -> Result<(), Refusal> {
     guard::require(actor, Permission::ManageTournament)?;
-    write_tx(conn, |conn| {
+    write_tx(conn, Lock::Tournament(id), |conn| {
         let t = guard::begin_write(conn, id)?;
         if !t.mode.has_clock() {
             return Err(Refusal::invalid(format!(
@@ -102,7 +103,7 @@ pub fn change_tafel(
     change: TafelChange,
     replace_source: bool,
 ) -> Result<Tafel, Refusal> {
-    write_tx(conn, |conn| {
+    write_tx(conn, Lock::Tournament(id), |conn| {
         let t = guard::open_tournament(conn, id)?;
         if !t.mode.has_tafel() {
             return Err(Refusal::invalid(format!(
@@ -219,7 +220,7 @@ pub fn set_entry_mode(
     multiplied: bool,
 ) -> Result<(), Refusal> {
     guard::require(actor, Permission::EnterResults)?;
-    write_tx(conn, |conn| {
+    write_tx(conn, Lock::Tournament(id), |conn| {
         let t = guard::begin_write(conn, id)?;
         guard::round(&t, passe)?;
         marathon::set_entry_multiplied(conn, id, passe, table, multiplied)?;

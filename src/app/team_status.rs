@@ -5,6 +5,7 @@
 
 use super::result_write::revoke_changed_final_visas;
 use super::{Refusal, guard};
+use crate::db::Lock;
 use crate::db::models::TeamRow;
 use crate::db::teams::{StatusChange, SuspendedVisa};
 use crate::db::tournament_data::{self, TournamentData};
@@ -137,7 +138,7 @@ pub fn leave(
     if leaving.status == TeamStatus::Aktiv {
         return Err(Refusal::invalid("Unbekannte Aktion."));
     }
-    write_tx(conn, |conn| {
+    write_tx(conn, Lock::Tournament(id), |conn| {
         let tournament = guard::open_tournament(conn, id)?;
         guard::round(&tournament, leaving.passe).map_err(|_| {
             Refusal::invalid(format!(
@@ -223,7 +224,7 @@ pub fn reinstate(
     team: TeamId,
 ) -> Result<Vec<TeamId>, Refusal> {
     guard::require(actor, Permission::Disqualify)?;
-    write_tx(conn, |conn| {
+    write_tx(conn, Lock::Tournament(id), |conn| {
         guard::begin_write(conn, id)?;
         let data = tournament_data::load(conn, id)?;
         let before_row = find_team(&data, team)?;

@@ -1,6 +1,7 @@
 //! Registering teams: by hand, by CSV import, edits and deletion before the draw.
 
 use super::{Refusal, guard};
+use crate::db::Lock;
 use crate::db::models::{TeamRow, TournamentRow};
 use crate::db::{Conn, audit, teams, write_tx};
 use crate::domain::draw;
@@ -69,7 +70,7 @@ pub fn create(
     input: &TeamInput,
 ) -> Result<TeamId, TeamRefusal> {
     guard::require(actor, Permission::ManageTeams)?;
-    write_tx(conn, |conn| {
+    write_tx(conn, Lock::Tournament(tournament), |conn| {
         let t = guard::begin_write(conn, tournament)?;
         ensure_may_add(&t)?;
         let startnummer = match input.startnummer {
@@ -99,7 +100,7 @@ pub fn update(
     input: &TeamInput,
 ) -> Result<(), TeamRefusal> {
     guard::require(actor, Permission::ManageTeams)?;
-    write_tx(conn, |conn| {
+    write_tx(conn, Lock::Tournament(tournament), |conn| {
         guard::begin_write(conn, tournament)?;
         let before = teams::find(conn, tournament, team)?.ok_or_else(no_team)?;
         // A Startnummer is never renumbered silently: an empty field keeps the old one.
@@ -131,7 +132,7 @@ pub fn delete(
     team: TeamId,
 ) -> Result<TeamRow, Refusal> {
     guard::require(actor, Permission::ManageTeams)?;
-    write_tx(conn, |conn| {
+    write_tx(conn, Lock::Tournament(tournament), |conn| {
         let t = guard::begin_write(conn, tournament)?;
         if t.draw_seed.is_some() {
             return Err(Refusal::invalid(
@@ -153,7 +154,7 @@ pub fn delete_many(
     ids: &[TeamId],
 ) -> Result<Vec<TeamRow>, Refusal> {
     guard::require(actor, Permission::ManageTeams)?;
-    write_tx(conn, |conn| {
+    write_tx(conn, Lock::Tournament(tournament), |conn| {
         let mut removed = Vec::with_capacity(ids.len());
         for team in ids {
             removed.push(delete(conn, actor, tournament, *team)?);
@@ -181,7 +182,7 @@ pub fn import(
     replace: bool,
 ) -> Result<usize, TeamRefusal> {
     guard::require(actor, Permission::ManageTeams)?;
-    write_tx(conn, |conn| {
+    write_tx(conn, Lock::Tournament(tournament), |conn| {
         let t = guard::begin_write(conn, tournament)?;
         ensure_may_add(&t)?;
         if replace {

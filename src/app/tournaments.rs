@@ -1,6 +1,7 @@
 //! Tournaments: create, change the settings, close and reopen, public pages on or off.
 
 use super::{Refusal, guard};
+use crate::db::Lock;
 use crate::db::models::TournamentRow;
 use crate::db::{Conn, audit, marathon, tournaments, write_tx};
 use crate::domain::ids::TournamentId;
@@ -35,7 +36,7 @@ pub fn create(
     settings: &TournamentSettings,
 ) -> Result<TournamentId, Refusal> {
     guard::require(actor, Permission::ManageTournament)?;
-    write_tx(conn, |conn| {
+    write_tx(conn, Lock::Global, |conn| {
         let row = tournaments::insert(conn, settings)?;
         if let Some(rules) = &settings.marathon {
             marathon::save_rules(conn, row.id, rules)?;
@@ -52,7 +53,7 @@ pub fn update(
     settings: &TournamentSettings,
 ) -> Result<(), Refusal> {
     guard::require(actor, Permission::ManageTournament)?;
-    write_tx(conn, |conn| {
+    write_tx(conn, Lock::Tournament(id), |conn| {
         let before = guard::begin_write(conn, id)?;
         if before.draw_seed.is_some()
             && (before.passen != settings.passen as i32
@@ -82,7 +83,7 @@ pub fn set_closed(
     closed: bool,
 ) -> Result<(), Refusal> {
     guard::require(actor, Permission::ManageTournament)?;
-    write_tx(conn, |conn| {
+    write_tx(conn, Lock::Tournament(id), |conn| {
         let before = guard::tournament(conn, id)?;
         if before.closed == closed {
             return Err(Refusal::invalid(if closed {
@@ -110,7 +111,7 @@ pub fn set_public(
     public: bool,
 ) -> Result<(), Refusal> {
     guard::require(actor, Permission::ManageTournament)?;
-    write_tx(conn, |conn| {
+    write_tx(conn, Lock::Tournament(id), |conn| {
         let before = guard::begin_write(conn, id)?;
         let after = tournaments::set_public(conn, id, public)?;
         record(conn, actor, "visibility", Some(&before), &after)?;

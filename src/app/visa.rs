@@ -2,6 +2,7 @@
 //! of a team's total.
 
 use super::{Refusal, guard};
+use crate::db::Lock;
 use crate::db::models::{ResultRow, Signer};
 use crate::db::tournament_data;
 use crate::db::{Conn, audit, now, results, seats, teams, write_tx};
@@ -19,7 +20,7 @@ pub fn visa(
     team: Option<TeamId>,
 ) -> Result<(), Refusal> {
     guard::require(actor, Permission::Visa)?;
-    write_tx(conn, |conn| {
+    write_tx(conn, Lock::Tournament(id), |conn| {
         let t = guard::begin_write(conn, id)?;
         let stored = results::at(conn, id, passe, table)?.ok_or_else(|| {
             Refusal::invalid(format!(
@@ -92,7 +93,7 @@ pub fn visa_tables(
     tables: &[(u32, i32)],
 ) -> Result<usize, Refusal> {
     guard::require(actor, Permission::Visa)?;
-    write_tx(conn, |conn| {
+    write_tx(conn, Lock::Tournament(id), |conn| {
         let t = guard::begin_write(conn, id)?;
         guard::round(&t, passe)?;
         let data = tournament_data::load_passe(conn, t.clone(), passe)?;
@@ -119,7 +120,7 @@ pub fn final_visa(
     team: TeamId,
 ) -> Result<(), Refusal> {
     guard::require(actor, Permission::Visa)?;
-    write_tx(conn, |conn| {
+    write_tx(conn, Lock::Tournament(id), |conn| {
         guard::begin_write(conn, id)?;
         let data = tournament_data::load(conn, id)?;
         let sheets = data.standblaetter();

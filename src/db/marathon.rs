@@ -71,12 +71,12 @@ pub fn rules(conn: &mut Conn, id: TournamentId) -> QueryResult<Rules> {
 /// Stores the rules (inside the caller's transaction).
 pub fn save_rules(conn: &mut Conn, id: TournamentId, r: &Rules) -> QueryResult<()> {
     let row = to_row(id, r);
-    diesel::insert_into(marathon_rules::table)
+    super::on_backend!(conn, |c| diesel::insert_into(marathon_rules::table)
         .values(&row)
         .on_conflict(marathon_rules::tournament_id)
         .do_update()
         .set(&row)
-        .execute(conn)?;
+        .execute(c))?;
     Ok(())
 }
 
@@ -163,7 +163,7 @@ fn of_table(
     id: TournamentId,
     passe: u32,
     table: u32,
-) -> tafel_lines::BoxedQuery<'static, diesel::sqlite::Sqlite> {
+) -> tafel_lines::BoxedQuery<'static, super::Backend> {
     tafel_lines::table
         .filter(tafel_lines::tournament_id.eq(id))
         .filter(tafel_lines::passe.eq(passe as i32))
@@ -202,7 +202,9 @@ pub fn save_tafel(
 ) -> QueryResult<()> {
     diesel::delete(
         tafel_lines::table
-            .filter(tafel_lines::id.eq_any(of_table(id, passe, table).select(tafel_lines::id))),
+            .filter(tafel_lines::tournament_id.eq(id))
+            .filter(tafel_lines::passe.eq(passe as i32))
+            .filter(tafel_lines::table_no.eq(table as i32)),
     )
     .execute(conn)?;
     let rows: Vec<TafelLineRow> = lines
@@ -211,9 +213,9 @@ pub fn save_tafel(
         .map(|(i, s)| row_of(id, passe, table, i + 1, s))
         .collect();
     for chunk in rows.chunks(200) {
-        diesel::insert_into(tafel_lines::table)
+        super::on_backend!(conn, |c| diesel::insert_into(tafel_lines::table)
             .values(chunk)
-            .execute(conn)?;
+            .execute(c))?;
     }
     let key = (id, passe as i32, table as i32);
     diesel::delete(tafel_gongs::table.find(key)).execute(conn)?;
@@ -332,7 +334,7 @@ pub fn set_entry_multiplied(
     table: u32,
     multiplied: bool,
 ) -> QueryResult<()> {
-    diesel::insert_into(tafel_entry_modes::table)
+    super::on_backend!(conn, |c| diesel::insert_into(tafel_entry_modes::table)
         .values((
             tafel_entry_modes::tournament_id.eq(id),
             tafel_entry_modes::passe.eq(passe as i32),
@@ -346,6 +348,6 @@ pub fn set_entry_multiplied(
         ))
         .do_update()
         .set(tafel_entry_modes::multiplied.eq(multiplied))
-        .execute(conn)?;
+        .execute(c))?;
     Ok(())
 }

@@ -17,21 +17,86 @@ pub mod types;
 pub mod uploads;
 pub mod users;
 
+use crate::domain::ids::TournamentId;
+use diesel::Connection;
 use diesel::connection::SimpleConnection;
-use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool as R2d2Pool};
+use diesel::pg::PgConnection;
+use diesel::r2d2::{CustomizeConnection, ManageConnection, Pool as R2d2Pool, R2D2Connection};
 use diesel::sqlite::SqliteConnection;
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 
-pub type Conn = SqliteConnection;
-pub type Pool = R2d2Pool<ConnectionManager<Conn>>;
+/// One connection type for both backends: the queries are written once in diesel's DSL and
+/// run on either (the pattern of vaultwarden's `db/mod.rs`). SQLite is the embedded
+/// default; `postgres://…` selects PostgreSQL.
+#[derive(diesel::MultiConnection)]
+pub enum Conn {
+    Sqlite(SqliteConnection),
+    Postgres(PgConnection),
+}
 
-pub const MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations");
+pub type Pool = R2d2Pool<Manager>;
+
+/// Opens connections of the backend the URL names, never the other: the derived
+/// `establish` would try SQLite on a PostgreSQL URL that cannot be reached right now, and
+/// create a file of that name.
+#[derive(Debug, Clone)]
+pub struct Manager {
+    url: String,
+    postgres: bool,
+}
+
+impl ManageConnection for Manager {
+    type Connection = Conn;
+    type Error = diesel::r2d2::Error;
+
+    fn connect(&self) -> Result<Conn, Self::Error> {
+        let conn = match self.postgres {
+            true => PgConnection::establish(&self.url).map(Conn::Postgres),
+            false => SqliteConnection::establish(&self.url).map(Conn::Sqlite),
+        };
+        conn.map_err(diesel::r2d2::Error::ConnectionError)
+    }
+
+    fn is_valid(&self, conn: &mut Conn) -> Result<(), Self::Error> {
+        conn.ping().map_err(diesel::r2d2::Error::QueryError)
+    }
+
+    fn has_broken(&self, conn: &mut Conn) -> bool {
+        std::thread::panicking() || conn.is_broken()
+    }
+}
+
+/// What queries are built for: either backend, chosen at run time.
+pub type Backend = <Conn as diesel::Connection>::Backend;
+
+/// The same statement on the concrete connection of either backend, for the few that
+/// diesel's combined backend cannot express (upserts, inserts of many rows at once).
+macro_rules! on_backend {
+    ($conn:expr, |$c:ident| $body:expr) => {
+        match $conn {
+            $crate::db::Conn::Sqlite($c) => $body,
+            $crate::db::Conn::Postgres($c) => $body,
+        }
+    };
+}
+pub(crate) use on_backend;
+
+pub const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/sqlite");
+pub const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/postgresql");
+
+/// Whether a database URL names a PostgreSQL server (anything else is an SQLite file).
+pub fn is_postgres(database_url: &str) -> bool {
+    database_url.starts_with("postgres://") || database_url.starts_with("postgresql://")
+}
 
 #[derive(Debug)]
 struct Pragmas;
 
 impl CustomizeConnection<Conn, diesel::r2d2::Error> for Pragmas {
     fn on_acquire(&self, conn: &mut Conn) -> Result<(), diesel::r2d2::Error> {
+        let Conn::Sqlite(conn) = conn else {
+            return Ok(());
+        };
         // WAL lets the live display read while the office writes; the busy timeout makes
         // concurrent writers wait instead of failing.
         conn.batch_execute(
@@ -67,10 +132,10 @@ struct TextRow {
 /// Checks that a file is a sound jassturnier database: SQLite's integrity check passes and
 /// the app's tables are there.
 pub fn check_database_file(path: &std::path::Path) -> Result<(), String> {
-    use diesel::{Connection, RunQueryDsl};
+    use diesel::RunQueryDsl;
     let shown = path.display();
     let url = path.to_str().ok_or("Der Pfad ist kein gültiger Text.")?;
-    let mut conn = Conn::establish(url).map_err(|e| format!("{shown}: {e}"))?;
+    let mut conn = SqliteConnection::establish(url).map_err(|e| format!("{shown}: {e}"))?;
     let check: Vec<TextRow> =
         diesel::sql_query("SELECT integrity_check AS value FROM pragma_integrity_check")
             .load(&mut conn)
@@ -109,55 +174,191 @@ fn refuse_foreign_file(path: &str) -> Result<(), String> {
 }
 
 pub fn connect(database_url: &str, max_size: u32) -> Result<Pool, String> {
-    refuse_foreign_file(sqlite_path(database_url))?;
-    let manager = ConnectionManager::<Conn>::new(sqlite_path(database_url));
+    let postgres = is_postgres(database_url);
+    let url = match postgres {
+        true => database_url.to_string(),
+        false => {
+            refuse_foreign_file(sqlite_path(database_url))?;
+            sqlite_path(database_url).to_string()
+        }
+    };
     let pool = R2d2Pool::builder()
         .max_size(max_size)
         .connection_customizer(Box::new(Pragmas))
-        .build(manager)
-        .map_err(|e| format!("Datenbank {database_url} nicht erreichbar: {e}"))?;
+        .build(Manager { url, postgres })
+        .map_err(|e| {
+            format!(
+                "Datenbank {} nicht erreichbar: {e}",
+                shown_url(database_url)
+            )
+        })?;
     let mut conn = pool.get().map_err(|e| e.to_string())?;
-    conn.run_pending_migrations(MIGRATIONS)
-        .map_err(|e| format!("Migrationen fehlgeschlagen: {e}"))?;
-    remember_file(&mut conn).map_err(|e| e.to_string())?;
+    migrate(&mut conn).map_err(|e| format!("Migrationen fehlgeschlagen: {e}"))?;
+    if let Conn::Sqlite(_) = &mut *conn {
+        remember_file(&mut conn).map_err(|e| e.to_string())?;
+    }
     Ok(pool)
 }
 
-/// The one way to write: an immediate (write-locking) transaction, so that a use case reads
-/// and writes with no other writer in between. No other code opens a transaction. Before it
-/// commits, the database file must still be the one the server opened: a write into a file
-/// that was deleted or replaced meanwhile would be acknowledged and lost.
-pub fn write_tx<T, E>(conn: &mut Conn, work: impl FnOnce(&mut Conn) -> Result<T, E>) -> Result<T, E>
+/// A database URL for messages: without a password.
+pub fn shown_url(database_url: &str) -> String {
+    match (database_url.find("://"), database_url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let user_info = &database_url[scheme + 3..at];
+            let user = user_info.split(':').next().unwrap_or_default();
+            format!(
+                "{}{user}@{}",
+                &database_url[..scheme + 3],
+                &database_url[at + 1..]
+            )
+        }
+        _ => database_url.to_string(),
+    }
+}
+
+/// Brings the schema up to date. Several instances may start at once on one PostgreSQL
+/// database: the first migrates under an advisory lock, the others wait and find nothing to do.
+fn migrate(conn: &mut Conn) -> Result<(), String> {
+    match conn {
+        Conn::Sqlite(_) => conn
+            .run_pending_migrations(SQLITE_MIGRATIONS)
+            .map(|_| ())
+            .map_err(|e| e.to_string()),
+        Conn::Postgres(pg) => {
+            pg.batch_execute(&format!("SELECT pg_advisory_lock({MIGRATION_LOCK})"))
+                .map_err(|e| e.to_string())?;
+            let done = conn
+                .run_pending_migrations(POSTGRES_MIGRATIONS)
+                .map(|_| ())
+                .map_err(|e| e.to_string());
+            if let Conn::Postgres(pg) = conn {
+                pg.batch_execute(&format!("SELECT pg_advisory_unlock({MIGRATION_LOCK})"))
+                    .map_err(|e| e.to_string())?;
+            }
+            done
+        }
+    }
+}
+
+/// Advisory lock keys (PostgreSQL): one for migrations, one for writes to no tournament.
+const MIGRATION_LOCK: i64 = 0x4a61_7373_0001;
+const GLOBAL_WRITE_LOCK: i64 = 0x4a61_7373_0002;
+
+/// What a write holds while it runs: one tournament (every change of a tournament's data),
+/// or the database as a whole (accounts, a new or imported tournament).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lock {
+    Tournament(TournamentId),
+    Global,
+}
+
+/// The one way to write: a transaction that holds its [`Lock`] from its first statement,
+/// so that a use case reads and writes with no other writer of the same tournament in
+/// between. No other code opens a transaction (`.ci/run` checks).
+///
+/// SQLite: `BEGIN IMMEDIATE` (one writer for the whole file, as SQLite has anyway); before
+/// it commits, the database file must still be the one the server opened: a write into a
+/// file that was deleted or replaced meanwhile would be acknowledged and lost.
+/// PostgreSQL: `BEGIN`, then the tournament's row `FOR UPDATE` (or an advisory lock for a
+/// global write), so writes to different tournaments run side by side.
+pub fn write_tx<T, E>(
+    conn: &mut Conn,
+    lock: Lock,
+    work: impl FnOnce(&mut Conn) -> Result<T, E>,
+) -> Result<T, E>
+where
+    E: From<diesel::result::Error>,
+{
+    use diesel::connection::TransactionManager;
+    type Manager = <Conn as Connection>::TransactionManager;
+    // Inside another write (the demo writes a whole tournament as one) a use case becomes a
+    // savepoint of it, under the outer write's lock (and its own).
+    let nested = Manager::transaction_manager_status_mut(conn)
+        .transaction_depth()
+        .ok()
+        .flatten()
+        .is_some();
+    if nested {
+        return conn.transaction(|conn| {
+            take_lock(conn, lock)?;
+            work(conn)
+        });
+    }
+    let start = std::time::Instant::now();
+    let done = match conn {
+        Conn::Sqlite(_) => sqlite_immediate(conn, |conn| {
+            let done = work(conn)?;
+            ensure_same_file(conn)?;
+            Ok(done)
+        }),
+        Conn::Postgres(_) => conn.transaction(|conn| {
+            take_lock(conn, lock)?;
+            work(conn)
+        }),
+    };
+    let held = start.elapsed();
+    // Every other writer waits this long: a long hold is worth a line in the log (the
+    // scale benchmark reads it for the results import).
+    if held >= SLOW_WRITE {
+        tracing::info!(held_ms = held.as_millis() as u64, "write lock held");
+    }
+    done
+}
+
+/// SQLite's `BEGIN IMMEDIATE` around `work`, which gets the whole connection (diesel's own
+/// `immediate_transaction` exists on the SQLite connection only).
+fn sqlite_immediate<T, E>(
+    conn: &mut Conn,
+    work: impl FnOnce(&mut Conn) -> Result<T, E>,
+) -> Result<T, E>
 where
     E: From<diesel::result::Error>,
 {
     use diesel::connection::{AnsiTransactionManager, TransactionManager};
-    let checked = |conn: &mut Conn| {
-        let done = work(conn)?;
-        ensure_same_file(conn)?;
-        Ok(done)
-    };
-    // Inside another write (the demo writes a whole tournament as one) a use case becomes a
-    // savepoint of it; on its own it takes the write lock at once.
-    let nested =
-        <AnsiTransactionManager as TransactionManager<Conn>>::transaction_manager_status_mut(conn)
-            .transaction_depth()
-            .ok()
-            .flatten()
-            .is_some();
-    if nested {
-        diesel::Connection::transaction(conn, checked)
-    } else {
-        let start = std::time::Instant::now();
-        let done = conn.immediate_transaction(checked);
-        let held = start.elapsed();
-        // Every other writer waits this long: a long hold is worth a line in the log (the
-        // scale benchmark reads it for the results import).
-        if held >= SLOW_WRITE {
-            tracing::info!(held_ms = held.as_millis() as u64, "write lock held");
-        }
-        done
+    if let Conn::Sqlite(sqlite) = conn {
+        AnsiTransactionManager::begin_transaction_sql(sqlite, "BEGIN IMMEDIATE")?;
     }
+    let done = work(conn);
+    let Conn::Sqlite(sqlite) = conn else {
+        return done;
+    };
+    match done {
+        Ok(value) => {
+            AnsiTransactionManager::commit_transaction(sqlite)?;
+            Ok(value)
+        }
+        Err(e) => {
+            // The error that ended the work is the one to report; a failed rollback leaves
+            // the connection broken, and the pool drops it.
+            let _ = AnsiTransactionManager::rollback_transaction(sqlite);
+            Err(e)
+        }
+    }
+}
+
+/// The first statement of a PostgreSQL write: waits for the tournament's other writers (or
+/// the other global writers). SQLite's `BEGIN IMMEDIATE` already holds the whole file.
+fn take_lock(conn: &mut Conn, lock: Lock) -> diesel::QueryResult<()> {
+    use diesel::prelude::*;
+    let Conn::Postgres(pg) = conn else {
+        return Ok(());
+    };
+    match lock {
+        Lock::Tournament(id) => {
+            schema::tournaments::table
+                .find(id)
+                .select(schema::tournaments::id)
+                .for_update()
+                .first::<TournamentId>(pg)
+                .optional()?;
+        }
+        Lock::Global => {
+            pg.batch_execute(&format!(
+                "SELECT pg_advisory_xact_lock({GLOBAL_WRITE_LOCK})"
+            ))?;
+        }
+    }
+    Ok(())
 }
 
 /// From how long a write transaction on it is logged.

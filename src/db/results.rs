@@ -61,7 +61,7 @@ pub fn insert(
             version: 1,
             details,
         })
-        .returning(ResultRow::as_returning())
+        .returning(results::all_columns)
         .get_result(conn)
 }
 
@@ -89,7 +89,7 @@ pub fn update_if_version(
             results::visa_b_at.eq(None::<chrono::NaiveDateTime>),
             results::version.eq(version + 1),
         ))
-        .returning(ResultRow::as_returning())
+        .returning(results::all_columns)
         .get_result(conn)
         .optional()
 }
@@ -114,7 +114,7 @@ pub fn set_visas(
             results::visa_b_name.eq(signer_name(&visa_b)),
             results::visa_b_at.eq(visa_b.as_ref().map(|v| v.1)),
         ))
-        .returning(ResultRow::as_returning())
+        .returning(results::all_columns)
         .get_result(conn)
 }
 
@@ -122,7 +122,7 @@ fn pending_of(
     tournament: TournamentId,
     passe: u32,
     table: u32,
-) -> pending_entries::BoxedQuery<'static, diesel::sqlite::Sqlite> {
+) -> pending_entries::BoxedQuery<'static, super::Backend> {
     pending_entries::table
         .filter(pending_entries::tournament_id.eq(tournament))
         .filter(pending_entries::passe.eq(passe as i32))
@@ -163,7 +163,7 @@ pub fn insert_pending(
             matches_b: score.matches_b as i32,
             created_at: now(),
         })
-        .returning(PendingEntry::as_returning())
+        .returning(pending_entries::all_columns)
         .get_result(conn)
 }
 
@@ -174,10 +174,10 @@ pub fn delete_pending(
     table: u32,
 ) -> QueryResult<()> {
     diesel::delete(
-        pending_entries::table.filter(
-            pending_entries::id
-                .eq_any(pending_of(tournament, passe, table).select(pending_entries::id)),
-        ),
+        pending_entries::table
+            .filter(pending_entries::tournament_id.eq(tournament))
+            .filter(pending_entries::passe.eq(passe as i32))
+            .filter(pending_entries::table_no.eq(table as i32)),
     )
     .execute(conn)?;
     Ok(())

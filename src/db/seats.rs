@@ -82,9 +82,9 @@ pub fn rows_of_einzel(
 
 pub fn insert(conn: &mut Conn, rows: &[SeatRow]) -> QueryResult<()> {
     for chunk in rows.chunks(500) {
-        diesel::insert_into(seats::table)
+        super::on_backend!(conn, |c| diesel::insert_into(seats::table)
             .values(chunk)
-            .execute(conn)?;
+            .execute(c))?;
     }
     Ok(())
 }

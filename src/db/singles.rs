@@ -28,7 +28,7 @@ pub fn insert(
             singles::club.eq(&input.club),
             singles::place.eq(&input.place),
         ))
-        .returning(SingleRow::as_returning())
+        .returning(singles::all_columns)
         .get_result(conn)
 }
 

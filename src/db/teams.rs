@@ -90,7 +90,7 @@ pub fn insert(
             tournament_id: tournament,
             values: values(input, startnummer),
         })
-        .returning(TeamRow::as_returning())
+        .returning(teams::all_columns)
         .get_result(conn)
 }
 
@@ -102,7 +102,7 @@ pub fn update(
 ) -> QueryResult<TeamRow> {
     diesel::update(teams::table.find(team))
         .set(values(input, startnummer))
-        .returning(TeamRow::as_returning())
+        .returning(teams::all_columns)
         .get_result(conn)
 }
 
@@ -142,7 +142,7 @@ pub fn set_status(conn: &mut Conn, team: TeamId, change: StatusChange) -> QueryR
             teams::final_visa_name.eq(signer_name(&change.final_visa)),
             teams::final_visa_at.eq(change.final_visa.as_ref().map(|v| v.1)),
         ))
-        .returning(TeamRow::as_returning())
+        .returning(teams::all_columns)
         .get_result(conn)
 }
 
@@ -153,7 +153,7 @@ pub fn set_final_visa(conn: &mut Conn, team: TeamId, by: Option<UserId>) -> Quer
             teams::final_visa_name.eq(None::<String>),
             teams::final_visa_at.eq(by.map(|_| now())),
         ))
-        .returning(TeamRow::as_returning())
+        .returning(teams::all_columns)
         .get_result(conn)
 }
 

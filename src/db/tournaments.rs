@@ -53,7 +53,7 @@ fn values(settings: &TournamentSettings) -> TournamentValues {
 pub fn insert(conn: &mut Conn, settings: &TournamentSettings) -> QueryResult<TournamentRow> {
     diesel::insert_into(tournaments::table)
         .values((values(settings), tournaments::created_at.eq(now())))
-        .returning(TournamentRow::as_returning())
+        .returning(tournaments::all_columns)
         .get_result(conn)
 }
 
@@ -64,7 +64,7 @@ pub fn update(
 ) -> QueryResult<TournamentRow> {
     diesel::update(tournaments::table.find(id))
         .set(values(settings))
-        .returning(TournamentRow::as_returning())
+        .returning(tournaments::all_columns)
         .get_result(conn)
 }
 
@@ -74,14 +74,14 @@ pub fn set_closed(conn: &mut Conn, id: TournamentId, closed: bool) -> QueryResul
             tournaments::closed.eq(closed),
             tournaments::version.eq(tournaments::version + 1),
         ))
-        .returning(TournamentRow::as_returning())
+        .returning(tournaments::all_columns)
         .get_result(conn)
 }
 
 pub fn set_public(conn: &mut Conn, id: TournamentId, public: bool) -> QueryResult<TournamentRow> {
     diesel::update(tournaments::table.find(id))
         .set(tournaments::public.eq(public))
-        .returning(TournamentRow::as_returning())
+        .returning(tournaments::all_columns)
         .get_result(conn)
 }
 

@@ -375,7 +375,7 @@ pub fn insert_tournament(
             tournaments::separate_clubs.eq(t.separate_clubs),
             tournaments::created_at.eq(now()),
         ))
-        .returning(TournamentRow::as_returning())
+        .returning(tournaments::all_columns)
         .get_result(conn)
 }
 

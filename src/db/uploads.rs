@@ -1,5 +1,6 @@
 //! Uploaded files between their preview and the confirmation.
 
+use super::Lock;
 use super::schema::pending_uploads;
 use super::{Conn, now};
 use crate::domain::ids::{TournamentId, UserId};
@@ -16,7 +17,7 @@ pub fn keep(
     data: &[u8],
 ) -> QueryResult<String> {
     let token = super::users::random_token();
-    super::write_tx(conn, |conn| {
+    super::write_tx(conn, Lock::Tournament(tournament), |conn| {
         diesel::delete(pending_uploads::table.filter(
             pending_uploads::created_at.lt(now() - chrono::Duration::minutes(KEEP_MINUTES)),
         ))
@@ -49,7 +50,7 @@ pub fn take(
     user: UserId,
     token: &str,
 ) -> QueryResult<Option<Vec<u8>>> {
-    super::write_tx(conn, |conn| {
+    super::write_tx(conn, Lock::Tournament(tournament), |conn| {
         let of_token = pending_uploads::table
             .filter(pending_uploads::token.eq(token))
             .filter(pending_uploads::tournament_id.eq(tournament))

@@ -1,6 +1,7 @@
 //! Accounts and server-side sessions. Sessions live in the database, so they survive a
 //! restart; the cookie carries only an opaque random token.
 
+use super::Lock;
 use super::audit::{self, Entry};
 use super::models::{NewUser, SessionRow, UserRow};
 use super::schema::{login_throttle, sessions, users};
@@ -129,7 +130,7 @@ pub fn create(
     role: Role,
     only_if_first: bool,
 ) -> Result<Option<UserRow>, CreateError> {
-    super::write_tx(conn, |conn| {
+    super::write_tx(conn, Lock::Global, |conn| {
         if only_if_first && count(conn)? > 0 {
             return Ok(None);
         }
@@ -144,7 +145,7 @@ pub fn create(
                 active: true,
                 created_at: now(),
             })
-            .returning(UserRow::as_returning())
+            .returning(users::all_columns)
             .get_result(conn)?;
         let actor = actor.cloned().unwrap_or_else(|| actor_of(&row));
         audit::record(
@@ -175,7 +176,7 @@ pub fn update(
     user: UserId,
     change: UserChange<'_>,
 ) -> QueryResult<UserRow> {
-    super::write_tx(conn, |conn| {
+    super::write_tx(conn, Lock::Global, |conn| {
         let before: UserRow = users::table
             .find(user)
             .select(UserRow::as_select())
@@ -280,7 +281,7 @@ fn count_failure(conn: &mut Conn, counter: Counter, subject: &str) -> QueryResul
         None => 0,
     } + 1;
     let until = throttle::block_after(counter, failures).map(|d| at + d);
-    diesel::insert_into(login_throttle::table)
+    super::on_backend!(conn, |c| diesel::insert_into(login_throttle::table)
         .values((
             login_throttle::kind.eq(counter.key()),
             login_throttle::subject.eq(subject),
@@ -295,7 +296,7 @@ fn count_failure(conn: &mut Conn, counter: Counter, subject: &str) -> QueryResul
             login_throttle::last_failure.eq(at),
             login_throttle::blocked_until.eq(until),
         ))
-        .execute(conn)?;
+        .execute(c))?;
     Ok(())
 }
 
@@ -340,7 +341,7 @@ pub fn login(
     };
     let known = user.is_some();
     let Some(user) = user.filter(|_| checked) else {
-        super::write_tx(conn, |conn| {
+        super::write_tx(conn, Lock::Global, |conn| {
             count_failure(conn, Counter::Address, address)?;
             if known {
                 count_failure(conn, Counter::AccountAtAddress, &account)?;
@@ -351,7 +352,7 @@ pub fn login(
     };
     let token = random_token();
     let csrf = random_token();
-    super::write_tx(conn, |conn| {
+    super::write_tx(conn, Lock::Global, |conn| {
         diesel::delete(login_throttle::table.find((Counter::Address.key(), address)))
             .execute(conn)?;
         diesel::delete(
