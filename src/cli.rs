@@ -1,4 +1,4 @@
-//! Command line: `serve` (default), `user add|passwd|unlock`, `backup`, `demo`.
+//! Command line: `serve` (default), `user add|passwd|unlock`, `backup`, `copy`, `demo`.
 
 use crate::config::{DEFAULT_BIND, DEFAULT_DATABASE, Settings};
 use crate::db::{self, users};
@@ -55,6 +55,10 @@ struct Cli {
     /// (use it behind a reverse proxy, where every visitor seems to come from here).
     #[arg(long, env = "JASSTURNIER_SETUP_REQUIRES_CODE", global = true)]
     setup_requires_code: bool,
+    /// PostgreSQL: do not listen for other instances' writes (behind PgBouncer in
+    /// transaction mode, which does not pass LISTEN); live pages then follow by the poll.
+    #[arg(long, env = "JASSTURNIER_NO_PG_LISTEN", global = true)]
+    no_pg_listen: bool,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -68,8 +72,19 @@ enum Command {
         #[command(subcommand)]
         action: UserAction,
     },
-    /// Write a consistent snapshot of the database to FILE (also while the server runs).
+    /// Write a consistent snapshot of the database to FILE (also while the server runs):
+    /// an SQLite file, or on PostgreSQL every account and tournament as JSON.
     Backup { file: std::path::PathBuf },
+    /// Copy every account and tournament into a new, empty database: an SQLite file to
+    /// PostgreSQL and back, or a PostgreSQL backup (.json) into either.
+    Copy {
+        /// SQLite file, postgres:// URL, or a backup .json file.
+        #[arg(long)]
+        from: String,
+        /// SQLite file or postgres:// URL of an empty database.
+        #[arg(long)]
+        to: String,
+    },
     /// Create a demo tournament with results (default: 24 teams, 4 Passen à 12 Spiele).
     Demo {
         /// partnerschieber or einzelschieber (then --teams counts players).
@@ -177,8 +192,11 @@ pub fn run() -> ExitCode {
                 cli.backup_seconds.unwrap_or(cli.backup_minutes * 60),
             ),
             setup_from_loopback: !cli.setup_requires_code,
+            live_poll: std::time::Duration::from_secs(1),
+            pg_listen: !cli.no_pg_listen,
         }),
         Command::Backup { file } => backup(&cli.database_url, &file).map(|m| println!("{m}")),
+        Command::Copy { from, to } => copy(&from, &to).map(|m| println!("{m}")),
         Command::User { action } => {
             user_command(&cli.database_url, action).map(|m| println!("{m}"))
         }
@@ -226,6 +244,30 @@ fn serve(settings: Settings) -> Result<(), String> {
         );
         app.server.await.map_err(|e| e.to_string())
     })
+}
+
+fn copy(from: &str, to: &str) -> Result<String, String> {
+    let doc: db::transfer::DatabaseDoc = if from.ends_with(".json") {
+        let bytes = std::fs::read(from).map_err(|e| format!("{from}: {e}"))?;
+        serde_json::from_slice(&bytes).map_err(|e| format!("{from}: {e}"))?
+    } else {
+        // An SQLite source must exist: opening a missing file would create an empty one.
+        if !db::is_postgres(from) && !std::path::Path::new(db::sqlite_path(from)).is_file() {
+            return Err(format!("{from}: diese Datei gibt es nicht."));
+        }
+        let pool = db::connect(from, 1)?;
+        let mut conn = pool.get().map_err(|e| e.to_string())?;
+        db::transfer::dump_database(&mut conn).map_err(|e| e.to_string())?
+    };
+    let pool = db::connect(to, 1)?;
+    let mut conn = pool.get().map_err(|e| e.to_string())?;
+    let tournaments = crate::app::copy::restore(&mut conn, &doc).map_err(|e| e.to_string())?;
+    Ok(format!(
+        "{} Konten und {tournaments} Turniere kopiert: {} → {}",
+        doc.accounts.len(),
+        db::shown_url(from),
+        db::shown_url(to)
+    ))
 }
 
 fn backup(database_url: &str, file: &std::path::Path) -> Result<String, String> {

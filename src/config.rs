@@ -20,11 +20,19 @@ pub struct Settings {
     /// setup code. Off behind a reverse proxy on the same machine, where every visitor
     /// arrives from loopback.
     pub setup_from_loopback: bool,
+    /// How often the live pages look for writes made outside this server (the CLI, other
+    /// instances on PostgreSQL, where notifications usually bring them sooner).
+    pub live_poll: std::time::Duration,
+    /// PostgreSQL: listen for the writes of other instances (`LISTEN/NOTIFY`).
+    pub pg_listen: bool,
 }
 
 impl Settings {
     pub fn backup_dir(&self) -> std::path::PathBuf {
         self.backup_dir.clone().unwrap_or_else(|| {
+            if crate::db::is_postgres(&self.database_url) {
+                return "backups".into();
+            }
             std::path::Path::new(crate::db::sqlite_path(&self.database_url))
                 .parent()
                 .map(|p| p.join("backups"))

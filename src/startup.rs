@@ -47,7 +47,10 @@ pub fn build(settings: &Settings) -> Result<Application, String> {
         listen,
     });
     let setup_code = state.setup.code.clone();
-    crate::web::live::publish::spawn_poller(state.clone());
+    crate::web::live::publish::spawn_poller(state.clone(), settings.live_poll);
+    if db::is_postgres(&settings.database_url) && settings.pg_listen {
+        crate::web::live::publish::spawn_listener(state.clone(), settings.database_url.clone());
+    }
     if !settings.backup_interval.is_zero() {
         spawn_backups(
             pool.clone(),

@@ -70,7 +70,7 @@ const PROBLEMS_SHOWN: usize = 10;
 
 /// Checks an export the way the forms check what is typed: settings, names, numbers in
 /// range, no team against itself, table sums, known statuses. All problems, in file order.
-fn check_document(doc: &Export) -> Result<(Mode, DrawMode), Vec<String>> {
+pub fn check_document(doc: &Export) -> Result<(Mode, DrawMode), Vec<String>> {
     let mut problems = Vec::new();
     if doc.format != FORMAT {
         problems.push(format!(
@@ -258,89 +258,10 @@ pub fn import_tournament(
         }
         Refusal::Invalid(text)
     })?;
-    let t = &doc.tournament;
     write_tx(conn, Lock::Global, |conn| {
-        let row = transfer::insert_tournament(conn, t, mode, draw_mode)?;
-        let id = row.id;
-        let mut team_ids: HashMap<i32, TeamId> = HashMap::new();
-        for team in &doc.teams {
-            let status = TeamStatus::ALL
-                .into_iter()
-                .find(|s| s.as_str() == team.status)
-                .unwrap_or(TeamStatus::Aktiv);
-            let new_id =
-                transfer::insert_team(conn, id, team, status, imported_visa(&team.final_visa))?
-                    .ok_or_else(|| {
-                        Refusal::invalid(format!(
-                            "Startnummer {} kommt doppelt vor.",
-                            team.startnummer
-                        ))
-                    })?;
-            team_ids.insert(team.startnummer, new_id);
-        }
-        let team = |nr: i32| {
-            team_ids
-                .get(&nr)
-                .copied()
-                .ok_or_else(|| Refusal::invalid(format!("Team {nr} fehlt in der Datei.")))
-        };
-        let mut seat_rows = Vec::with_capacity(doc.seats.len());
-        for s in &doc.seats {
-            seat_rows.push(SeatRow {
-                id: 0,
-                tournament_id: id,
-                passe: s.passe,
-                team_id: team(s.startnummer)?,
-                table_no: s.table,
-                opponent_id: s.opponent.map(team).transpose()?,
-                partner_id: s.partner.map(team).transpose()?,
-                position: match &s.seat {
-                    None => None,
-                    Some(key) => Some(Sitz::from_key(key).ok_or_else(|| {
-                        Refusal::invalid(format!("Unbekannter Sitz «{key}» in der Datei."))
-                    })?),
-                },
-            });
-        }
-        seats::insert(conn, &seat_rows)?;
-        for r in &doc.results {
-            transfer::insert_result(
-                conn,
-                ImportedResult {
-                    seating: results::Seating {
-                        tournament: id,
-                        passe: r.passe.max(0) as u32,
-                        table: r.table.max(0) as u32,
-                        team_a: team(r.team_a)?,
-                        team_b: team(r.team_b)?,
-                    },
-                    json: r,
-                    visa_a: imported_visa(&r.visa_a),
-                    visa_b: imported_visa(&r.visa_b),
-                },
-            )?;
-        }
-        if let Some(m) = &doc.marathon {
-            marathon::save_rules(conn, id, &m.rules)?;
-            for tafel in &m.tafeln {
-                let lines: Vec<_> = tafel.lines.iter().filter_map(|l| l.spiel()).collect();
-                let (passe, table) = (tafel.passe.max(0) as u32, tafel.table.max(0) as u32);
-                marathon::save_tafel(conn, id, passe, table, &lines, tafel.gong)?;
-                if tafel.multiplied {
-                    marathon::set_entry_multiplied(conn, id, passe, table, true)?;
-                }
-            }
-            for clock in &m.clocks {
-                let facts = ClockFacts {
-                    started_at: clock.started_at,
-                    paused_at: clock.paused_at,
-                    paused_seconds: clock.paused_seconds,
-                    ended_at: clock.ended_at,
-                };
-                marathon::save_clock(conn, id, clock.passe.max(0) as u32, &facts)?;
-            }
-        }
-        transfer::insert_audit(conn, id, &doc.audit)?;
+        let id = write_tournament(conn, doc, (mode, draw_mode), &imported_visa)?;
+        transfer::insert_audit(conn, id, &doc.audit, true)?;
+        let t = &doc.tournament;
         audit::record(
             conn,
             Some(actor),
@@ -359,4 +280,99 @@ pub fn import_tournament(
         )?;
         Ok(id)
     })
+}
+
+/// How a visa of a document becomes a visa here: as imported data, or (a copy of a whole
+/// database, accounts included) as the account's own.
+pub type VisaOf<'a> = &'a dyn Fn(&Option<transfer::VisaJson>) -> VisaMark;
+
+/// Writes a checked tournament document as a new tournament (inside the caller's write):
+/// teams, schedule, results with their visas, Tafeln and clocks; not its audit entries.
+pub fn write_tournament(
+    conn: &mut Conn,
+    doc: &Export,
+    (mode, draw_mode): (Mode, DrawMode),
+    visa_of: VisaOf<'_>,
+) -> Result<TournamentId, Refusal> {
+    let t = &doc.tournament;
+    let row = transfer::insert_tournament(conn, t, mode, draw_mode)?;
+    let id = row.id;
+    let mut team_ids: HashMap<i32, TeamId> = HashMap::new();
+    for team in &doc.teams {
+        let status = TeamStatus::ALL
+            .into_iter()
+            .find(|s| s.as_str() == team.status)
+            .unwrap_or(TeamStatus::Aktiv);
+        let new_id = transfer::insert_team(conn, id, team, status, visa_of(&team.final_visa))?
+            .ok_or_else(|| {
+                Refusal::invalid(format!(
+                    "Startnummer {} kommt doppelt vor.",
+                    team.startnummer
+                ))
+            })?;
+        team_ids.insert(team.startnummer, new_id);
+    }
+    let team = |nr: i32| {
+        team_ids
+            .get(&nr)
+            .copied()
+            .ok_or_else(|| Refusal::invalid(format!("Team {nr} fehlt in der Datei.")))
+    };
+    let mut seat_rows = Vec::with_capacity(doc.seats.len());
+    for s in &doc.seats {
+        seat_rows.push(SeatRow {
+            id: 0,
+            tournament_id: id,
+            passe: s.passe,
+            team_id: team(s.startnummer)?,
+            table_no: s.table,
+            opponent_id: s.opponent.map(team).transpose()?,
+            partner_id: s.partner.map(team).transpose()?,
+            position: match &s.seat {
+                None => None,
+                Some(key) => Some(Sitz::from_key(key).ok_or_else(|| {
+                    Refusal::invalid(format!("Unbekannter Sitz «{key}» in der Datei."))
+                })?),
+            },
+        });
+    }
+    seats::insert(conn, &seat_rows)?;
+    for r in &doc.results {
+        transfer::insert_result(
+            conn,
+            ImportedResult {
+                seating: results::Seating {
+                    tournament: id,
+                    passe: r.passe.max(0) as u32,
+                    table: r.table.max(0) as u32,
+                    team_a: team(r.team_a)?,
+                    team_b: team(r.team_b)?,
+                },
+                json: r,
+                visa_a: visa_of(&r.visa_a),
+                visa_b: visa_of(&r.visa_b),
+            },
+        )?;
+    }
+    if let Some(m) = &doc.marathon {
+        marathon::save_rules(conn, id, &m.rules)?;
+        for tafel in &m.tafeln {
+            let lines: Vec<_> = tafel.lines.iter().filter_map(|l| l.spiel()).collect();
+            let (passe, table) = (tafel.passe.max(0) as u32, tafel.table.max(0) as u32);
+            marathon::save_tafel(conn, id, passe, table, &lines, tafel.gong)?;
+            if tafel.multiplied {
+                marathon::set_entry_multiplied(conn, id, passe, table, true)?;
+            }
+        }
+        for clock in &m.clocks {
+            let facts = ClockFacts {
+                started_at: clock.started_at,
+                paused_at: clock.paused_at,
+                paused_seconds: clock.paused_seconds,
+                ended_at: clock.ended_at,
+            };
+            marathon::save_clock(conn, id, clock.passe.max(0) as u32, &facts)?;
+        }
+    }
+    Ok(id)
 }

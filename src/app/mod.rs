@@ -3,6 +3,7 @@
 //! decision, writes through `db`, and records the audit entry in the same transaction.
 //! It answers with a [`Refusal`] that the web edge turns into HTTP and German text.
 
+pub mod copy;
 pub mod double_entry;
 pub mod draw;
 pub mod entry;

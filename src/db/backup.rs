@@ -1,5 +1,8 @@
-//! Consistent snapshots of the whole database (`VACUUM INTO`: never a copy of a file being
-//! written) and the automatic backups while a tournament is open.
+//! Consistent snapshots of the whole database and the automatic backups while a tournament
+//! is open. SQLite: `VACUUM INTO` (never a copy of a file being written), a database file
+//! that the app opens as it is. PostgreSQL: the database-neutral document of every account
+//! and tournament (JSON, read in one snapshot), which `jassturnier copy` restores; for the
+//! server itself operators use `pg_dump` (README).
 
 use super::Conn;
 use super::schema::{audit_log, tournaments};
@@ -10,6 +13,15 @@ use std::path::{Path, PathBuf};
 pub const KEEP: usize = 50;
 const PREFIX: &str = "jassturnier-";
 const SUFFIX: &str = ".sqlite3";
+const JSON_SUFFIX: &str = ".json";
+
+/// What a backup of this database is: its file ending and its media type.
+pub fn kind(conn: &Conn) -> (&'static str, &'static str) {
+    match conn {
+        Conn::Sqlite(_) => (SUFFIX, "application/vnd.sqlite3"),
+        Conn::Postgres(_) => (JSON_SUFFIX, "application/json"),
+    }
+}
 
 /// Marks a backup being written: such a file never looks like a backup.
 const UNFINISHED: &str = ".unfertig-";
@@ -28,8 +40,11 @@ pub fn snapshot(conn: &mut Conn, path: &Path) -> Result<(), String> {
         .to_os_string();
     name.push(format!("{UNFINISHED}{}", super::users::random_token()));
     let temporary = path.with_file_name(name);
-    let written = write_checked(conn, &temporary)
-        .and_then(|()| std::fs::rename(&temporary, path).map_err(|e| e.to_string()));
+    let written = match conn {
+        Conn::Sqlite(_) => write_checked(conn, &temporary),
+        Conn::Postgres(_) => write_document(conn, &temporary),
+    }
+    .and_then(|()| std::fs::rename(&temporary, path).map_err(|e| e.to_string()));
     if written.is_err() {
         let _ = std::fs::remove_file(&temporary);
     }
@@ -50,6 +65,31 @@ fn write_checked(conn: &mut Conn, temporary: &Path) -> Result<(), String> {
     std::fs::File::open(temporary)
         .and_then(|f| f.sync_all())
         .map_err(|e| e.to_string())
+}
+
+/// The whole database as one document, written and read back before it counts.
+fn write_document(conn: &mut Conn, temporary: &Path) -> Result<(), String> {
+    use std::io::Write;
+    private_empty_file(temporary)?;
+    let doc = super::transfer::dump_database(conn).map_err(|e| e.to_string())?;
+    let bytes = serde_json::to_vec(&doc).map_err(|e| e.to_string())?;
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(temporary)
+        .map_err(|e| e.to_string())?;
+    file.write_all(&bytes)
+        .and_then(|()| file.sync_all())
+        .map_err(|e| e.to_string())?;
+    let back: super::transfer::DatabaseDoc =
+        serde_json::from_slice(&std::fs::read(temporary).map_err(|e| e.to_string())?)
+            .map_err(|e| format!("{}: {e}", temporary.display()))?;
+    if back != doc {
+        return Err(format!(
+            "{}: nicht vollständig geschrieben.",
+            temporary.display()
+        ));
+    }
+    Ok(())
 }
 
 /// An empty file only the server's user may read: a backup holds every result and account.
@@ -83,8 +123,9 @@ pub fn remove_unfinished(dir: &Path) {
 /// A snapshot as bytes, for the download.
 pub fn snapshot_bytes(conn: &mut Conn) -> Result<Vec<u8>, String> {
     let path = std::env::temp_dir().join(format!(
-        "jassturnier-download-{}.sqlite3",
-        super::users::random_token()
+        "jassturnier-download-{}{}",
+        super::users::random_token(),
+        kind(conn).0
     ));
     snapshot(conn, &path)?;
     let bytes = std::fs::read(&path).map_err(|e| e.to_string());
@@ -112,8 +153,8 @@ pub fn any_open(conn: &mut Conn) -> QueryResult<bool> {
         > 0)
 }
 
-pub fn file_name(at: chrono::NaiveDateTime) -> String {
-    format!("{PREFIX}{}{SUFFIX}", at.format("%Y%m%d-%H%M%S"))
+pub fn file_name(at: chrono::NaiveDateTime, suffix: &str) -> String {
+    format!("{PREFIX}{}{suffix}", at.format("%Y%m%d-%H%M%S"))
 }
 
 /// The automatic backups in `dir`, oldest first.
@@ -123,9 +164,9 @@ pub fn list(dir: &Path) -> Vec<PathBuf> {
             entries
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|p| {
-                    p.file_name()
-                        .and_then(|n| n.to_str())
-                        .is_some_and(|n| n.starts_with(PREFIX) && n.ends_with(SUFFIX))
+                    p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+                        n.starts_with(PREFIX) && (n.ends_with(SUFFIX) || n.ends_with(JSON_SUFFIX))
+                    })
                 })
                 .collect()
         })
@@ -157,11 +198,12 @@ pub fn automatic(
     }
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     remove_unfinished(dir);
-    let mut path = dir.join(file_name(super::now()));
+    let suffix = kind(conn).0;
+    let mut path = dir.join(file_name(super::now(), suffix));
     let mut n = 1;
     while path.exists() {
         path = dir.join(format!(
-            "{PREFIX}{}-{n}{SUFFIX}",
+            "{PREFIX}{}-{n}{suffix}",
             super::now().format("%Y%m%d-%H%M%S")
         ));
         n += 1;
@@ -183,7 +225,7 @@ mod tests {
         let mut conn = pool.get().unwrap();
         let backups = dir.path().join("backups");
         std::fs::create_dir(&backups).unwrap();
-        let path = backups.join(file_name(super::super::now()));
+        let path = backups.join(file_name(super::super::now(), SUFFIX));
         snapshot(&mut conn, &path).unwrap();
         super::super::check_database_file(&path).unwrap();
         #[cfg(unix)]

@@ -5,6 +5,7 @@ pub mod backup;
 pub mod dump;
 pub mod marathon;
 pub mod models;
+pub mod notify;
 pub mod results;
 pub mod schema;
 pub mod seats;
@@ -293,7 +294,11 @@ where
         }),
         Conn::Postgres(_) => conn.transaction(|conn| {
             take_lock(conn, lock)?;
-            work(conn)
+            let done = work(conn)?;
+            if let Lock::Tournament(id) = lock {
+                notify::tournament_changed(conn, id)?;
+            }
+            Ok(done)
         }),
     };
     let held = start.elapsed();
@@ -314,25 +319,56 @@ fn sqlite_immediate<T, E>(
 where
     E: From<diesel::result::Error>,
 {
+    begun_with(conn, "BEGIN IMMEDIATE", "BEGIN", work)
+}
+
+/// A consistent read of many queries (a backup): one snapshot of the whole database, on
+/// SQLite a read transaction (WAL keeps it while the office writes), on PostgreSQL
+/// `REPEATABLE READ READ ONLY`.
+pub fn read_snapshot<T, E>(
+    conn: &mut Conn,
+    work: impl FnOnce(&mut Conn) -> Result<T, E>,
+) -> Result<T, E>
+where
+    E: From<diesel::result::Error>,
+{
+    begun_with(
+        conn,
+        "BEGIN DEFERRED",
+        "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
+        work,
+    )
+}
+
+/// A transaction opened with the backend's own `BEGIN …`, committed when `work` succeeds and
+/// rolled back when it fails. Statements inside that open a transaction become savepoints.
+fn begun_with<T, E>(
+    conn: &mut Conn,
+    sqlite_begin: &str,
+    postgres_begin: &str,
+    work: impl FnOnce(&mut Conn) -> Result<T, E>,
+) -> Result<T, E>
+where
+    E: From<diesel::result::Error>,
+{
     use diesel::connection::{AnsiTransactionManager, TransactionManager};
-    if let Conn::Sqlite(sqlite) = conn {
-        AnsiTransactionManager::begin_transaction_sql(sqlite, "BEGIN IMMEDIATE")?;
+    match conn {
+        Conn::Sqlite(c) => AnsiTransactionManager::begin_transaction_sql(c, sqlite_begin)?,
+        Conn::Postgres(c) => AnsiTransactionManager::begin_transaction_sql(c, postgres_begin)?,
     }
     let done = work(conn);
-    let Conn::Sqlite(sqlite) = conn else {
-        return done;
+    let ended = match (&done, &mut *conn) {
+        (Ok(_), Conn::Sqlite(c)) => AnsiTransactionManager::commit_transaction(c),
+        (Ok(_), Conn::Postgres(c)) => AnsiTransactionManager::commit_transaction(c),
+        // The error that ended the work is the one to report; a failed rollback leaves the
+        // connection broken, and the pool drops it.
+        (Err(_), Conn::Sqlite(c)) => AnsiTransactionManager::rollback_transaction(c),
+        (Err(_), Conn::Postgres(c)) => AnsiTransactionManager::rollback_transaction(c),
     };
-    match done {
-        Ok(value) => {
-            AnsiTransactionManager::commit_transaction(sqlite)?;
-            Ok(value)
-        }
-        Err(e) => {
-            // The error that ended the work is the one to report; a failed rollback leaves
-            // the connection broken, and the pool drops it.
-            let _ = AnsiTransactionManager::rollback_transaction(sqlite);
-            Err(e)
-        }
+    match (done, ended) {
+        (Ok(value), Ok(())) => Ok(value),
+        (Ok(_), Err(e)) => Err(e.into()),
+        (Err(e), _) => Err(e),
     }
 }
 
@@ -430,6 +466,9 @@ fn ensure_same_file(conn: &mut Conn) -> diesel::QueryResult<()> {
     ))
 }
 
+/// The time of a write, to the microsecond: what both backends store alike (PostgreSQL keeps
+/// microseconds), so that a database copied between them reads the same.
 pub fn now() -> chrono::NaiveDateTime {
-    chrono::Local::now().naive_local()
+    use chrono::SubsecRound;
+    chrono::Local::now().naive_local().trunc_subsecs(6)
 }

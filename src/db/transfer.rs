@@ -437,14 +437,23 @@ pub fn insert_result(conn: &mut Conn, r: ImportedResult<'_>) -> QueryResult<Resu
 }
 
 /// The audit entries of an export, as data: no local account is their author, they read
-/// "importiert: NAME" with their original time.
-pub fn insert_audit(conn: &mut Conn, id: TournamentId, entries: &[AuditJson]) -> QueryResult<()> {
+/// "importiert: NAME" with their original time (`imported`), or, in a copy of a whole
+/// database, the name as it was.
+pub fn insert_audit(
+    conn: &mut Conn,
+    id: TournamentId,
+    entries: &[AuditJson],
+    imported: bool,
+) -> QueryResult<()> {
     for a in entries {
         diesel::insert_into(audit_log::table)
             .values((
                 audit_log::at.eq(a.at),
                 audit_log::user_id.eq(None::<UserId>),
-                audit_log::username.eq(format!("{IMPORTED}{}", a.username)),
+                audit_log::username.eq(match imported {
+                    true => format!("{IMPORTED}{}", a.username),
+                    false => a.username.clone(),
+                }),
                 audit_log::tournament_id.eq(id),
                 audit_log::entity.eq(&a.entity),
                 audit_log::entity_id.eq(a.entity_id),
@@ -455,4 +464,50 @@ pub fn insert_audit(conn: &mut Conn, id: TournamentId, entries: &[AuditJson]) ->
             .execute(conn)?;
     }
     Ok(())
+}
+
+/// The format of a whole database as one document (a PostgreSQL backup, `copy`).
+pub const DATABASE_FORMAT: &str = "jassturnier-datenbank-1";
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DatabaseDoc {
+    pub format: String,
+    pub accounts: Vec<AccountJson>,
+    pub tournaments: Vec<Export>,
+}
+
+/// An account with its password hash (a backup restores the logins; sessions are not kept:
+/// everybody logs in again).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AccountJson {
+    pub username: String,
+    pub password_hash: String,
+    pub role: String,
+    pub active: bool,
+    pub created_at: NaiveDateTime,
+}
+
+/// The whole database at one moment (a consistent snapshot, also while the office writes).
+pub fn dump_database(conn: &mut Conn) -> QueryResult<DatabaseDoc> {
+    super::read_snapshot(conn, |conn| -> QueryResult<DatabaseDoc> {
+        let accounts = super::users::list(conn)?
+            .into_iter()
+            .map(|u| AccountJson {
+                username: u.username,
+                password_hash: u.password_hash,
+                role: u.role.as_str().to_string(),
+                active: u.active,
+                created_at: u.created_at,
+            })
+            .collect();
+        let mut docs = Vec::new();
+        for t in super::tournaments::list(conn)? {
+            docs.push(export(conn, t.id)?);
+        }
+        Ok(DatabaseDoc {
+            format: DATABASE_FORMAT.into(),
+            accounts,
+            tournaments: docs,
+        })
+    })
 }

@@ -122,6 +122,28 @@ impl From<diesel::result::Error> for CreateError {
 }
 
 /// Creates an account; `only_if_first` makes it the first-run setup, refused once any user exists.
+/// An account as a database copy brings it (inside the copy's write; no audit entry: the
+/// account is not new, only moved).
+pub fn insert_account(
+    conn: &mut Conn,
+    username: &str,
+    password_hash: &str,
+    role: Role,
+    active: bool,
+    created_at: chrono::NaiveDateTime,
+) -> QueryResult<UserId> {
+    diesel::insert_into(users::table)
+        .values(NewUser {
+            username,
+            password_hash,
+            role,
+            active,
+            created_at,
+        })
+        .returning(users::id)
+        .get_result(conn)
+}
+
 pub fn create(
     conn: &mut Conn,
     actor: Option<&Actor>,

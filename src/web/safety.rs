@@ -18,17 +18,18 @@ use actix_web::{HttpResponse, web};
 /// A consistent snapshot of the whole database, at any moment (also during the tournament).
 async fn download(state: web::Data<AppState>, user: User) -> Result<HttpResponse, AppError> {
     user.0.require(Permission::ManageTournament)?;
-    let bytes = db(&state, |conn| {
-        backup::snapshot_bytes(conn).map_err(AppError::Internal)
+    let (bytes, (suffix, media)) = db(&state, |conn| {
+        let bytes = backup::snapshot_bytes(conn).map_err(AppError::Internal)?;
+        Ok((bytes, backup::kind(conn)))
     })
     .await?;
     Ok(HttpResponse::Ok()
-        .insert_header((CONTENT_TYPE, "application/vnd.sqlite3"))
+        .insert_header((CONTENT_TYPE, media))
         .insert_header((
             CONTENT_DISPOSITION,
             format!(
                 "attachment; filename=\"{}\"",
-                backup::file_name(crate::db::now())
+                backup::file_name(crate::db::now(), suffix)
             ),
         ))
         .body(bytes))

@@ -345,7 +345,7 @@ async fn the_beamer_shows_200_teams_in_at_most_6_pages() {
         return;
     };
     let app = spawn_app().await;
-    let url = app.db_path.display().to_string();
+    let url = app.database_url.clone();
     jassturnier::demo::create(
         &url,
         jassturnier::demo::Size {

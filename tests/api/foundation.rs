@@ -526,7 +526,7 @@ async fn cli_user_add_writes_to_the_server_database() {
     app.leitung().await;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_jassturnier"))
         .args(["user", "add", "kontrolle2", "--role", "kontrolleur"])
-        .env("DATABASE_URL", &app.db_path)
+        .env("DATABASE_URL", &app.database_url)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()

@@ -13,7 +13,10 @@ pub const KONTROLLEUR: (&str, &str) = ("kontrolle", "kontrolle-passwort");
 pub struct TestApp {
     pub address: String,
     pub setup_code: String,
+    /// The SQLite file (unused on PostgreSQL).
     pub db_path: PathBuf,
+    /// What the app was started with: the file, or the PostgreSQL URL with its schema.
+    pub database_url: String,
     pub pool: Pool,
     pub dir: tempfile::TempDir,
     pub live: std::sync::Arc<jassturnier::web::live::hub::LiveHub>,
@@ -30,21 +33,67 @@ pub async fn spawn_app() -> TestApp {
     spawn_app_with(|_| {}).await
 }
 
+/// The PostgreSQL server the suite runs on when `JASSTURNIER_TEST_POSTGRES` names one
+/// (`postgres://root@127.0.0.1:5432/test`); otherwise every test has its own SQLite file.
+pub fn test_postgres() -> Option<String> {
+    std::env::var("JASSTURNIER_TEST_POSTGRES")
+        .ok()
+        .filter(|url| !url.trim().is_empty())
+}
+
+/// A database of its own for one test: an SQLite file in `dir`, or a fresh schema on the
+/// test PostgreSQL server (the URL sets it as the connections' search path).
+pub fn test_database(dir: &std::path::Path) -> String {
+    use diesel::Connection;
+    use diesel::connection::SimpleConnection;
+    let Some(server) = test_postgres() else {
+        return dir.join("test.sqlite3").display().to_string();
+    };
+    let schema = format!(
+        "t_{}",
+        jassturnier::db::users::random_token()[..16].to_lowercase()
+    );
+    let mut conn = diesel::PgConnection::establish(&server)
+        .unwrap_or_else(|e| panic!("JASSTURNIER_TEST_POSTGRES={server}: {e}"));
+    conn.batch_execute(&format!("CREATE SCHEMA {schema}"))
+        .expect("create schema");
+    let separator = if server.contains('?') { '&' } else { '?' };
+    format!("{server}{separator}options=-csearch_path%3D{schema}")
+}
+
+/// For a test of the SQLite file itself: on PostgreSQL it says so and is skipped.
+pub fn sqlite_file_test(name: &str) -> bool {
+    if on_postgres() {
+        eprintln!("{name}: tests the SQLite file, NOT RUN on PostgreSQL");
+        return false;
+    }
+    true
+}
+
+/// Whether this run is on PostgreSQL: tests of the SQLite file itself (backups by file,
+/// a replaced or damaged file) do not apply there.
+pub fn on_postgres() -> bool {
+    test_postgres().is_some()
+}
+
 /// The app on a temporary database, with settings adjusted by `adjust`.
 pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
     let dir = tempfile::tempdir().expect("temp dir");
     let db_path = dir.path().join("test.sqlite3");
     let mut settings = Settings {
         bind: "127.0.0.1:0".into(),
-        database_url: db_path.display().to_string(),
+        database_url: test_database(dir.path()),
         workers: 2,
         worker_nice: jassturnier::web::threads::WORKER_NICE,
         public_url: None,
         backup_dir: None,
         backup_interval: std::time::Duration::ZERO,
         setup_from_loopback: true,
+        live_poll: std::time::Duration::from_secs(1),
+        pg_listen: true,
     };
     adjust(&mut settings);
+    let database_url = settings.database_url.clone();
     let app = jassturnier::startup::build(&settings).expect("app starts");
     let address = format!("http://127.0.0.1:{}", app.port);
     tokio::spawn(app.server);
@@ -52,6 +101,7 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
         address,
         setup_code: app.setup_code.clone(),
         db_path,
+        database_url,
         pool: app.pool,
         dir,
         live: app.live,
@@ -66,6 +116,29 @@ pub fn tournament_data(pool: &Pool, id: i32) -> TournamentData {
 }
 
 impl TestApp {
+    /// How much the database holds on disk: the SQLite file, or this test's schema on
+    /// PostgreSQL (for checks that refused input was not stored).
+    pub fn stored_bytes(&self) -> u64 {
+        use diesel::RunQueryDsl;
+        if !on_postgres() {
+            return std::fs::metadata(&self.db_path).unwrap().len();
+        }
+        #[derive(diesel::QueryableByName)]
+        struct Size {
+            #[diesel(sql_type = diesel::sql_types::BigInt)]
+            bytes: i64,
+        }
+        let mut conn = self.pool.get().unwrap();
+        let size: Size = diesel::sql_query(
+            "SELECT CAST(COALESCE(SUM(pg_total_relation_size(c.oid)), 0) AS BIGINT) AS bytes \
+             FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
+             WHERE n.nspname = current_schema()",
+        )
+        .get_result(&mut *conn)
+        .unwrap();
+        size.bytes as u64
+    }
+
     pub fn data(&self, id: i32) -> TournamentData {
         tournament_data(&self.pool, id)
     }

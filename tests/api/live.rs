@@ -207,7 +207,7 @@ type Event = (String, String, String);
 
 /// Reads the event stream until `count` events arrived or the time is up; also returns the
 /// bytes they took.
-async fn events(
+pub async fn events(
     response: &mut reqwest::Response,
     count: usize,
     within: Duration,
@@ -242,7 +242,7 @@ async fn events(
 
 /// The live page as the delta protocol sees it, read from the HTML (cells re-serialised, so
 /// that the page and the event compare alike).
-fn page_model(html: &Html) -> LiveModel {
+pub fn page_model(html: &Html) -> LiveModel {
     let version: i32 = attr(html, "body", "data-version").unwrap().parse().unwrap();
     let part = |id: &str| {
         let sel = scraper::Selector::parse(&format!("#{id}")).unwrap();

@@ -84,7 +84,7 @@ async fn guessing_many_names_from_one_address_is_slowed_and_stays_small() {
 async fn overlong_usernames_are_refused_before_anything_is_written() {
     let app = spawn_app().await;
     app.leitung().await;
-    let size = || std::fs::metadata(&app.db_path).unwrap().len();
+    let size = || app.stored_bytes();
     let before = size();
     let long = "x".repeat(250 * 1024);
     let mut guesser = stranger(&app);
@@ -106,7 +106,7 @@ async fn run_cli(app: &TestApp, args: &[&str], stdin: &[u8]) -> String {
     use std::io::Write;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_jassturnier"))
         .args(args)
-        .env("DATABASE_URL", &app.db_path)
+        .env("DATABASE_URL", &app.database_url)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()

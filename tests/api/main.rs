@@ -1,6 +1,7 @@
 //! Integration tests: the real app on port 0 with a temporary SQLite file per test.
 
 mod authorization;
+mod backends;
 mod browser;
 mod crash;
 mod disqualification;

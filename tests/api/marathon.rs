@@ -352,8 +352,8 @@ async fn the_round_clock_survives_a_restart() {
         "{remaining}"
     );
 
-    // A second server on the same database file: the clock is still paused at the same time.
-    let db = app.db_path.display().to_string();
+    // A second server on the same database: the clock is still paused at the same time.
+    let db = app.database_url.clone();
     let restarted = spawn_app_with(|s| s.database_url = db).await;
     let again = restarted.login(LEITUNG.0, LEITUNG.1).await;
     let html = again

@@ -178,6 +178,13 @@ async fn a_backup_holds_no_usable_session_token() {
     let leitung = app.leitung().await;
     let (status, _, snapshot) = bytes(&leitung, "/backup").await;
     assert_eq!(status, StatusCode::OK);
+    if on_postgres() {
+        // The document of a PostgreSQL backup holds accounts and tournaments, no sessions.
+        let doc: serde_json::Value = serde_json::from_slice(&snapshot).unwrap();
+        assert!(doc.get("sessions").is_none());
+        assert!(!String::from_utf8_lossy(&snapshot).contains("csrf"));
+        return;
+    }
     let file = app.dir.path().join("aus-der-sicherung.sqlite3");
     std::fs::write(&file, snapshot).unwrap();
     let tokens: Vec<String> = {

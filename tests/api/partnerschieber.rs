@@ -740,7 +740,7 @@ async fn demo_command_fills_a_fresh_database() {
     let app = spawn_app().await;
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_jassturnier"))
         .arg("demo")
-        .env("DATABASE_URL", &app.db_path)
+        .env("DATABASE_URL", &app.database_url)
         .output()
         .expect("demo runs");
     assert!(

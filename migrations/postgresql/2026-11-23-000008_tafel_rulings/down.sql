@@ -1,1 +1,2 @@
--- Nothing: see up.sql.
+-- Nothing to undo: see up.sql.
+SELECT 1;

@@ -1,5 +1,6 @@
-//! Publishing versions to the hub: right after every request that may have written, and
-//! every second for writes from outside the server (CLI).
+//! Publishing versions to the hub: right after every request that may have written; when
+//! another instance on the same PostgreSQL database notifies a write; and by a poll (every
+//! second by default) for writes from outside the server (CLI) and lost notifications.
 
 use super::super::error::AppError;
 use super::super::state::{AppState, db};
@@ -9,10 +10,11 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::Method;
 use actix_web::middleware::Next;
 use actix_web::web;
+use std::ops::ControlFlow;
 use std::time::Duration;
 
-/// How often writes from outside the server are picked up.
-const POLL_INTERVAL: Duration = Duration::from_secs(1);
+/// How long the notification listener waits before connecting again after a failure.
+const RECONNECT: Duration = Duration::from_secs(1);
 
 pub async fn refresh(state: &web::Data<AppState>) -> Result<(), AppError> {
     let rows = db(state, |conn| Ok(tournaments::versions(conn)?)).await?;
@@ -56,9 +58,9 @@ pub async fn refresh_after_writes(
     Ok(response)
 }
 
-pub fn spawn_poller(state: web::Data<AppState>) {
+pub fn spawn_poller(state: web::Data<AppState>, every: Duration) {
     tokio::spawn(async move {
-        let mut interval = tokio::time::interval(POLL_INTERVAL);
+        let mut interval = tokio::time::interval(every);
         loop {
             interval.tick().await;
             if let Err(e) = refresh(&state).await {
@@ -66,4 +68,45 @@ pub fn spawn_poller(state: web::Data<AppState>) {
             }
         }
     });
+}
+
+/// PostgreSQL: a thread of its own listens for the writes of every instance on the database
+/// and publishes the versions at once (the poll stays the fallback).
+pub fn spawn_listener(state: web::Data<AppState>, database_url: String) {
+    let runtime = tokio::runtime::Handle::current();
+    // Weak: the listener ends (and closes its connection) when the server is gone.
+    let weak = std::sync::Arc::downgrade(&state.into_inner());
+    let spawned = std::thread::Builder::new()
+        .name("pg-listen".into())
+        .spawn(move || {
+            loop {
+                let outcome = crate::db::notify::listen(&database_url, |changed| {
+                    let Some(state) = weak.upgrade() else {
+                        return ControlFlow::Break(());
+                    };
+                    if !changed.is_empty() {
+                        let state = web::Data::from(state);
+                        runtime.spawn(async move {
+                            if let Err(e) = refresh(&state).await {
+                                tracing::warn!(error = %e, "live refresh after a notification failed");
+                            }
+                        });
+                    }
+                    ControlFlow::Continue(())
+                });
+                match outcome {
+                    Ok(()) => return,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "PostgreSQL notifications: connecting again");
+                    }
+                }
+                if weak.strong_count() == 0 {
+                    return;
+                }
+                std::thread::sleep(RECONNECT);
+            }
+        });
+    if let Err(e) = spawned {
+        tracing::error!(error = %e, "no notification listener: live pages follow by the poll only");
+    }
 }

@@ -1,0 +1,66 @@
+//! A whole database document ([`DatabaseDoc`]: every account and every tournament) written
+//! into an empty database: restoring a PostgreSQL backup, and `jassturnier copy` between
+//! SQLite and PostgreSQL. Database ids are not part of it; a tournament is the same
+//! document (its export) before and after.
+
+use super::Refusal;
+use super::import::{check_document, write_tournament};
+use crate::db::models::Signer;
+use crate::db::transfer::{self, DATABASE_FORMAT, DatabaseDoc, VisaJson};
+use crate::db::{Conn, Lock, tournaments, users, write_tx};
+use crate::domain::ids::UserId;
+use crate::domain::role::Role;
+use std::collections::HashMap;
+
+/// Writes a database document into an empty database, all or nothing: the accounts, then
+/// every tournament in its order, its visas and audit entries signed by the same accounts.
+pub fn restore(conn: &mut Conn, doc: &DatabaseDoc) -> Result<usize, Refusal> {
+    if doc.format != DATABASE_FORMAT {
+        return Err(Refusal::invalid(format!(
+            "Keine Datenbank-Sicherung von Jassturnier (Format «{}»).",
+            doc.format
+        )));
+    }
+    write_tx(conn, Lock::Global, |conn| {
+        if users::count(conn)? > 0 || !tournaments::list(conn)?.is_empty() {
+            return Err(Refusal::invalid(
+                "Die Ziel-Datenbank ist nicht leer: kopiert wird nur in eine neue Datenbank.",
+            ));
+        }
+        let mut accounts: HashMap<String, UserId> = HashMap::new();
+        for a in &doc.accounts {
+            let role = Role::from_key(&a.role)
+                .ok_or_else(|| Refusal::invalid(format!("Unbekannte Rolle «{}».", a.role)))?;
+            let id = users::insert_account(
+                conn,
+                &a.username,
+                &a.password_hash,
+                role,
+                a.active,
+                a.created_at,
+            )?;
+            accounts.insert(a.username.clone(), id);
+        }
+        let visa_of = |v: &Option<VisaJson>| {
+            v.as_ref().map(|v| {
+                let signer = match accounts.get(&v.by) {
+                    Some(id) => Signer::User(*id),
+                    None => Signer::Imported(v.by.clone()),
+                };
+                (signer, v.at)
+            })
+        };
+        for t in &doc.tournaments {
+            let modes = check_document(t).map_err(|problems| {
+                Refusal::invalid(format!(
+                    "Turnier «{}»: {}",
+                    t.tournament.name,
+                    problems.join(" · ")
+                ))
+            })?;
+            let id = write_tournament(conn, t, modes, &visa_of)?;
+            transfer::insert_audit(conn, id, &t.audit, false)?;
+        }
+        Ok(doc.tournaments.len())
+    })
+}
