@@ -67,8 +67,10 @@ def pct(values, p):
 
 
 async def main():
+    # Kept: a task nobody refers to may be collected while it waits.
+    tasks = []
     for i in range(pages):
-        asyncio.create_task(page(i, port_a if i % 2 == 0 else port_b))
+        tasks.append(asyncio.create_task(page(i, port_a if i % 2 == 0 else port_b)))
         if i % 100 == 99:
             await asyncio.sleep(0.05)
     await asyncio.sleep(2.0)

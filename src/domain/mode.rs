@@ -131,17 +131,8 @@ const PARTNERSCHIEBER: ModeFacts = ModeFacts {
 const EINZELSCHIEBER: ModeFacts = ModeFacts {
     key: "einzelschieber",
     label: "Einzelschieber",
-    round: "Passe",
-    rounds: "Passen",
-    round_short: "P",
-    unit: "Punkte",
-    pauschale_unit: "Punkte",
-    entry: ResultEntry::Points,
-    table_sum_checked: true,
-    sheet: ScoreSheet::Jasszettel,
-    clock: false,
-    double_entry: true,
     entrant: Entrant::Player,
+    ..PARTNERSCHIEBER
 };
 
 const JASSMARATHON: ModeFacts = ModeFacts {

@@ -8,7 +8,7 @@ use super::ranking::{
 };
 use super::state::{AppState, db};
 use super::team_page::team_page_path;
-use super::views::{side_label, table_cell, team_label};
+use super::views::{opponents_cell, seat_cells, side_label, table_cell, team_label};
 use crate::app::guard;
 use crate::db::tournament_data::TournamentData;
 use crate::domain::format;
@@ -24,7 +24,6 @@ use crate::web::error::AppError;
 use actix_web::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 
 fn round_label(data: &TournamentData) -> &'static str {
     data.tournament.mode.round()
@@ -102,8 +101,6 @@ fn sheets(
     blank: bool,
     keep: impl Fn(usize, TeamId) -> bool,
 ) -> Vec<Sheet> {
-    let labels: HashMap<TeamId, String> =
-        data.teams.iter().map(|t| (t.id, team_label(t))).collect();
     let standblaetter = data.standblaetter();
     let player = data.tournament.mode.draws_partners();
     data.teams
@@ -158,27 +155,14 @@ fn sheets(
                         _ => (String::new(), String::new()),
                     };
                     let passe = index as u32 + 1;
-                    let seat = data.seat(passe, team.id).filter(|s| s.table_no.is_some());
+                    let (seat, partner) = seat_cells(data, passe, team.id);
                     SheetLine {
                         round: passe,
                         table: table_cell(line),
-                        seat: seat
-                            .and_then(|s| s.position)
-                            .map(|p| p.key().to_string())
-                            .unwrap_or_default(),
-                        partner: seat
-                            .and_then(|s| labels.get(&s.partner_id?).cloned())
-                            .unwrap_or_default(),
-                        opponent: match (player, line.opponent().and_then(|o| data.team(o))) {
-                            // Both opponents, one per line of the cell.
-                            (true, Some(first)) => data
-                                .side(passe, first)
-                                .into_iter()
-                                .map(team_label)
-                                .collect::<Vec<_>>()
-                                .join("\n"),
-                            (_, other) => other.map(team_label).unwrap_or_default(),
-                        },
+                        seat,
+                        partner,
+                        // Both opponents, one per line of the cell.
+                        opponent: opponents_cell(data, passe, line, "\n"),
                         points,
                         visa,
                     }

@@ -6,7 +6,7 @@ use super::ctx::Ctx;
 use super::passe::safe_back;
 use super::render::page;
 use super::state::{AppState, db};
-use super::views::{side_label, team_label};
+use super::views::{opponents_cell, seat_cells, team_label};
 use crate::app::{guard, team_status, visa};
 use crate::db::models::{TeamRow, TournamentRow};
 use crate::domain::format;
@@ -147,17 +147,8 @@ async fn show(
     let mut lines = line_views(sheet, &label_of, &gong_of);
     if data.tournament.mode.draws_partners() {
         for (line, passe_line) in lines.iter_mut().zip(&sheet.lines) {
-            let Some(seat) = data.seat(line.passe, row.id) else {
-                continue;
-            };
-            line.seat = seat
-                .position
-                .map(|p| p.key().to_string())
-                .unwrap_or_default();
-            line.partner = seat.partner_id.map(label_of).unwrap_or_default();
-            if let Some(first) = passe_line.opponent().and_then(|o| data.team(o)) {
-                line.opponent = side_label(&data, line.passe, first, false);
-            }
+            (line.seat, line.partner) = seat_cells(&data, line.passe, row.id);
+            line.opponent = opponents_cell(&data, line.passe, passe_line, " & ");
         }
     }
     page(&StandblattPage {

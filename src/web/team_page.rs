@@ -6,16 +6,15 @@ use super::ctx::Ctx;
 use super::ranking::{ensure_visible, ranking_view};
 use super::render::page;
 use super::state::{AppState, db};
-use super::views::{side_label, table_cell, team_label};
+use super::views::{opponents_cell, seat_cells, table_cell, team_label};
 use crate::app::guard;
 use crate::db::models::TournamentRow;
 use crate::domain::format;
-use crate::domain::ids::{TeamId, TournamentId};
+use crate::domain::ids::TournamentId;
 use crate::domain::standblatt::PasseLine;
 use crate::web::error::AppError;
 use actix_web::{HttpResponse, web};
 use askama::Template;
-use std::collections::HashMap;
 
 pub struct SeatLine {
     pub passe: u32,
@@ -70,8 +69,6 @@ async fn show(
         .iter()
         .find(|s| s.team == team.id)
         .ok_or_else(AppError::not_found)?;
-    let labels: HashMap<TeamId, String> =
-        data.teams.iter().map(|t| (t.id, team_label(t))).collect();
     let first_open = sheet
         .lines
         .iter()
@@ -82,21 +79,13 @@ async fn show(
         .enumerate()
         .map(|(index, line)| {
             let passe = index as u32 + 1;
-            let seat = data.seat(passe, team.id).filter(|s| s.position.is_some());
+            let (seat, partner) = seat_cells(&data, passe, team.id);
             SeatLine {
                 passe,
                 table: table_cell(line),
-                seat: seat
-                    .and_then(|s| s.position)
-                    .map(|p| p.key().to_string())
-                    .unwrap_or_default(),
-                partner: seat
-                    .and_then(|s| labels.get(&s.partner_id?).cloned())
-                    .unwrap_or_default(),
-                opponent: match (seat, line.opponent().and_then(|o| data.team(o))) {
-                    (Some(_), Some(first)) => side_label(&data, passe, first, false),
-                    (_, other) => other.map(team_label).unwrap_or_default(),
-                },
+                seat,
+                partner,
+                opponent: opponents_cell(&data, passe, line, " & "),
                 points: line
                     .score()
                     .map(|s| format::number(i64::from(s.points)))

@@ -135,12 +135,12 @@ async fn teams_added_at_once_get_distinct_automatic_startnummern() {
     let buero = app.account(&leitung, BUERO, "buero").await;
     let id = create_tournament(&leitung, "3", "12").await;
     let teams = format!("/tournaments/{id}/teams");
-    let adds = (0..24).map(|i| {
-        let (client, p1, p2) = (
-            if i % 2 == 0 { &leitung } else { &buero },
-            format!("Anna {i}"),
-            format!("Urs {i}"),
-        );
+    let zweites = app
+        .account(&leitung, ("buero2", "buero2-pw-123"), "buero")
+        .await;
+    let clients = [&leitung, &buero, &zweites];
+    let adds = (0..48).map(|i| {
+        let (client, p1, p2) = (clients[i % 3], format!("Anna {i}"), format!("Urs {i}"));
         let teams = teams.clone();
         async move {
             client
@@ -160,7 +160,7 @@ async fn teams_added_at_once_get_distinct_automatic_startnummern() {
     );
     let mut numbers: Vec<i32> = app.data(id).teams.iter().map(|t| t.startnummer).collect();
     numbers.sort_unstable();
-    assert_eq!(numbers, (1..=24).collect::<Vec<_>>());
+    assert_eq!(numbers, (1..=48).collect::<Vec<_>>());
 }
 
 #[tokio::test]
@@ -218,9 +218,9 @@ async fn a_final_visa_racing_with_a_correction_never_visas_a_changed_total() {
     let app = spawn_app().await;
     let leitung = app.leitung().await;
     let kontrolle = app.account(&leitung, KONTROLLEUR, "kontrolleur").await;
-    let id = drawn_field(&leitung, "2", "12", "500", 8).await;
+    let id = drawn_field(&leitung, "2", "12", "500", 24).await;
     for p in 1..=2u32 {
-        for t in 1..=4u32 {
+        for t in 1..=12u32 {
             enter(&leitung, id, p, t, 1000).await;
             kontrolle
                 .post_ok(

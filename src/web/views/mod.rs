@@ -7,5 +7,6 @@ pub mod table;
 
 pub use clock::{ClockView, clock_view};
 pub use table::{
-    PendingView, ResultView, TableView, progress, side_label, table_cell, table_views, team_label,
+    PendingView, ResultView, TableView, opponents_cell, progress, seat_cells, side_label,
+    table_cell, table_views, team_label,
 };

@@ -33,6 +33,45 @@ pub fn side_label(data: &TournamentData, passe: u32, first: &TeamRow, seats: boo
         .join(if seats { " · " } else { " & " })
 }
 
+/// Einzelschieber: a player's seat and partner in a Passe ("A2", "5 Bär Anna"); empty for a
+/// team, a bye, or a Passe not drawn yet.
+pub fn seat_cells(
+    data: &TournamentData,
+    passe: u32,
+    team: crate::domain::ids::TeamId,
+) -> (String, String) {
+    let Some(seat) = data.seat(passe, team).filter(|s| s.position.is_some()) else {
+        return Default::default();
+    };
+    (
+        seat.position
+            .map(|p| p.key().to_string())
+            .unwrap_or_default(),
+        seat.partner_id
+            .and_then(|p| data.team(p))
+            .map(team_label)
+            .unwrap_or_default(),
+    )
+}
+
+/// The opponents of a Standblatt line: the other team, or (Einzelschieber) both players of
+/// the other pair, joined by `join`.
+pub fn opponents_cell(
+    data: &TournamentData,
+    passe: u32,
+    line: &crate::domain::standblatt::PasseLine,
+    join: &str,
+) -> String {
+    let Some(first) = line.opponent().and_then(|o| data.team(o)) else {
+        return String::new();
+    };
+    data.side(passe, first)
+        .into_iter()
+        .map(team_label)
+        .collect::<Vec<_>>()
+        .join(join)
+}
+
 pub struct TableView {
     pub number: u32,
     pub team_a: String,
