@@ -296,7 +296,7 @@ where
             take_lock(conn, lock)?;
             let done = work(conn)?;
             if let Lock::Tournament(id) = lock {
-                notify::tournament_changed(conn, id)?;
+                tournament_changed(conn, id)?;
             }
             Ok(done)
         }),
@@ -370,6 +370,18 @@ where
         (Ok(_), Err(e)) => Err(e.into()),
         (Err(e), _) => Err(e),
     }
+}
+
+/// Inside a write to tournament `id` on PostgreSQL: tells the other instances at commit.
+fn tournament_changed(conn: &mut Conn, id: TournamentId) -> diesel::QueryResult<()> {
+    use diesel::RunQueryDsl;
+    if let Conn::Postgres(pg) = conn {
+        diesel::sql_query("SELECT pg_notify($1, $2)")
+            .bind::<diesel::sql_types::Text, _>(notify::CHANNEL)
+            .bind::<diesel::sql_types::Text, _>(id.0.to_string())
+            .execute(pg)?;
+    }
+    Ok(())
 }
 
 /// The first statement of a PostgreSQL write: waits for the tournament's other writers (or

@@ -1,13 +1,12 @@
 //! PostgreSQL only: every write to a tournament notifies the other instances serving the same
-//! database (`NOTIFY` inside the writing transaction, so it is sent when — and only if — the
-//! write commits); each instance listens on one connection of its own. The live hub's poll
+//! database (`NOTIFY` inside the writing transaction, see `write_tx`, so it is sent when — and
+//! only if — the write commits); each instance listens on one connection of its own. The live hub's poll
 //! stays the fallback that keeps pages correct when a notification is lost.
 
-use super::Conn;
 use crate::domain::ids::TournamentId;
+use diesel::Connection;
 use diesel::connection::SimpleConnection;
 use diesel::pg::PgConnection;
-use diesel::{Connection, RunQueryDsl};
 use std::ops::ControlFlow;
 use std::time::Duration;
 
@@ -16,17 +15,6 @@ pub const CHANNEL: &str = "jassturnier_versions";
 /// How often the listening connection looks for notifications that arrived (reading its
 /// socket, no query): the most a change waits before another instance hears of it.
 const LOOK_EVERY: Duration = Duration::from_millis(10);
-
-/// Inside a write to tournament `id` on PostgreSQL: tells the other instances at commit.
-pub fn tournament_changed(conn: &mut Conn, id: TournamentId) -> diesel::QueryResult<()> {
-    if let Conn::Postgres(pg) = conn {
-        diesel::sql_query("SELECT pg_notify($1, $2)")
-            .bind::<diesel::sql_types::Text, _>(CHANNEL)
-            .bind::<diesel::sql_types::Text, _>(id.0.to_string())
-            .execute(pg)?;
-    }
-    Ok(())
-}
 
 /// Listens for changes written by any instance and calls `changed` with the tournaments
 /// (every few milliseconds, mostly with none) until it answers `Break` (the server stopped)
