@@ -15,15 +15,23 @@ pub struct ResultLine {
     pub points: u32,
 }
 
-/// Where a team sits in a Passe, as the schedule says: (table, Startnummer of team A,
-/// Startnummer of team B); None when the team has no table in that Passe.
-/// A table being assembled: the lines of team A and team B, and their Startnummern.
+/// A table being assembled: the lines of side A and side B, and their (first) Startnummern.
 type TableLines = (Option<ResultLine>, Option<ResultLine>, u32, u32);
 
 /// Striche of one team in one Spielrunde, at most (a plausibility bound).
 pub const MAX_STRICHE: u32 = 99;
 
-pub type SeatLookup<'a> = dyn Fn(u32, u32) -> Option<(u32, u32, u32)> + 'a;
+/// Where a Startnummer sits in a Passe, as the schedule says: its table, whether it plays on
+/// side A, and the Startnummern that stand for side A and side B (the teams, or in the
+/// Einzelschieber the players at A1 and B1); None when it has no table in that Passe.
+pub struct Seated {
+    pub table: u32,
+    pub side_a: bool,
+    pub first_a: u32,
+    pub first_b: u32,
+}
+
+pub type SeatLookup<'a> = dyn Fn(u32, u32) -> Option<Seated> + 'a;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ImportedTable {
@@ -132,7 +140,13 @@ pub fn assemble(
     // (passe, table) → (A's line, B's line)
     let mut tables: BTreeMap<(u32, u32), TableLines> = BTreeMap::new();
     for line in lines {
-        let Some((table, a, b)) = seat(line.passe, line.startnummer) else {
+        let Some(Seated {
+            table,
+            side_a,
+            first_a: a,
+            first_b: b,
+        }) = seat(line.passe, line.startnummer)
+        else {
             errors.push(ImportError::new(
                 line.line,
                 format!("Team {} hat in Passe {} keinen Tisch (unbekannt, spielfrei oder nicht ausgelost).", line.startnummer, line.passe),
@@ -142,11 +156,8 @@ pub fn assemble(
         let entry = tables
             .entry((line.passe, table))
             .or_insert((None, None, a, b));
-        let slot = if line.startnummer == a {
-            &mut entry.0
-        } else {
-            &mut entry.1
-        };
+        // Einzelschieber: either partner's line stands for the pair (both is one too many).
+        let slot = if side_a { &mut entry.0 } else { &mut entry.1 };
         if let Some(first) = slot {
             errors.push(ImportError::new(
                 line.line,
@@ -198,7 +209,7 @@ pub fn assemble(
                 }
             }
             (Some(only), None) | (None, Some(only)) => {
-                let missing = if only.startnummer == nr_a { nr_b } else { nr_a };
+                let missing = if a.is_some() { nr_b } else { nr_a };
                 errors.push(ImportError::new(
                     only.line,
                     format!("Passe {passe}, Tisch {table}: das Resultat des Gegners (Team {missing}) fehlt."),
@@ -220,10 +231,16 @@ mod tests {
     use super::*;
 
     /// Passe 1: table 1 = 1 vs 2, table 2 = 3 vs 4.
-    fn seat(passe: u32, nr: u32) -> Option<(u32, u32, u32)> {
+    fn seat(passe: u32, nr: u32) -> Option<Seated> {
+        let at = |table, a, b| Seated {
+            table,
+            side_a: nr == a,
+            first_a: a,
+            first_b: b,
+        };
         match (passe, nr) {
-            (1, 1 | 2) => Some((1, 1, 2)),
-            (1, 3 | 4) => Some((2, 3, 4)),
+            (1, 1 | 2) => Some(at(1, 1, 2)),
+            (1, 3 | 4) => Some(at(2, 3, 4)),
             _ => None,
         }
     }

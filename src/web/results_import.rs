@@ -9,7 +9,7 @@ use crate::app::{guard, import};
 use crate::db::models::TournamentRow;
 use crate::domain::ids::TournamentId;
 use crate::domain::mode::ResultEntry;
-use crate::domain::result_import::{assemble, parse_result_csv};
+use crate::domain::result_import::{Seated, assemble, parse_result_csv};
 use crate::domain::role::Permission;
 use crate::domain::text_import::ImportError;
 use crate::web::error::AppError;
@@ -58,12 +58,15 @@ async fn upload(
     let parsed = parse_result_csv(&bytes, data.tournament.passen as u32).and_then(|lines| {
         let seat = |passe: u32, startnummer: u32| {
             data.table_of_startnummer(passe, startnummer as i32)
-                .map(|t| {
-                    (
-                        t.number,
-                        t.team_a.startnummer as u32,
-                        t.team_b.startnummer as u32,
-                    )
+                .map(|t| Seated {
+                    table: t.number,
+                    // Einzelschieber: A2 plays on side A with A1.
+                    side_a: data
+                        .side(passe, t.team_a)
+                        .iter()
+                        .any(|p| p.startnummer as u32 == startnummer),
+                    first_a: t.team_a.startnummer as u32,
+                    first_b: t.team_b.startnummer as u32,
                 })
         };
         assemble(&lines, &seat, data.spiele())

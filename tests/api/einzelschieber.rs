@@ -449,3 +449,47 @@ async fn an_einzelschieber_export_imports_with_its_seats_and_partners() {
     assert!(r.text().await.unwrap().contains("Unbekannter Sitz"));
     assert_eq!(app.dump(), before);
 }
+
+/// The results CSV names any player of a pair: A2's line is pair A's points.
+#[tokio::test]
+async fn a_results_file_may_name_either_partner() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = einzel_field(&leitung, 8, "2").await;
+    let data = app.data(id);
+    let tables = data.tables(1);
+    let one = data.foursome(1, &tables[0]).unwrap();
+    let two = data.foursome(1, &tables[1]).unwrap();
+    let csv = format!(
+        "passe;startnummer;punkte\n1;{};700\n1;{};556\n1;{};1000\n1;{};256\n",
+        one[1].startnummer, one[3].startnummer, two[2].startnummer, two[0].startnummer
+    );
+    let r = leitung
+        .upload(
+            &format!("/tournaments/{id}/results/import"),
+            csv.into_bytes(),
+            Some(&leitung.csrf),
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    let data = app.data(id);
+    let first = data.result_at(1, tables[0].number).unwrap();
+    assert_eq!((first.points_a, first.points_b), (700, 556));
+    let second = data.result_at(1, tables[1].number).unwrap();
+    assert_eq!((second.points_a, second.points_b), (256, 1000));
+    // Both partners of one pair is one line too many.
+    let csv = format!(
+        "passe;startnummer;punkte\n2;{a1};700\n2;{a2};700\n",
+        a1 = data.foursome(2, &data.tables(2)[0]).unwrap()[0].startnummer,
+        a2 = data.foursome(2, &data.tables(2)[0]).unwrap()[1].startnummer,
+    );
+    let r = leitung
+        .upload(
+            &format!("/tournaments/{id}/results/import"),
+            csv.into_bytes(),
+            Some(&leitung.csrf),
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.text().await.unwrap().contains("doppelt"));
+}
