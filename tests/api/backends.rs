@@ -16,7 +16,7 @@ fn the_postgresql_suite_ran_or_says_it_did_not() {
         if std::env::var("JASSTURNIER_REQUIRE_POSTGRES").is_ok_and(|v| v == "1") {
             panic!("{message}");
         }
-        eprintln!("{message}");
+        say_not_run(&format!("\n{message}\n"));
     }
 }
 
@@ -332,7 +332,7 @@ fn normal_type(ty: &str) -> &'static str {
 #[test]
 fn both_backends_have_the_same_schema() {
     let Some(server) = test_postgres() else {
-        eprintln!("both_backends_have_the_same_schema NOT RUN: no JASSTURNIER_TEST_POSTGRES");
+        say_not_run("both_backends_have_the_same_schema NOT RUN: no JASSTURNIER_TEST_POSTGRES");
         return;
     };
     use diesel::{Connection, RunQueryDsl};
@@ -401,7 +401,7 @@ fn both_backends_have_the_same_schema() {
 #[tokio::test]
 async fn a_database_copied_to_postgresql_and_back_exports_the_same_tournament() {
     if test_postgres().is_none() {
-        eprintln!("copy round trip NOT RUN: no JASSTURNIER_TEST_POSTGRES");
+        say_not_run("copy round trip NOT RUN: no JASSTURNIER_TEST_POSTGRES");
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -469,8 +469,8 @@ async fn a_database_copied_to_postgresql_and_back_exports_the_same_tournament() 
 #[tokio::test]
 async fn an_entry_on_one_instance_reaches_a_live_page_on_the_other() {
     if !on_postgres() {
-        eprintln!(
-            "two instances NOT RUN: they share a PostgreSQL database (JASSTURNIER_TEST_POSTGRES)"
+        say_not_run(
+            "two instances NOT RUN: they share a PostgreSQL database (JASSTURNIER_TEST_POSTGRES)",
         );
         return;
     }

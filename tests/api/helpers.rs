@@ -61,10 +61,19 @@ pub fn test_database(dir: &std::path::Path) -> String {
     format!("{server}{separator}options=-csearch_path%3D{schema}")
 }
 
+/// Says that a test did not run, straight to the terminal (the harness captures
+/// `eprintln!` of passing tests).
+pub fn say_not_run(message: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{message}");
+}
+
 /// For a test of the SQLite file itself: on PostgreSQL it says so and is skipped.
 pub fn sqlite_file_test(name: &str) -> bool {
     if on_postgres() {
-        eprintln!("{name}: tests the SQLite file, NOT RUN on PostgreSQL");
+        say_not_run(&format!(
+            "{name}: tests the SQLite file, NOT RUN on PostgreSQL"
+        ));
         return false;
     }
     true
