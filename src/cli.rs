@@ -240,7 +240,7 @@ fn serve(settings: Settings) -> Result<(), String> {
                 .map(|(host, _)| host)
                 .unwrap_or("127.0.0.1"),
             app.port,
-            settings.database_url
+            db::shown_url(&settings.database_url)
         );
         app.server.await.map_err(|e| e.to_string())
     })

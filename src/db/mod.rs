@@ -484,3 +484,22 @@ pub fn now() -> chrono::NaiveDateTime {
     use chrono::SubsecRound;
     chrono::Local::now().naive_local().trunc_subsecs(6)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_database_url_is_shown_without_its_password() {
+        assert_eq!(
+            shown_url("postgres://jass:geheim@db.local:5432/turnier"),
+            "postgres://jass@db.local:5432/turnier"
+        );
+        assert_eq!(
+            shown_url("postgres://db.local/turnier"),
+            "postgres://db.local/turnier"
+        );
+        assert_eq!(shown_url("jassturnier.sqlite3"), "jassturnier.sqlite3");
+        assert!(is_postgres("postgresql://x/y") && !is_postgres("daten/postgres.sqlite3"));
+    }
+}
