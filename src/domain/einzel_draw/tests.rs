@@ -182,6 +182,28 @@ proptest! {
     }
 }
 
+proptest! {
+    // Big fields are slow to draw unoptimised: few cases (the benchmark measures 200 × 8).
+    #![proptest_config(ProptestConfig::with_cases(4))]
+
+    /// Fields of 37 to 200 players over 1 to 3 Passen (where no two players need to meet
+    /// twice): complete Passen, nobody spielfrei twice, no partner twice, no repeated meeting.
+    #[test]
+    fn big_fields_meet_the_strict_target(players in 37usize..=200, passen in 1usize..=3, seed in any::<u64>()) {
+        let drawn = schedule(players, passen, seed);
+        for passe in &drawn {
+            assert_complete(players, passe);
+        }
+        let mut sat_out = vec![0; players];
+        for p in drawn.iter().flat_map(|d| &d.spielfrei) {
+            sat_out[*p] += 1;
+        }
+        prop_assert!(sat_out.iter().all(|&n| n <= 1), "nobody spielfrei twice in 3 Passen");
+        let q = quality(players, &drawn, None);
+        prop_assert_eq!((q.partner_repeats, q.meeting_repeats), (0, 0), "{:?}", q);
+    }
+}
+
 #[test]
 fn a_passe_with_repeats_is_rebuilt_without_them() {
     // 16 players seated twice at the same four tables: the second Passe is all repeats.
