@@ -313,6 +313,70 @@ fn sqlite_schema(path: &str) -> std::collections::BTreeSet<String> {
         .collect()
 }
 
+#[derive(diesel::QueryableByName)]
+struct Constraint {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    kind: String,
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    t: String,
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    cols: String,
+}
+
+/// "unique t(a,b)" and "fk t.c -> u.d", columns sorted.
+fn constraint_lines(rows: Vec<Constraint>) -> std::collections::BTreeSet<String> {
+    rows.into_iter()
+        .map(|r| {
+            let mut cols: Vec<&str> = r.cols.split(',').collect();
+            cols.sort_unstable();
+            format!("{} {}({})", r.kind, r.t, cols.join(","))
+        })
+        .collect()
+}
+
+/// Unique constraints and foreign keys of the SQLite schema.
+fn sqlite_constraints(path: &str) -> std::collections::BTreeSet<String> {
+    use diesel::{Connection, RunQueryDsl};
+    let mut conn = diesel::SqliteConnection::establish(path).unwrap();
+    let rows: Vec<Constraint> = diesel::sql_query(
+        "SELECT 'unique' AS kind, m.name AS t, group_concat(ii.name, ',') AS cols \
+         FROM sqlite_master m JOIN pragma_index_list(m.name) il JOIN pragma_index_info(il.name) ii \
+         WHERE m.type = 'table' AND il.origin = 'u' GROUP BY m.name, il.name \
+         UNION ALL \
+         SELECT 'fk' AS kind, m.name AS t, f.\"from\" || '->' || f.\"table\" || '.' || f.\"to\" AS cols \
+         FROM sqlite_master m JOIN pragma_foreign_key_list(m.name) f WHERE m.type = 'table'",
+    )
+    .load(&mut conn)
+    .unwrap();
+    constraint_lines(rows)
+}
+
+/// Unique constraints and foreign keys of the PostgreSQL schema.
+fn postgres_constraints(pg: &mut diesel::PgConnection) -> std::collections::BTreeSet<String> {
+    use diesel::RunQueryDsl;
+    let rows: Vec<Constraint> = diesel::sql_query(
+        "SELECT 'unique' AS kind, tc.table_name::text AS t, \
+                string_agg(k.column_name::text, ',') AS cols \
+         FROM information_schema.table_constraints tc \
+         JOIN information_schema.key_column_usage k \
+           ON k.constraint_name = tc.constraint_name AND k.table_schema = tc.table_schema \
+         WHERE tc.constraint_type = 'UNIQUE' AND tc.table_schema = current_schema() \
+         GROUP BY tc.table_name, tc.constraint_name \
+         UNION ALL \
+         SELECT 'fk' AS kind, k.table_name::text AS t, \
+                k.column_name::text || '->' || c.table_name::text || '.' || c.column_name::text AS cols \
+         FROM information_schema.table_constraints tc \
+         JOIN information_schema.key_column_usage k \
+           ON k.constraint_name = tc.constraint_name AND k.table_schema = tc.table_schema \
+         JOIN information_schema.constraint_column_usage c \
+           ON c.constraint_name = tc.constraint_name AND c.table_schema = tc.table_schema \
+         WHERE tc.constraint_type = 'FOREIGN KEY' AND tc.table_schema = current_schema()",
+    )
+    .load(pg)
+    .unwrap();
+    constraint_lines(rows)
+}
+
 fn normal_type(ty: &str) -> &'static str {
     let ty = ty.to_lowercase();
     match ty.as_str() {
@@ -386,14 +450,26 @@ fn both_backends_have_the_same_schema() {
             )
         })
         .collect();
-    let sqlite = sqlite_schema(sqlite.to_str().unwrap());
+    let mut postgres = postgres;
+    postgres.extend(postgres_constraints(&mut pg));
+    let sqlite = {
+        let mut all = sqlite_schema(sqlite.to_str().unwrap());
+        all.extend(sqlite_constraints(sqlite.to_str().unwrap()));
+        all
+    };
     let only_sqlite: Vec<_> = sqlite.difference(&postgres).collect();
     let only_postgres: Vec<_> = postgres.difference(&sqlite).collect();
     assert!(
         only_sqlite.is_empty() && only_postgres.is_empty(),
         "SQLite only: {only_sqlite:#?}\nPostgreSQL only: {only_postgres:#?}"
     );
-    assert!(sqlite.len() > 150, "{} columns compared", sqlite.len());
+    let count = |what: &str| sqlite.iter().filter(|l| l.starts_with(what)).count();
+    assert!(
+        sqlite.len() > 150,
+        "{} columns and constraints compared",
+        sqlite.len()
+    );
+    assert!(count("unique ") >= 5 && count("fk ") >= 20, "{sqlite:#?}");
 }
 
 /// A database with a played, visaed, partly disqualified tournament, copied to PostgreSQL and
