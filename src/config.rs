@@ -4,7 +4,7 @@
 pub struct Settings {
     /// Address to listen on; port 0 picks a free port (tests).
     pub bind: String,
-    /// SQLite file (optionally prefixed `sqlite://`).
+    /// SQLite file (optionally prefixed `sqlite://`), or a `postgres://` URL.
     pub database_url: String,
     pub workers: usize,
     /// Nice value of the HTTP worker threads; see [`crate::web::threads`].

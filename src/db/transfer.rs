@@ -1,6 +1,7 @@
 //! A whole tournament as one JSON document (teams, schedule, results, visas,
 //! disqualifications, audit), free of database ids so that it imports into any instance.
-//! This is also the path between SQLite and a future PostgreSQL backend.
+//! A whole database is a list of them with the accounts ([`DatabaseDoc`]): the backup of a
+//! PostgreSQL database and what `jassturnier copy` carries between the backends.
 
 use super::models::{AuditRow, Signer, TournamentRow, VisaMark};
 use super::schema::{audit_log, results, teams, tournaments};

@@ -8,6 +8,10 @@
 //! - a team drawn against a disqualified or withdrawn team, from the Passe it left in on,
 //!   gets the Pauschale; a bye (spielfrei) also counts the Pauschale.
 //!   Pauschalen are set by the Turnierleitung and need no Kontrolleur visa.
+//!
+//! Einzelschieber (seed 001): a "team" here is one player; he scores his pair's points (the
+//! result is filed under the pair's first seat) and shares its visa; when a player of a table
+//! has left, the three others get the Pauschale (README, "Einzelschieber").
 
 use super::ids::{ResultId, TeamId};
 use super::mode::Mode;
