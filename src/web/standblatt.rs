@@ -6,12 +6,13 @@ use super::ctx::Ctx;
 use super::passe::safe_back;
 use super::render::page;
 use super::state::{AppState, db};
-use super::views::{opponents_cell, seat_cells, team_label};
+use super::views::{opponents_cell, seat_cells, side_label, team_label};
 use crate::app::{guard, team_status, visa};
 use crate::db::models::{TeamRow, TournamentRow};
 use crate::domain::format;
 use crate::domain::ids::{ResultId, TeamId, TournamentId};
 use crate::domain::marathon::Details;
+use crate::domain::mode::Entrant;
 use crate::domain::role::Permission;
 use crate::domain::standblatt::{PasseLine, Standblatt, final_visa_refusal};
 use crate::domain::team::TeamStatus;
@@ -253,6 +254,7 @@ fn confirm_items(
     plan: &WithdrawalPlan,
     team: TeamId,
     label_of: &dyn Fn(TeamId) -> String,
+    opponents_of: &dyn Fn(u32, TeamId) -> String,
     round: &str,
     pauschale: u32,
 ) -> Vec<String> {
@@ -265,9 +267,9 @@ fn confirm_items(
             r.table,
             format::number(i64::from(r.points)),
             format::number(i64::from(r.opponent_points)),
-            label_of(r.opponent),
+            opponents_of(r.passe, r.opponent),
             format::number(i64::from(pauschale)),
-            label_of(r.opponent),
+            opponents_of(r.passe, r.opponent),
         ));
         for (team, visa) in &r.visas {
             items.push(format!(
@@ -357,20 +359,29 @@ async fn set_status(
     let labels: HashMap<TeamId, String> =
         data.teams.iter().map(|t| (t.id, team_label(t))).collect();
     let label_of = |t: TeamId| labels.get(&t).cloned().unwrap_or_default();
+    // The other side of a table: the team, or (Einzelschieber) both players of the pair.
+    let opponents_of = |passe: u32, first: TeamId| {
+        data.team(first)
+            .map(|row| side_label(&data, passe, row, false))
+            .unwrap_or_default()
+    };
+    let entrant = data.tournament.mode.entrant();
     let (question, confirm) = match outcome {
         team_status::LeaveOutcome::Done(plan) => {
             let word = if status == TeamStatus::Disqualifiziert {
-                "Team disqualifiziert"
+                format!("{} disqualifiziert", entrant.one())
             } else {
-                "Rückzug erfasst"
+                "Rückzug erfasst".to_string()
+            };
+            // Einzelschieber: the partner, not at fault, gets the Pauschale too.
+            let who = match entrant {
+                Entrant::Team => "seine Gegner erhalten",
+                Entrant::Player => "sein Partner und seine Gegner erhalten",
             };
             let mut message = if plan.out_passe > data.tournament.passen as u32 {
                 format!("{word}: seine Resultate bleiben, es wird nicht rangiert.")
             } else {
-                format!(
-                    "{word}: seine Gegner erhalten ab {round} {} die Pauschale.",
-                    plan.out_passe
-                )
+                format!("{word}: {who} ab {round} {} die Pauschale.", plan.out_passe)
             };
             for r in &plan.replaced {
                 message += &format!(
@@ -384,7 +395,7 @@ async fn set_status(
             Some(QuestionView {
                 passe: q.passe,
                 table: q.table,
-                opponent: label_of(q.opponent),
+                opponent: opponents_of(q.passe, q.opponent),
                 score: format!(
                     "{} : {}",
                     format::number(i64::from(q.points)),
@@ -404,6 +415,7 @@ async fn set_status(
                     &plan,
                     team_id,
                     &label_of,
+                    &opponents_of,
                     round,
                     data.tournament.pauschale as u32,
                 ),

@@ -147,7 +147,7 @@ async fn a_whole_einzelschieber_from_import_to_official_rangliste() {
     let culprit_table = &t2[1];
     let culprit_four = data.foursome(2, culprit_table).unwrap();
     let culprit = culprit_four[3];
-    leitung
+    let html = leitung
         .post_ok(
             &format!("/tournaments/{id}/teams/{}/status", culprit.id),
             &[
@@ -157,6 +157,13 @@ async fn a_whole_einzelschieber_from_import_to_official_rangliste() {
             ],
         )
         .await;
+    assert!(
+        text(&html, ".flash").contains(
+            "Spieler disqualifiziert: sein Partner und seine Gegner erhalten ab Passe 2 die Pauschale"
+        ),
+        "{}",
+        text(&html, ".flash")
+    );
     let before = app.dump();
     let r = leitung
         .post(
@@ -492,4 +499,32 @@ async fn a_results_file_may_name_either_partner() {
         .await;
     assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
     assert!(r.text().await.unwrap().contains("doppelt"));
+}
+
+/// A player leaving in a Passe already played is asked about, naming both opponents.
+#[tokio::test]
+async fn leaving_in_a_played_passe_names_both_opponents() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = einzel_field(&leitung, 8, "2").await;
+    let data = app.data(id);
+    let t = &data.tables(1)[0];
+    enter(&leitung, id, 1, t.number, 700).await;
+    let four = data.foursome(1, t).unwrap();
+    let r = leitung
+        .post(
+            &format!("/tournaments/{id}/teams/{}/status", four[1].id),
+            &[("action", "disqualify"), ("passe", "1"), ("reason", "x")],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let html = Html::parse_document(&r.text().await.unwrap());
+    let question = text(&html, "#question");
+    for opponent in [four[2], four[3]] {
+        assert!(
+            question.contains(opponent.name.as_deref().unwrap()),
+            "{question}"
+        );
+    }
+    assert!(question.contains("700 : 556"), "{question}");
 }
