@@ -36,6 +36,19 @@ fn record_single<B: Serialize, A: Serialize>(
     Ok(())
 }
 
+/// Partners are found for single registrations in team modes; in the Einzelschieber every
+/// player registers alone and partners are drawn each Passe.
+fn ensure_team_mode(t: &crate::db::models::TournamentRow) -> Result<(), Refusal> {
+    if t.mode.draws_partners() {
+        return Err(Refusal::invalid(format!(
+            "Im {} werden die Partner jede {} neu ausgelost: Spieler unter «Spieler» erfassen.",
+            t.mode.label(),
+            t.mode.round()
+        )));
+    }
+    Ok(())
+}
+
 pub fn add(
     conn: &mut Conn,
     actor: &Actor,
@@ -45,6 +58,7 @@ pub fn add(
     guard::require(actor, Permission::ManageTeams)?;
     write_tx(conn, Lock::Tournament(tournament), |conn| {
         let t = guard::begin_write(conn, tournament)?;
+        ensure_team_mode(&t)?;
         ensure_may_add(&t)?;
         let row = singles::insert(conn, tournament, input)?;
         record_single(
@@ -109,6 +123,7 @@ pub fn form_teams(
     guard::require(actor, Permission::ManageTeams)?;
     write_tx(conn, Lock::Tournament(tournament), |conn| {
         let t = guard::begin_write(conn, tournament)?;
+        ensure_team_mode(&t)?;
         ensure_may_add(&t)?;
         let now: Vec<SingleRow> = singles::list(conn, tournament)?;
         if now.iter().map(|s| s.id).ne(drawn_from.iter().copied()) {

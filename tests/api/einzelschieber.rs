@@ -354,6 +354,17 @@ async fn einzelschieber_registration_is_by_player_and_the_draw_needs_four() {
         .await;
     assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
     assert!(r.text().await.unwrap().contains("mindestens vier Spieler"));
+    // Partners for single registrations belong to team modes; here every player is single.
+    let before = app.dump();
+    let r = leitung
+        .post(
+            &format!("/tournaments/{id}/singles"),
+            &[("player", "Hans Muster")],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.text().await.unwrap().contains("jede Passe neu ausgelost"));
+    assert_eq!(app.dump(), before);
     // The template file speaks of players.
     let (_, _, csv) = bytes(&leitung, &format!("/tournaments/{id}/teams/vorlage.csv")).await;
     assert!(String::from_utf8_lossy(&csv).contains("startnummer;name;vorname;verein;ort"));
