@@ -9,7 +9,7 @@ use crate::db::Lock;
 use crate::db::models::SeatRow;
 use crate::db::models::{Signer, VisaMark};
 use crate::db::transfer::{self, Export, FORMAT, ImportedResult};
-use crate::db::{Conn, audit, marathon, results, seats, tournament_data, write_tx};
+use crate::db::{Conn, audit, marathon, results, seats, teams, tournament_data, write_tx};
 use crate::domain::clock::ClockFacts;
 use crate::domain::draw::DrawMode;
 use crate::domain::ids::{TeamId, TournamentId};
@@ -318,6 +318,17 @@ pub fn write_tournament(
             .copied()
             .ok_or_else(|| Refusal::invalid(format!("Team {nr} fehlt in der Datei.")))
     };
+    // Final visas held aside while another team is out come back when it returns.
+    for t in &doc.teams {
+        if let Some(s) = &t.suspended_final_visa {
+            let held = teams::SuspendedVisa {
+                team: team(t.startnummer)?,
+                visa: visa_of(&Some(s.visa.clone())),
+                total: s.total.max(0) as u32,
+            };
+            teams::suspend_final_visa(conn, team(s.cause)?, &held)?;
+        }
+    }
     let mut seat_rows = Vec::with_capacity(doc.seats.len());
     for s in &doc.seats {
         seat_rows.push(SeatRow {

@@ -214,38 +214,79 @@ pub fn suspend_final_visa(
     Ok(())
 }
 
+type SuspendedRow = (
+    TeamId,
+    TeamId,
+    Option<UserId>,
+    Option<String>,
+    NaiveDateTime,
+    i32,
+);
+
+fn suspended_of((team, _, by, name, at, total): SuspendedRow) -> SuspendedVisa {
+    SuspendedVisa {
+        team,
+        visa: match (by, name) {
+            (Some(user), _) => Some((Signer::User(user), at)),
+            (None, Some(name)) => Some((Signer::Imported(name), at)),
+            (None, None) => None,
+        },
+        total: total as u32,
+    }
+}
+
+const SUSPENDED_COLUMNS: (
+    suspended_final_visas::team_id,
+    suspended_final_visas::cause_team_id,
+    suspended_final_visas::visa_by,
+    suspended_final_visas::visa_name,
+    suspended_final_visas::visa_at,
+    suspended_final_visas::total,
+) = (
+    suspended_final_visas::team_id,
+    suspended_final_visas::cause_team_id,
+    suspended_final_visas::visa_by,
+    suspended_final_visas::visa_name,
+    suspended_final_visas::visa_at,
+    suspended_final_visas::total,
+);
+
 /// Takes the final visas suspended because of `cause` (and forgets them).
 pub fn take_suspended_final_visas(
     conn: &mut Conn,
     cause: TeamId,
 ) -> QueryResult<Vec<SuspendedVisa>> {
-    type Row = (TeamId, Option<UserId>, Option<String>, NaiveDateTime, i32);
-    let rows: Vec<Row> = suspended_final_visas::table
+    let rows: Vec<SuspendedRow> = suspended_final_visas::table
         .filter(suspended_final_visas::cause_team_id.eq(cause))
-        .select((
-            suspended_final_visas::team_id,
-            suspended_final_visas::visa_by,
-            suspended_final_visas::visa_name,
-            suspended_final_visas::visa_at,
-            suspended_final_visas::total,
-        ))
+        .select(SUSPENDED_COLUMNS)
         .order(suspended_final_visas::team_id)
         .load(conn)?;
     diesel::delete(
         suspended_final_visas::table.filter(suspended_final_visas::cause_team_id.eq(cause)),
     )
     .execute(conn)?;
+    Ok(rows.into_iter().map(suspended_of).collect())
+}
+
+/// The final visas held aside in a tournament, each with the team that caused it.
+pub fn suspended_in(
+    conn: &mut Conn,
+    tournament: TournamentId,
+) -> QueryResult<Vec<(TeamId, SuspendedVisa)>> {
+    let rows: Vec<SuspendedRow> = suspended_final_visas::table
+        .filter(
+            suspended_final_visas::team_id.eq_any(
+                teams::table
+                    .filter(teams::tournament_id.eq(tournament))
+                    .select(teams::id),
+            ),
+        )
+        .select(SUSPENDED_COLUMNS)
+        .order(suspended_final_visas::team_id)
+        .load(conn)?;
     Ok(rows
         .into_iter()
-        .map(|(team, by, name, at, total)| SuspendedVisa {
-            team,
-            visa: match (by, name) {
-                (Some(user), _) => Some((Signer::User(user), at)),
-                (None, Some(name)) => Some((Signer::Imported(name), at)),
-                (None, None) => None,
-            },
-            total: total as u32,
-        })
+        .map(|row| (row.1, suspended_of(row)))
         .collect())
 }
 

@@ -192,6 +192,18 @@ pub struct TeamJson {
     pub out_passe: Option<i32>,
     pub out_reason: Option<String>,
     pub final_visa: Option<VisaJson>,
+    /// A final visa held aside while the team `cause` is out (given back when it returns).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suspended_final_visa: Option<SuspendedJson>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SuspendedJson {
+    /// Startnummer of the team whose leaving suspended the visa.
+    pub cause: i32,
+    pub visa: VisaJson,
+    /// The total the visa was given on.
+    pub total: i32,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -244,10 +256,16 @@ pub fn export(conn: &mut Conn, id: TournamentId) -> QueryResult<Export> {
         .order(audit_log::id)
         .load(conn)?;
     let marathon = marathon_of(conn, &data)?;
-    Ok(document(&data, audit, marathon))
+    let suspended = super::teams::suspended_in(conn, id)?;
+    Ok(document(&data, audit, marathon, &suspended))
 }
 
-fn document(data: &TournamentData, audit: Vec<AuditRow>, marathon: Option<MarathonJson>) -> Export {
+fn document(
+    data: &TournamentData,
+    audit: Vec<AuditRow>,
+    marathon: Option<MarathonJson>,
+    suspended: &[(TeamId, super::teams::SuspendedVisa)],
+) -> Export {
     let t = &data.tournament;
     let number: HashMap<TeamId, i32> = data
         .teams
@@ -311,6 +329,15 @@ fn document(data: &TournamentData, audit: Vec<AuditRow>, marathon: Option<Marath
                 out_passe: team.out_passe,
                 out_reason: team.out_reason.clone(),
                 final_visa: visa(team.final_visa()),
+                suspended_final_visa: suspended.iter().find(|(_, s)| s.team == team.id).and_then(
+                    |(cause, s)| {
+                        Some(SuspendedJson {
+                            cause: nr(*cause),
+                            visa: visa(s.visa.clone())?,
+                            total: s.total as i32,
+                        })
+                    },
+                ),
             })
             .collect(),
         seats,

@@ -311,3 +311,64 @@ async fn a_future_pauschale_waits_for_its_passe_in_the_provisional_ranking() {
     );
     assert_eq!(text(&ranking, "#legend"), "P = Pauschale, s = spielfrei");
 }
+
+/// The final visa held aside by a disqualification travels with the tournament's export
+/// (and so with a backup or `copy`): reinstating the team in the imported copy gives it back.
+#[tokio::test]
+async fn a_final_visa_held_aside_survives_export_and_import() {
+    let f = played_and_visaed().await;
+    let id = f.id;
+    let (culprit, victim) = culprit_and_victim(&f.app.data(id));
+    let victim_nr = f
+        .app
+        .data(id)
+        .team(jassturnier::domain::ids::TeamId(victim))
+        .unwrap()
+        .startnummer;
+    let path = format!("/tournaments/{id}/teams/{culprit}/status");
+    let r = f.leitung.post(&path, &dq_form(&[("aborted", "ja")])).await;
+    let html = scraper::Html::parse_document(&r.text().await.unwrap());
+    let version = attr(&html, "input[name=confirm]", "value").unwrap();
+    f.leitung
+        .post_ok(&path, &dq_form(&[("aborted", "ja"), ("confirm", &version)]))
+        .await;
+    let (_, _, json) = bytes(&f.leitung, &format!("/tournaments/{id}/export.json")).await;
+    let doc: jassturnier::db::transfer::Export = serde_json::from_slice(&json).unwrap();
+    let held = doc
+        .teams
+        .iter()
+        .find(|t| t.startnummer == victim_nr)
+        .and_then(|t| t.suspended_final_visa.clone())
+        .expect("the victim's final visa is held aside in the export");
+    assert_eq!(held.visa.by, "kontrolle");
+
+    let r = f
+        .leitung
+        .upload("/tournaments/import", json.clone(), Some(&f.leitung.csrf))
+        .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    let copy: i32 = location(&r).rsplit('/').next().unwrap().parse().unwrap();
+    let data = f.app.data(copy);
+    let team_of = |nr: i32| data.teams.iter().find(|t| t.startnummer == nr).unwrap().id;
+    let culprit_nr = f
+        .app
+        .data(id)
+        .team(jassturnier::domain::ids::TeamId(culprit))
+        .unwrap()
+        .startnummer;
+    let html = f
+        .leitung
+        .post_ok(
+            &format!("/tournaments/{copy}/teams/{}/status", team_of(culprit_nr)),
+            &[("action", "reinstate")],
+        )
+        .await;
+    assert!(
+        text(&html, ".flash").contains("Endvisum/Endvisa wiederhergestellt"),
+        "{}",
+        text(&html, ".flash")
+    );
+    let victim_row = f.app.data(copy);
+    let victim_row = victim_row.team(team_of(victim_nr)).unwrap();
+    assert!(victim_row.final_visa().is_some(), "the held visa is back");
+}
