@@ -287,7 +287,8 @@ where
     }
     let start = std::time::Instant::now();
     let done = match conn {
-        Conn::Sqlite(_) => sqlite_immediate(conn, |conn| {
+        // diesel's own `immediate_transaction` exists on the SQLite connection only.
+        Conn::Sqlite(_) => begun_with(conn, "BEGIN IMMEDIATE", "BEGIN", |conn| {
             let done = work(conn)?;
             ensure_same_file(conn)?;
             Ok(done)
@@ -308,18 +309,6 @@ where
         tracing::info!(held_ms = held.as_millis() as u64, "write lock held");
     }
     done
-}
-
-/// SQLite's `BEGIN IMMEDIATE` around `work`, which gets the whole connection (diesel's own
-/// `immediate_transaction` exists on the SQLite connection only).
-fn sqlite_immediate<T, E>(
-    conn: &mut Conn,
-    work: impl FnOnce(&mut Conn) -> Result<T, E>,
-) -> Result<T, E>
-where
-    E: From<diesel::result::Error>,
-{
-    begun_with(conn, "BEGIN IMMEDIATE", "BEGIN", work)
 }
 
 /// A consistent read of many queries (a backup): one snapshot of the whole database, on

@@ -214,58 +214,47 @@ pub fn suspend_final_visa(
     Ok(())
 }
 
-type SuspendedRow = (
-    TeamId,
-    TeamId,
-    Option<UserId>,
-    Option<String>,
-    NaiveDateTime,
-    i32,
-);
-
-fn suspended_of((team, _, by, name, at, total): SuspendedRow) -> SuspendedVisa {
-    SuspendedVisa {
-        team,
-        visa: match (by, name) {
-            (Some(user), _) => Some((Signer::User(user), at)),
-            (None, Some(name)) => Some((Signer::Imported(name), at)),
-            (None, None) => None,
-        },
-        total: total as u32,
-    }
+/// A final visa held aside, as stored.
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = suspended_final_visas)]
+struct HeldRow {
+    team_id: TeamId,
+    cause_team_id: TeamId,
+    visa_by: Option<UserId>,
+    visa_name: Option<String>,
+    visa_at: NaiveDateTime,
+    total: i32,
 }
 
-const SUSPENDED_COLUMNS: (
-    suspended_final_visas::team_id,
-    suspended_final_visas::cause_team_id,
-    suspended_final_visas::visa_by,
-    suspended_final_visas::visa_name,
-    suspended_final_visas::visa_at,
-    suspended_final_visas::total,
-) = (
-    suspended_final_visas::team_id,
-    suspended_final_visas::cause_team_id,
-    suspended_final_visas::visa_by,
-    suspended_final_visas::visa_name,
-    suspended_final_visas::visa_at,
-    suspended_final_visas::total,
-);
+impl HeldRow {
+    fn visa(self) -> SuspendedVisa {
+        SuspendedVisa {
+            team: self.team_id,
+            visa: match (self.visa_by, self.visa_name) {
+                (Some(user), _) => Some((Signer::User(user), self.visa_at)),
+                (None, Some(name)) => Some((Signer::Imported(name), self.visa_at)),
+                (None, None) => None,
+            },
+            total: self.total as u32,
+        }
+    }
+}
 
 /// Takes the final visas suspended because of `cause` (and forgets them).
 pub fn take_suspended_final_visas(
     conn: &mut Conn,
     cause: TeamId,
 ) -> QueryResult<Vec<SuspendedVisa>> {
-    let rows: Vec<SuspendedRow> = suspended_final_visas::table
+    let rows: Vec<HeldRow> = suspended_final_visas::table
         .filter(suspended_final_visas::cause_team_id.eq(cause))
-        .select(SUSPENDED_COLUMNS)
+        .select(HeldRow::as_select())
         .order(suspended_final_visas::team_id)
         .load(conn)?;
     diesel::delete(
         suspended_final_visas::table.filter(suspended_final_visas::cause_team_id.eq(cause)),
     )
     .execute(conn)?;
-    Ok(rows.into_iter().map(suspended_of).collect())
+    Ok(rows.into_iter().map(HeldRow::visa).collect())
 }
 
 /// The final visas held aside in a tournament, each with the team that caused it.
@@ -273,7 +262,7 @@ pub fn suspended_in(
     conn: &mut Conn,
     tournament: TournamentId,
 ) -> QueryResult<Vec<(TeamId, SuspendedVisa)>> {
-    let rows: Vec<SuspendedRow> = suspended_final_visas::table
+    let rows: Vec<HeldRow> = suspended_final_visas::table
         .filter(
             suspended_final_visas::team_id.eq_any(
                 teams::table
@@ -281,12 +270,12 @@ pub fn suspended_in(
                     .select(teams::id),
             ),
         )
-        .select(SUSPENDED_COLUMNS)
+        .select(HeldRow::as_select())
         .order(suspended_final_visas::team_id)
         .load(conn)?;
     Ok(rows
         .into_iter()
-        .map(|row| (row.1, suspended_of(row)))
+        .map(|row| (row.cause_team_id, row.visa()))
         .collect())
 }
 

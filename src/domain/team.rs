@@ -238,6 +238,15 @@ pub fn club_numbers<'a, T: Eq + Hash>(
     clubs
 }
 
+/// The players under a team's name ("Anna / Urs"); empty for an Einzelschieber player, whose
+/// display name is his name already.
+pub fn players_line(entrant: Entrant, player1: &str, player2: &str) -> String {
+    match entrant {
+        Entrant::Team => format!("{player1} / {player2}"),
+        Entrant::Player => String::new(),
+    }
+}
+
 /// The display name: the team name, or both players.
 pub fn display_name(name: Option<&str>, player1: &str, player2: &str) -> String {
     match name {
@@ -289,6 +298,12 @@ mod tests {
                 .get("startnummer")
                 .is_some()
         );
+    }
+
+    #[test]
+    fn a_player_has_no_players_line() {
+        assert_eq!(players_line(Entrant::Team, "Anna", "Urs"), "Anna / Urs");
+        assert_eq!(players_line(Entrant::Player, "Muster", "Hans"), "");
     }
 
     #[test]

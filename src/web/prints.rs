@@ -15,7 +15,7 @@ use crate::domain::format;
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::mode::POINTS_PER_SPIEL;
 use crate::domain::standblatt::PasseLine;
-use crate::domain::team::display_name;
+use crate::domain::team::{display_name, players_line};
 use crate::pdf::Header;
 use crate::pdf::documents::{
     self, RankRow, RankSection, SeatEntry, Sheet, SheetLine, StartEntry, TableEntry,
@@ -116,10 +116,7 @@ fn sheets(
                 &team.player1,
                 &team.player2,
             ),
-            players: match player {
-                true => String::new(),
-                false => format!("{} / {}", team.player1, team.player2),
-            },
+            players: players_line(data.tournament.mode.entrant(), &team.player1, &team.player2),
             club: [team.club.clone(), team.place.clone()]
                 .into_iter()
                 .flatten()
@@ -406,10 +403,7 @@ async fn startliste(
             los: t.los.map(|l| l.to_string()).unwrap_or_default(),
             startnummer: t.startnummer,
             team: t.name.clone().unwrap_or_default(),
-            players: match data.tournament.mode.draws_partners() {
-                true => String::new(),
-                false => format!("{} / {}", t.player1, t.player2),
-            },
+            players: players_line(data.tournament.mode.entrant(), &t.player1, &t.player2),
             club: [t.club.clone(), t.place.clone()]
                 .into_iter()
                 .flatten()

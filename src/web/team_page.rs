@@ -12,6 +12,7 @@ use crate::db::models::TournamentRow;
 use crate::domain::format;
 use crate::domain::ids::TournamentId;
 use crate::domain::standblatt::PasseLine;
+use crate::domain::team::players_line;
 use crate::web::error::AppError;
 use actix_web::{HttpResponse, web};
 use askama::Template;
@@ -128,7 +129,7 @@ async fn show(
                 .flatten()
                 .collect::<Vec<_>>()
                 .join(", "),
-            false => format!("{} / {}", team.player1, team.player2),
+            false => players_line(data.tournament.mode.entrant(), &team.player1, &team.player2),
         },
         rank: row.map(|r| r.rank_text()).unwrap_or_default(),
         total: row.map(|r| r.total_text()).unwrap_or_default(),

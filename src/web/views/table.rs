@@ -14,9 +14,9 @@ pub fn team_label(team: &TeamRow) -> String {
     )
 }
 
-/// One side of a table: the team, or (Einzelschieber) both players of the pair, each with
-/// the seat when `seats` is asked for ("A1 12 Muster Hans · A2 5 Bär Anna").
-pub fn side_label(data: &TournamentData, passe: u32, first: &TeamRow, seats: bool) -> String {
+/// The labels of one side of a table: the team, or (Einzelschieber) both players of the
+/// pair, each with its seat when `seats` is asked for ("A1 12 Muster Hans").
+fn side_labels(data: &TournamentData, passe: u32, first: &TeamRow, seats: bool) -> Vec<String> {
     data.side(passe, first)
         .into_iter()
         .map(|player| {
@@ -29,8 +29,13 @@ pub fn side_label(data: &TournamentData, passe: u32, first: &TeamRow, seats: boo
                 None => team_label(player),
             }
         })
-        .collect::<Vec<_>>()
-        .join(if seats { " · " } else { " & " })
+        .collect()
+}
+
+/// One side of a table in one line: "12 Muster Hans & 5 Bär Anna", or with the seats
+/// "A1 12 Muster Hans · A2 5 Bär Anna".
+pub fn side_label(data: &TournamentData, passe: u32, first: &TeamRow, seats: bool) -> String {
+    side_labels(data, passe, first, seats).join(if seats { " · " } else { " & " })
 }
 
 /// Einzelschieber: a player's seat and partner in a Passe ("A2", "5 Bär Anna"); empty for a
@@ -62,14 +67,10 @@ pub fn opponents_cell(
     line: &crate::domain::standblatt::PasseLine,
     join: &str,
 ) -> String {
-    let Some(first) = line.opponent().and_then(|o| data.team(o)) else {
-        return String::new();
-    };
-    data.side(passe, first)
-        .into_iter()
-        .map(team_label)
-        .collect::<Vec<_>>()
-        .join(join)
+    line.opponent()
+        .and_then(|o| data.team(o))
+        .map(|first| side_labels(data, passe, first, false).join(join))
+        .unwrap_or_default()
 }
 
 pub struct TableView {
