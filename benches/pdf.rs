@@ -41,6 +41,7 @@ fn main() {
             total: "8'160".into(),
             final_visa: String::new(),
             player: false,
+            table_code: Some("KM4T-9QXD".into()),
         })
         .collect();
     let start = Instant::now();

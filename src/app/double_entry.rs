@@ -3,7 +3,8 @@
 
 use super::Refusal;
 use super::result_write::{
-    SaveOutcome, TableEntry, finish_result_writes, seating, sheets_before_write, write_checked,
+    SaveOutcome, TableEntry, Writer, finish_result_writes, seating, sheets_before_write,
+    supersede_report, write_checked,
 };
 use crate::db::models::PendingEntry;
 use crate::db::tournament_data::TournamentData;
@@ -59,6 +60,7 @@ pub(super) fn enter(
         )),
         Decision::AwaitLeitung => Ok(SaveOutcome::Mismatch(pending)),
         Decision::KeepFirst | Decision::Contradiction => {
+            supersede_report(conn, audit::Author::User(actor), id, (passe, table))?;
             let stored = results::insert_pending(conn, id, passe, table, actor.id, new.score)?;
             let first = decision == Decision::KeepFirst;
             record(
@@ -79,7 +81,7 @@ pub(super) fn enter(
         }
         Decision::Confirm | Decision::Resolve => {
             let before = sheets_before_write(conn, data)?;
-            let outcome = write_checked(conn, actor, data, new)?;
+            let outcome = write_checked(conn, Writer::Office(actor), data, new)?;
             results::delete_pending(conn, id, passe, table)?;
             let entry = PendingEntry {
                 id: 0,

@@ -62,6 +62,8 @@ pub fn draw(
             .collect();
         draw::may_draw(entered, active.len(), tournament.mode.entrant())?;
         seats::delete_all(conn, id)?;
+        // Reports from the tables belong to the old tables (none has a result yet).
+        crate::db::table_entry::forget_reports(conn, id, None)?;
         let lose = schedule::draw_lose(&active, seed);
         teams::set_lose(conn, id, &lose)?;
         if tournament.mode.draws_partners() {

@@ -3,7 +3,7 @@
 //! blind twice where the tournament wants double entry.
 
 use super::result_write::{
-    SaveOutcome, TableEntry, finish_result_writes, sheets_before_write, write_checked,
+    SaveOutcome, TableEntry, Writer, finish_result_writes, sheets_before_write, write_checked,
 };
 use super::tafel::record_replacement;
 use super::{Refusal, double_entry, guard};
@@ -132,7 +132,7 @@ fn save_loaded(
         return double_entry::enter(conn, actor, data, entry);
     }
     let before = sheets_before_write(conn, data)?;
-    let outcome = write_checked(conn, actor, data, entry)?;
+    let outcome = write_checked(conn, Writer::Office(actor), data, entry)?;
     if let SaveOutcome::Saved(_) | SaveOutcome::Corrected { .. } = outcome {
         finish_result_writes(conn, t.id, before.as_deref())?;
     }

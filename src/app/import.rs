@@ -2,7 +2,7 @@
 //! Both all or nothing.
 
 use super::result_write::{
-    SaveOutcome, TableEntry, finish_result_writes, sheets_before_write, write_checked,
+    SaveOutcome, TableEntry, Writer, finish_result_writes, sheets_before_write, write_checked,
 };
 use super::{Refusal, guard};
 use crate::db::Lock;
@@ -51,7 +51,9 @@ pub fn import_results(
                 details: None,
                 reason: None,
             };
-            if let SaveOutcome::Conflict(_) = write_checked(conn, actor, &data, &entry)? {
+            if let SaveOutcome::Conflict(_) =
+                write_checked(conn, Writer::Office(actor), &data, &entry)?
+            {
                 return Err(Refusal::invalid(format!(
                     "{} {}, Tisch {}: es ist schon ein Resultat erfasst. Nichts wurde importiert.",
                     data.tournament.mode.round(),

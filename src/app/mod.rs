@@ -11,6 +11,7 @@ pub mod guard;
 pub mod import;
 pub mod partners;
 pub mod result_write;
+pub mod table_entry;
 pub mod tafel;
 pub mod team_status;
 pub mod teams;

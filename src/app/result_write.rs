@@ -9,12 +9,13 @@
 use super::Refusal;
 use crate::db::models::{PendingEntry, ResultRow, TeamRow};
 use crate::db::tournament_data::{self, TournamentData};
-use crate::db::{Conn, audit, results, teams, tournaments};
+use crate::db::{Conn, audit, results, table_entry, teams, tournaments};
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::result::TableScore;
 use crate::domain::role::{Actor, Permission, ResultWrite};
 use crate::domain::schedule::Table;
 use crate::domain::standblatt::Standblatt;
+use crate::domain::table_report::ReportState;
 use std::collections::HashMap;
 
 /// One table's result as it is to be written.
@@ -38,6 +39,51 @@ struct Audited<'a> {
     row: &'a ResultRow,
     #[serde(skip_serializing_if = "Option::is_none")]
     grund: Option<&'a str>,
+}
+
+/// Who writes a table's result, as far as the write's checks and its Protokoll entry go.
+#[derive(Clone, Copy)]
+pub enum Writer<'a> {
+    /// An account typing, importing or correcting: the role decides.
+    Office(&'a Actor),
+    /// An account deciding a table's report (results from the table): the Büro, a
+    /// Kontrolleur or the Leitung.
+    Ruling(&'a Actor),
+    /// The two teams of the table, by their codes: only a table without a result. The name
+    /// is how the Protokoll shows them.
+    Table(&'a str),
+}
+
+impl Writer<'_> {
+    fn check(&self, write: ResultWrite) -> Result<(), Refusal> {
+        let checked = match (self, write) {
+            (Writer::Office(actor), write) => actor.may_write_result(write),
+            (Writer::Ruling(actor), ResultWrite::New) if actor.may_change_results() => Ok(()),
+            (Writer::Ruling(actor), write) => actor.may_write_result(write),
+            (Writer::Table(_), ResultWrite::New) => Ok(()),
+            (Writer::Table(_), ResultWrite::Correction { .. }) => {
+                Err("Eine Korrektur macht das Turnierbüro.")
+            }
+        };
+        checked.map_err(|m| Refusal::Forbidden(m.into()))
+    }
+
+    /// Whether the writer may change a result that two accounts confirmed.
+    fn may_overrule_double_entry(&self) -> bool {
+        match self {
+            Writer::Office(actor) | Writer::Ruling(actor) => {
+                actor.may(Permission::CorrectVisaedResults)
+            }
+            Writer::Table(_) => false,
+        }
+    }
+
+    pub fn author(&self) -> audit::Author<'_> {
+        match self {
+            Writer::Office(actor) | Writer::Ruling(actor) => audit::Author::User(actor),
+            Writer::Table(name) => audit::Author::Named(name),
+        }
+    }
 }
 
 pub enum SaveOutcome {
@@ -78,7 +124,7 @@ pub fn seating(data: &TournamentData, passe: u32, table: u32) -> Result<Table<&T
 /// write of it. Correcting a result removes its visas on both Standblätter.
 pub fn write_checked(
     conn: &mut Conn,
-    actor: &Actor,
+    writer: Writer<'_>,
     data: &TournamentData,
     entry: &TableEntry,
 ) -> Result<SaveOutcome, Refusal> {
@@ -87,9 +133,9 @@ pub fn write_checked(
     let seating = seating(data, passe, table)?;
     let existing = data.result_at(passe, table).cloned();
     let record = |conn: &mut Conn, action: &str, before: Option<&ResultRow>, after: &ResultRow| {
-        audit::record(
+        audit::record_as(
             conn,
-            Some(actor),
+            writer.author(),
             audit::Entry {
                 tournament: Some(id),
                 entity: "result",
@@ -114,16 +160,12 @@ pub fn write_checked(
             return Ok(SaveOutcome::Conflict(stored));
         }
         (Some(stored), Some(version)) => {
-            actor
-                .may_write_result(ResultWrite::Correction {
-                    visaed: stored.visaed(),
-                })
-                .map_err(|m| Refusal::Forbidden(m.into()))?;
+            writer.check(ResultWrite::Correction {
+                visaed: stored.visaed(),
+            })?;
             // Two accounts confirmed it: one account of the Büro does not undo that alone.
             let t = &data.tournament;
-            if t.double_entry
-                && t.mode.facts().double_entry
-                && !actor.may(Permission::CorrectVisaedResults)
+            if t.double_entry && t.mode.facts().double_entry && !writer.may_overrule_double_entry()
             {
                 return Err(Refusal::Forbidden(
                     "Dieses Resultat ist doppelt erfasst und bestätigt: ändern dürfen es nur die Turnierleitung und Kontrolleure.".into(),
@@ -146,9 +188,10 @@ pub fn write_checked(
             });
         }
         (None, None) => {
-            actor
-                .may_write_result(ResultWrite::New)
-                .map_err(|m| Refusal::Forbidden(m.into()))?;
+            writer.check(ResultWrite::New)?;
+            if let Writer::Office(_) = writer {
+                supersede_report(conn, writer.author(), id, (passe, table))?;
+            }
             let inserted = results::insert(
                 conn,
                 &results::Seating {
@@ -214,5 +257,44 @@ pub fn revoke_changed_final_visas(
             teams::set_final_visa(conn, sheet.team, None)?;
         }
     }
+    Ok(())
+}
+
+/// The office writes a table by keyboard (or import) while a report of it is open: the
+/// report no longer counts (one source per result). Inside the office's write.
+pub fn supersede_report(
+    conn: &mut Conn,
+    author: audit::Author<'_>,
+    id: TournamentId,
+    (passe, table): (u32, u32),
+) -> Result<(), Refusal> {
+    let Some(report) = table_entry::report_at(conn, id, passe, table)? else {
+        return Ok(());
+    };
+    if !report.state.is_open() {
+        return Ok(());
+    }
+    let after = table_entry::answer(
+        conn,
+        &report,
+        table_entry::Answer {
+            state: ReportState::Ersetzt,
+            by: None,
+            score: None,
+            note: None,
+        },
+    )?;
+    audit::record_as(
+        conn,
+        author,
+        audit::Entry {
+            entity_id: Some(after.id),
+            tournament: Some(id),
+            entity: "table_report",
+            action: "supersede",
+        },
+        Some(&report),
+        Some(&after),
+    )?;
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! Striche are saved as the table's result through the one result path.
 
 use super::result_write::{
-    SaveOutcome, TableEntry, finish_result_writes, sheets_before_write, write_checked,
+    SaveOutcome, TableEntry, Writer, finish_result_writes, sheets_before_write, write_checked,
 };
 use super::{Refusal, guard};
 use crate::db::Lock;
@@ -180,7 +180,9 @@ pub fn change_tafel(
                 details: Some(serde_json::to_string(&details)?),
                 reason: None,
             };
-            if let SaveOutcome::Conflict(_) = write_checked(conn, actor, &data, &entry)? {
+            if let SaveOutcome::Conflict(_) =
+                write_checked(conn, Writer::Office(actor), &data, &entry)?
+            {
                 return Err(Refusal::Conflict(
                     "Die Tafel wurde gleichzeitig geändert. Bitte neu laden.".into(),
                 ));

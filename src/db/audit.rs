@@ -30,11 +30,38 @@ pub fn record<B: Serialize, A: Serialize>(
     before: Option<&B>,
     after: Option<&A>,
 ) -> QueryResult<()> {
+    let author = match actor {
+        Some(actor) => Author::User(actor),
+        None => Author::Named("system"),
+    };
+    record_as(conn, author, entry, before, after)
+}
+
+/// Who made a write: an account, or someone without one (a phone at a table, the system),
+/// named as the Protokoll shows it.
+#[derive(Clone, Copy)]
+pub enum Author<'a> {
+    User(&'a Actor),
+    Named(&'a str),
+}
+
+/// [`record`] for writes that need not come from an account.
+pub fn record_as<B: Serialize, A: Serialize>(
+    conn: &mut Conn,
+    author: Author<'_>,
+    entry: Entry<'_>,
+    before: Option<&B>,
+    after: Option<&A>,
+) -> QueryResult<()> {
+    let (user_id, username) = match author {
+        Author::User(actor) => (Some(actor.id), actor.username.as_str()),
+        Author::Named(name) => (None, name),
+    };
     diesel::insert_into(audit_log::table)
         .values(NewAudit {
             at: now(),
-            user_id: actor.map(|a| a.id),
-            username: actor.map(|a| a.username.as_str()).unwrap_or("system"),
+            user_id,
+            username,
             tournament_id: entry.tournament,
             entity: entry.entity,
             entity_id: entry.entity_id,

@@ -321,3 +321,36 @@ impl TeamRow {
         )
     }
 }
+
+/// A table's result as one of its teams reported it from the table (README "Resultate vom
+/// Tisch"), and the other team's answer.
+#[derive(Debug, Clone, Queryable, Selectable, Serialize, PartialEq)]
+#[diesel(table_name = table_reports)]
+pub struct TableReportRow {
+    pub id: i32,
+    pub tournament_id: TournamentId,
+    pub passe: i32,
+    pub table_no: i32,
+    pub reporter_id: TeamId,
+    pub points_a: i32,
+    pub points_b: i32,
+    pub state: crate::domain::table_report::ReportState,
+    pub answer_by: Option<TeamId>,
+    pub answer_points_a: Option<i32>,
+    pub answer_points_b: Option<i32>,
+    pub note: Option<String>,
+    pub version: i32,
+    pub updated_at: NaiveDateTime,
+}
+
+/// A phone admitted for a team by its code.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = table_access)]
+pub struct TableAccessRow {
+    pub token: String,
+    pub tournament_id: TournamentId,
+    pub team_id: TeamId,
+    pub csrf_token: String,
+    pub address: String,
+    pub created_at: NaiveDateTime,
+}

@@ -238,6 +238,52 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    table_entry (tournament_id) {
+        tournament_id -> Integer,
+        passe_open -> Nullable<Integer>,
+    }
+}
+
+diesel::table! {
+    table_codes (team_id) {
+        team_id -> Integer,
+        tournament_id -> Integer,
+        code -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    table_access (token) {
+        token -> Text,
+        tournament_id -> Integer,
+        team_id -> Integer,
+        csrf_token -> Text,
+        address -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    table_reports (id) {
+        id -> Integer,
+        tournament_id -> Integer,
+        passe -> Integer,
+        table_no -> Integer,
+        reporter_id -> Integer,
+        points_a -> Integer,
+        points_b -> Integer,
+        state -> Text,
+        answer_by -> Nullable<Integer>,
+        answer_points_a -> Nullable<Integer>,
+        answer_points_b -> Nullable<Integer>,
+        note -> Nullable<Text>,
+        version -> Integer,
+        updated_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(teams -> tournaments (tournament_id));
 diesel::joinable!(seats -> tournaments (tournament_id));
@@ -260,5 +306,9 @@ diesel::allow_tables_to_appear_in_same_query!(
     tafel_lines,
     tafel_gongs,
     suspended_final_visas,
-    single_registrations
+    single_registrations,
+    table_entry,
+    table_codes,
+    table_access,
+    table_reports
 );

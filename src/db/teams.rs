@@ -43,6 +43,19 @@ pub fn find(
         .optional()
 }
 
+pub fn by_startnummer(
+    conn: &mut Conn,
+    tournament: TournamentId,
+    startnummer: i32,
+) -> QueryResult<Option<TeamRow>> {
+    teams::table
+        .filter(teams::tournament_id.eq(tournament))
+        .filter(teams::startnummer.eq(startnummer))
+        .select(TeamRow::as_select())
+        .first(conn)
+        .optional()
+}
+
 pub fn startnummern(conn: &mut Conn, tournament: TournamentId) -> QueryResult<Vec<u32>> {
     let numbers: Vec<i32> = teams::table
         .filter(teams::tournament_id.eq(tournament))
@@ -107,6 +120,7 @@ pub fn update(
 }
 
 pub fn delete(conn: &mut Conn, team: TeamId) -> QueryResult<()> {
+    super::table_entry::forget_team(conn, team)?;
     diesel::delete(teams::table.find(team)).execute(conn)?;
     Ok(())
 }

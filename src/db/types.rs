@@ -11,6 +11,7 @@ use crate::domain::marathon::{Ruling, Side, Trump};
 use crate::domain::mode::Mode;
 use crate::domain::role::Role;
 use crate::domain::sitz::Sitz;
+use crate::domain::table_report::ReportState;
 use crate::domain::team::TeamStatus;
 use diesel::backend::Backend;
 use diesel::deserialize::{self, FromSql, FromSqlRow};
@@ -124,6 +125,7 @@ text_enum!(
         |k: &str| [Side::A, Side::B].into_iter().find(|s| s.as_str() == k);
     Ruling => RulingColumn, "ruling", Ruling::key, Ruling::from_key;
     Sitz => SitzColumn, "seat", Sitz::key, Sitz::from_key;
+    ReportState => ReportStateColumn, "table report state", ReportState::key, ReportState::from_key;
 );
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ use super::Lock;
 use super::audit::{self, Entry};
 use super::models::{NewUser, SessionRow, UserRow};
 use super::schema::{login_throttle, sessions, users};
+use super::throttle::{blocked, count_failure};
 use super::{Conn, now};
 use crate::domain::ids::UserId;
 use crate::domain::role::{Actor, Role};
@@ -270,65 +271,10 @@ fn dummy_hash() -> &'static str {
     })
 }
 
-fn throttle_row(
-    conn: &mut Conn,
-    counter: Counter,
-    subject: &str,
-) -> QueryResult<Option<(i32, chrono::NaiveDateTime, Option<chrono::NaiveDateTime>)>> {
-    login_throttle::table
-        .find((counter.key(), subject))
-        .select((
-            login_throttle::failures,
-            login_throttle::last_failure,
-            login_throttle::blocked_until,
-        ))
-        .first(conn)
-        .optional()
-}
-
-/// Seconds the counter still blocks, if it does.
-fn blocked(conn: &mut Conn, counter: Counter, subject: &str) -> QueryResult<Option<i64>> {
-    let at = now();
-    Ok(throttle_row(conn, counter, subject)?
-        .and_then(|(_, _, until)| until)
-        .filter(|until| *until > at)
-        .map(|until| (until - at).num_seconds().max(1)))
-}
-
-/// Counts one failure on a counter, blocking it for a while past its free attempts.
-fn count_failure(conn: &mut Conn, counter: Counter, subject: &str) -> QueryResult<()> {
-    let at = now();
-    let failures = match throttle_row(conn, counter, subject)? {
-        Some((failures, last, _)) => throttle::current_failures(failures.max(0) as u32, last, at),
-        None => 0,
-    } + 1;
-    let until = throttle::block_after(counter, failures).map(|d| at + d);
-    super::on_backend!(conn, |c| diesel::insert_into(login_throttle::table)
-        .values((
-            login_throttle::kind.eq(counter.key()),
-            login_throttle::subject.eq(subject),
-            login_throttle::failures.eq(failures as i32),
-            login_throttle::last_failure.eq(at),
-            login_throttle::blocked_until.eq(until),
-        ))
-        .on_conflict((login_throttle::kind, login_throttle::subject))
-        .do_update()
-        .set((
-            login_throttle::failures.eq(failures as i32),
-            login_throttle::last_failure.eq(at),
-            login_throttle::blocked_until.eq(until),
-        ))
-        .execute(c))?;
-    Ok(())
-}
-
 /// Forgets counters without a failure for a day, and expired sessions.
 fn purge(conn: &mut Conn) -> QueryResult<()> {
     let at = now();
-    diesel::delete(login_throttle::table.filter(
-        login_throttle::last_failure.lt(at - chrono::Duration::hours(throttle::FORGET_AFTER_HOURS)),
-    ))
-    .execute(conn)?;
+    super::throttle::purge(conn)?;
     diesel::delete(sessions::table.filter(sessions::expires_at.lt(at))).execute(conn)?;
     Ok(())
 }

@@ -34,6 +34,11 @@ impl FieldErrors {
         self.0.iter().map(|(_, message)| message.as_str())
     }
 
+    /// The same messages under other field names (a form that asks differently).
+    pub fn renamed(self, name: impl Fn(&'static str) -> &'static str) -> Self {
+        FieldErrors(self.0.into_iter().map(|(f, m)| (name(f), m)).collect())
+    }
+
     /// Ok(value) when no error was collected.
     pub fn into_result<T>(self, value: impl FnOnce() -> T) -> Result<T, FieldErrors> {
         if self.is_empty() {

@@ -19,6 +19,8 @@ pub mod role;
 pub mod schedule;
 pub mod sitz;
 pub mod standblatt;
+pub mod table_code;
+pub mod table_report;
 pub mod team;
 pub mod team_import;
 pub mod text_import;

@@ -17,6 +17,13 @@ pub enum Counter {
     Address,
     /// Failures for one existing account from one client address.
     AccountAtAddress,
+    /// Wrong table codes from one client address (IPv6: its /64), whatever the team.
+    CodeAddress,
+    /// Wrong table codes for one team from one client address.
+    CodeTeamAtAddress,
+    /// Wrong table codes for one team from anywhere. Never blocks (a stranger could lock
+    /// the team out); the office sees it and can revoke the code.
+    CodeTeam,
 }
 
 impl Counter {
@@ -26,6 +33,10 @@ impl Counter {
             // Several clerks may share an address (NAT): more slack than for one account.
             Counter::Address => 19,
             Counter::AccountAtAddress => 4,
+            // A team's phones share the hall's address space with everybody's typos.
+            Counter::CodeAddress => 19,
+            Counter::CodeTeamAtAddress => 4,
+            Counter::CodeTeam => u32::MAX,
         }
     }
 
@@ -33,6 +44,9 @@ impl Counter {
         match self {
             Counter::Address => "address",
             Counter::AccountAtAddress => "account",
+            Counter::CodeAddress => "code_address",
+            Counter::CodeTeamAtAddress => "code_team_address",
+            Counter::CodeTeam => "code_team",
         }
     }
 }
@@ -62,6 +76,24 @@ pub fn current_failures(failures: u32, last_failure: NaiveDateTime, now: NaiveDa
         0
     } else {
         failures
+    }
+}
+
+/// Failures of a team's code from anywhere from which the office is warned.
+pub const CODE_ALARM: u32 = 10;
+
+/// The address a counter is kept for: an IPv4 address as it is; an IPv6 address by its /64
+/// network, since one device may use any address of its /64 (a new one per request).
+pub fn address_group(address: &str) -> String {
+    match address.parse::<std::net::IpAddr>() {
+        Ok(std::net::IpAddr::V6(v6)) if v6.to_ipv4_mapped().is_none() => {
+            let s = v6.segments();
+            format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+        }
+        Ok(std::net::IpAddr::V6(v6)) => v6
+            .to_ipv4_mapped()
+            .map_or(address.into(), |v4| v4.to_string()),
+        _ => address.to_string(),
     }
 }
 
@@ -97,6 +129,23 @@ mod tests {
             block_after(Counter::Address, 20),
             Some(Duration::seconds(30))
         );
+    }
+
+    #[test]
+    fn codes_are_counted_per_network_and_the_team_counter_never_blocks() {
+        assert_eq!(address_group("192.168.1.20"), "192.168.1.20");
+        assert_eq!(
+            address_group("2001:db8:1:2:aaaa::1"),
+            address_group("2001:db8:1:2:bbbb::9")
+        );
+        assert_ne!(
+            address_group("2001:db8:1:2::1"),
+            address_group("2001:db8:1:3::1")
+        );
+        assert_eq!(address_group("::ffff:10.0.0.7"), "10.0.0.7");
+        assert_eq!(block_after(Counter::CodeTeam, 1_000_000), None);
+        assert_eq!(block_after(Counter::CodeTeamAtAddress, 4), None);
+        assert!(block_after(Counter::CodeTeamAtAddress, 5).is_some());
     }
 
     #[test]

@@ -33,6 +33,9 @@ pub struct Sheet {
     pub final_visa: String,
     /// Einzelschieber: one player's sheet, with seat and partner columns.
     pub player: bool,
+    /// The personal code for results from the table (README "Resultate vom Tisch"), printed
+    /// under the QR code while table entry is on.
+    pub table_code: Option<String>,
 }
 
 /// The visa column is the only one 35 mm wide; its handwriting-free text is small.
@@ -127,6 +130,19 @@ pub fn standblaetter(header: Header, round_label: &str, unit: &str, sheets: &[Sh
                     "Team-Seite online"
                 },
             );
+        }
+        if let Some(code) = &sheet.table_code {
+            let x = PAGE_WIDTH - MARGIN - 48.0;
+            page.text_in(
+                x,
+                56.0,
+                72.0,
+                7.0,
+                Weight::Regular,
+                Align::Center,
+                "Tisch-Code",
+            );
+            page.text_in(x, 56.0, 79.0, 13.0, Weight::Bold, Align::Center, code);
         }
         // "Spielrunde" is wider than "Passe": printed in full, the opponent column gives way.
         let round_width = if round_label.chars().count() > 6 {

@@ -24,6 +24,8 @@ pub mod safety;
 pub mod spielrunde;
 pub mod standblatt;
 pub mod state;
+pub mod table_entry;
+pub mod table_office;
 pub mod tafel;
 pub mod team_page;
 pub mod teams;
@@ -56,6 +58,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .configure(tafel::routes)
         .configure(standblatt::routes)
         .configure(team_page::routes)
+        .configure(table_entry::routes)
+        .configure(table_office::routes)
         .configure(hall::routes)
         .configure(kontrolle::routes)
         .configure(ranking::routes);

@@ -5,11 +5,13 @@ use super::auth::{Secured, User};
 use super::ctx::Ctx;
 use super::render::page;
 use super::state::{AppState, db};
-use super::views::{TableView, progress, table_views, team_label};
+use super::views::{TableView, progress, table_views, team_label, with_reports};
 use crate::app::{guard, visa};
 use crate::db::models::TournamentRow;
+use crate::db::table_entry;
 use crate::domain::format;
 use crate::domain::ids::{TeamId, TournamentId};
+use crate::domain::table_report::ReportState;
 use crate::web::error::AppError;
 use actix_web::{HttpResponse, web};
 use askama::Template;
@@ -27,6 +29,15 @@ struct PassePage {
     expected: usize,
     /// What both teams of a table sum to, where the mode checks a sum.
     total: Option<String>,
+    /// Results from the table: whether on and open for this Passe, and the tables' count
+    /// per state ("2 gemeldet · 1 Widerspruch").
+    from_tables: Option<FromTables>,
+    version: i32,
+}
+
+pub struct FromTables {
+    pub open: bool,
+    pub summary: String,
 }
 
 async fn show(
@@ -35,13 +46,36 @@ async fn show(
     path: web::Path<(i32, u32)>,
 ) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
-    let data = db(&state, move |conn| {
-        Ok(guard::load_round(conn, TournamentId(id), passe)?)
+    let (data, setting, reports) = db(&state, move |conn| {
+        let id = TournamentId(id);
+        Ok((
+            guard::load_round(conn, id, passe)?,
+            table_entry::setting(conn, id)?,
+            table_entry::reports_of_passe(conn, id, passe)?,
+        ))
     })
     .await?;
-    let tables = table_views(&data, passe);
+    let mut tables = table_views(&data, passe);
+    with_reports(&data, &mut tables, &reports);
     let (entered, expected) = progress(&tables);
     let t = &data.tournament;
+    let from_tables = setting.map(|open| {
+        let count = |state: ReportState| reports.iter().filter(|r| r.state == state).count();
+        let missing = tables
+            .iter()
+            .filter(|t| !t.pauschale && t.result.is_none() && t.report.is_none())
+            .count();
+        FromTables {
+            open: open == Some(passe),
+            summary: format!(
+                "{} bestätigt · {} gemeldet · {} Widerspruch · {} ohne Meldung",
+                count(ReportState::Bestaetigt) + count(ReportState::Entschieden),
+                count(ReportState::Gemeldet),
+                count(ReportState::Widerspruch),
+                missing
+            ),
+        }
+    });
     page(&PassePage {
         ctx: user.0.ctx().with_tournament(t),
         passe,
@@ -53,6 +87,8 @@ async fn show(
         tables,
         entered,
         expected,
+        from_tables,
+        version: t.version,
         t: data.tournament,
     })
 }

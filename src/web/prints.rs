@@ -10,11 +10,13 @@ use super::state::{AppState, db};
 use super::team_page::team_page_path;
 use super::views::{opponents_cell, seat_cells, side_label, table_cell, team_label};
 use crate::app::guard;
+use crate::db::table_entry;
 use crate::db::tournament_data::TournamentData;
 use crate::domain::format;
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::mode::POINTS_PER_SPIEL;
 use crate::domain::standblatt::PasseLine;
+use crate::domain::table_code;
 use crate::domain::team::{display_name, players_line};
 use crate::pdf::Header;
 use crate::pdf::documents::{
@@ -24,6 +26,7 @@ use crate::web::error::AppError;
 use actix_web::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 
 fn round_label(data: &TournamentData) -> &'static str {
     data.tournament.mode.round()
@@ -99,6 +102,7 @@ fn sheets(
     data: &TournamentData,
     base: &str,
     blank: bool,
+    codes: &HashMap<TeamId, String>,
     keep: impl Fn(usize, TeamId) -> bool,
 ) -> Vec<Sheet> {
     let standblaetter = data.standblaetter();
@@ -175,8 +179,23 @@ fn sheets(
                 _ => String::new(),
             },
             player,
+            table_code: codes.get(&team.id).map(|c| table_code::printed(c)),
         })
         .collect()
+}
+
+/// The teams' codes for results from the table, while it is on (else none is printed).
+async fn printed_codes(
+    state: &web::Data<AppState>,
+    id: TournamentId,
+) -> Result<HashMap<TeamId, String>, AppError> {
+    db(state, move |conn| {
+        Ok(match table_entry::setting(conn, id)? {
+            Some(_) => table_entry::codes(conn, id)?,
+            None => HashMap::new(),
+        })
+    })
+    .await
 }
 
 async fn standblaetter(
@@ -187,6 +206,7 @@ async fn standblaetter(
     query: web::Query<SheetQuery>,
 ) -> Result<HttpResponse, AppError> {
     let data = load(&state, path.into_inner()).await?;
+    let codes = printed_codes(&state, data.tournament.id).await?;
     let blank = query.variant.as_deref() == Some("leer");
     let parts = sheet_parts(data.teams.len());
     let part = match query.teil {
@@ -213,7 +233,9 @@ async fn standblaetter(
     // The sheets too are made on the documents thread, and the tournament dropped there, so
     // that their memory is given back with the document's.
     let bytes = made(move || {
-        let sheets = sheets(&data, &base, blank, |index, _| chosen.contains(&index));
+        let sheets = sheets(&data, &base, blank, &codes, |index, _| {
+            chosen.contains(&index)
+        });
         drop(data);
         documents::standblaetter(header, label, unit, &sheets)
     })
@@ -231,8 +253,9 @@ async fn standblatt(
     let (id, team) = path.into_inner();
     let data = load(&state, id).await?;
     data.team(TeamId(team)).ok_or_else(AppError::not_found)?;
+    let codes = printed_codes(&state, data.tournament.id).await?;
     let blank = query.variant.as_deref() == Some("leer");
-    let sheets = sheets(&data, &phone_base(&state, &req), blank, |_, id| {
+    let sheets = sheets(&data, &phone_base(&state, &req), blank, &codes, |_, id| {
         id == TeamId(team)
     });
     Ok(pdf(

@@ -44,6 +44,8 @@ struct TeamPage {
     lines: Vec<SeatLine>,
     next: Option<String>,
     version: i32,
+    /// Results from the table are open for a Passe: the page offers "Resultat eingeben".
+    table_entry: bool,
 }
 
 /// The address the QR code on a Standblatt encodes.
@@ -57,7 +59,14 @@ async fn show(
     path: web::Path<(i32, i32)>,
 ) -> Result<HttpResponse, AppError> {
     let (id, startnummer) = path.into_inner();
-    let data = db(&state, move |conn| Ok(guard::load(conn, TournamentId(id))?)).await?;
+    let (data, setting) = db(&state, move |conn| {
+        let id = TournamentId(id);
+        Ok((
+            guard::load(conn, id)?,
+            crate::db::table_entry::setting(conn, id)?,
+        ))
+    })
+    .await?;
     ensure_visible(&data, &user)?;
     let team = data
         .teams
@@ -139,6 +148,7 @@ async fn show(
         lines,
         next,
         version: data.tournament.version,
+        table_entry: setting.flatten().is_some() && !data.tournament.closed,
         t: data.tournament,
     })
 }

@@ -36,8 +36,11 @@ fn post_routes() -> Vec<String> {
 enum Body {
     Form,
     Upload,
-    /// Open to anonymous visitors by design (login, first-run setup).
+    /// Open to anonymous visitors by design (login, first-run setup, a table code).
     Public,
+    /// A phone admitted by its table code (tests/api/table_entry.rs): refused without one,
+    /// whatever else the client holds.
+    TableCode,
 }
 
 /// Per route: how it is posted and which roles may (l = Leitung, b = Büro, k = Kontrolleur).
@@ -72,6 +75,12 @@ fn expected(route: &str) -> Option<(Body, &'static str)> {
         "/tournaments/{id}/teams/{team}/status" | "/tournaments/{id}/passen/{passe}/clock" => {
             (Form, "l")
         }
+        "/tournaments/{id}/tisch" | "/tournaments/{id}/tisch/codes/{team}" => (Form, "l"),
+        "/tournaments/{id}/passen/{passe}/tables/{table}/entscheiden" => (Form, "lbk"),
+        "/tournaments/{id}/team/{startnummer}/tisch/code" => (Public, "lbk"),
+        "/tournaments/{id}/team/{startnummer}/tisch/melden"
+        | "/tournaments/{id}/team/{startnummer}/tisch/bestaetigen"
+        | "/tournaments/{id}/team/{startnummer}/tisch/widersprechen" => (TableCode, ""),
         _ => return None,
     })
 }
@@ -84,6 +93,7 @@ fn paths(route: &str, tournament: i32, team: i32, user: i32) -> Vec<String> {
         .replace("{team}", &team.to_string())
         .replace("{passe}", "1")
         .replace("{table}", "1")
+        .replace("{startnummer}", "1")
         .replace("{single}", "1");
     match route.split_once("{action:") {
         Some((head, rest)) => {
@@ -149,6 +159,17 @@ async fn every_state_changing_route_refuses_strangers_wrong_roles_and_forged_for
         let (body, allowed) = expected(&route)
             .unwrap_or_else(|| panic!("{route}: a new route needs its line in expected()"));
         if body == Body::Public {
+            continue;
+        }
+        if body == Body::TableCode {
+            // No account opens a table's page: only a phone admitted by the team's code.
+            for path in paths(&route, tournament, team, 1) {
+                for client in [&anonymous, &leitung, &buero, &kontrolle] {
+                    let r = send(client, Body::Form, &path, Some(&client.csrf)).await;
+                    assert_eq!(r.status(), StatusCode::FORBIDDEN, "{path}");
+                }
+                assert_eq!(app.dump(), before, "{path} wrote something");
+            }
             continue;
         }
         for path in paths(&route, tournament, team, 1) {

@@ -164,6 +164,21 @@ impl TestApp {
         }
     }
 
+    /// A client whose requests come from another loopback address (127.0.0.2 …): another
+    /// device on the hall's network, as far as throttling by address goes.
+    pub fn client_at(&self, ip: &str) -> Client {
+        Client {
+            http: reqwest::Client::builder()
+                .cookie_store(true)
+                .redirect(Policy::none())
+                .local_address(ip.parse::<std::net::IpAddr>().expect("address"))
+                .build()
+                .expect("client"),
+            address: self.address.clone(),
+            csrf: String::new(),
+        }
+    }
+
     pub fn dump(&self) -> String {
         let mut conn = self.pool.get().expect("conn");
         db::dump::dump(&mut conn).expect("dump")

@@ -23,4 +23,5 @@ mod per_passe_draw;
 mod prints;
 mod protocol;
 mod safety;
+mod table_entry;
 mod wall_prints;

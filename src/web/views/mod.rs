@@ -8,5 +8,5 @@ pub mod table;
 pub use clock::{ClockView, clock_view};
 pub use table::{
     PendingView, ResultView, TableView, opponents_cell, progress, seat_cells, side_label,
-    table_cell, table_views, team_label,
+    table_cell, table_views, team_label, with_reports,
 };

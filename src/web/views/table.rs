@@ -85,6 +85,22 @@ pub struct TableView {
     /// Double entry: entries not yet confirmed. Their values are shown only once they
     /// contradict each other, so that the second clerk types blind.
     pub pending: Vec<PendingView>,
+    /// Results from the table: the table's report, where the page shows it.
+    pub report: Option<ReportView>,
+}
+
+/// A table's report from the phones, for the office.
+pub struct ReportView {
+    pub label: &'static str,
+    /// Open: reported and waiting, or disputed (the office may decide).
+    pub open: bool,
+    pub disputed: bool,
+    pub by: String,
+    pub reported: String,
+    pub answer_by: String,
+    pub answer: String,
+    pub note: String,
+    pub version: i32,
 }
 
 pub struct PendingView {
@@ -167,8 +183,48 @@ pub fn table_views(data: &TournamentData, passe: u32) -> Vec<TableView> {
             pauschale: data.table_has_left(passe, t),
             open_tafel: data.open_tafeln.contains(&(passe, t.number)),
             pending: pending_views(data, passe, t.number),
+            report: None,
         })
         .collect()
+}
+
+/// Adds the tables' reports from the phones to a Tischliste.
+pub fn with_reports(
+    data: &TournamentData,
+    tables: &mut [TableView],
+    reports: &[crate::db::models::TableReportRow],
+) {
+    use crate::domain::table_report::ReportState;
+    let name = |id| data.team(id).map(team_label).unwrap_or_default();
+    let score = |a: i32, b: i32| {
+        format!(
+            "{} : {}",
+            crate::domain::format::number(i64::from(a)),
+            crate::domain::format::number(i64::from(b))
+        )
+    };
+    for report in reports {
+        let Some(table) = tables
+            .iter_mut()
+            .find(|t| t.number as i32 == report.table_no)
+        else {
+            continue;
+        };
+        table.report = Some(ReportView {
+            label: report.state.label(),
+            open: report.state.is_open(),
+            disputed: report.state == ReportState::Widerspruch,
+            by: name(report.reporter_id),
+            reported: score(report.points_a, report.points_b),
+            answer_by: report.answer_by.map(name).unwrap_or_default(),
+            answer: match (report.answer_points_a, report.answer_points_b) {
+                (Some(a), Some(b)) => score(a, b),
+                _ => String::new(),
+            },
+            note: report.note.clone().unwrap_or_default(),
+            version: report.version,
+        });
+    }
 }
 
 /// (entered, expected): tables with a final result among those that play (not the

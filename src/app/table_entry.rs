@@ -1,0 +1,619 @@
+//! Results from the table (README "Resultate vom Tisch"): the Leitung switches it on and
+//! opens a Passe; a phone gives its team's code once; one team reports its table's result,
+//! the other confirms (the result is written through [`super::result_write`], as every
+//! other) or disputes it (the office decides). Every step is in the Protokoll with the team
+//! and the client's address.
+
+use super::Refusal;
+use super::guard;
+use super::result_write::{
+    SaveOutcome, TableEntry, Writer, finish_result_writes, sheets_before_write, write_checked,
+};
+use crate::db::models::{TableReportRow, TeamRow, TournamentRow};
+use crate::db::table_entry::{self as stored, Answer};
+use crate::db::tournament_data::{self, TournamentData};
+use crate::db::{Conn, Lock, audit, seats, teams, throttle as counters, tournaments, users};
+use crate::domain::ids::{TeamId, TournamentId};
+use crate::domain::marathon::Side;
+use crate::domain::mode::ResultEntry;
+use crate::domain::result::TableScore;
+use crate::domain::role::{Actor, Permission};
+use crate::domain::schedule::Table;
+use crate::domain::table_code;
+use crate::domain::table_report::{
+    self, Ask, OwnFigures, ReportState, Reported, Situation, Step, Version,
+};
+use crate::domain::throttle::{self, Counter};
+use serde_json::json;
+
+/// What the Leitung does with table entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Switch {
+    /// On, with codes for every team, open for the first Passe not yet complete.
+    On,
+    Off,
+    /// Open for this Passe (closes the one open before).
+    Open(u32),
+    /// Closed for every Passe; reports still waiting go to the office.
+    Close,
+}
+
+fn audit_entry(
+    id: TournamentId,
+    entity: &'static str,
+    action: &'static str,
+) -> audit::Entry<'static> {
+    audit::Entry {
+        tournament: Some(id),
+        entity,
+        entity_id: None,
+        action,
+    }
+}
+
+/// Switches table entry; the message for the Leitung.
+pub fn switch(
+    conn: &mut Conn,
+    actor: &Actor,
+    id: TournamentId,
+    switch: Switch,
+) -> Result<String, Refusal> {
+    guard::require(actor, Permission::ManageTournament)?;
+    crate::db::write_tx(conn, Lock::Tournament(id), |conn| {
+        let t = guard::begin_write(conn, id)?;
+        if t.mode.facts().entry != ResultEntry::Points {
+            return Err(Refusal::invalid(
+                "Resultate vom Tisch gibt es für Turniere mit Punkten (Partnerschieber, Einzelschieber); im Jassmarathon führt das Büro die Tafeln.",
+            ));
+        }
+        let round = t.mode.round();
+        let (open, message) = match switch {
+            Switch::On => {
+                let data = tournament_data::load_row(conn, t.clone())?;
+                let open = first_unfinished_passe(&data);
+                let message = match open {
+                    Some(p) => format!("Resultate vom Tisch eingeschaltet, offen für {round} {p}."),
+                    None => "Resultate vom Tisch eingeschaltet; noch keine Passe offen (zuerst auslosen).".into(),
+                };
+                (open, message)
+            }
+            Switch::Open(passe) => {
+                guard::round(&t, passe)?;
+                if stored::setting(conn, id)?.is_none() {
+                    return Err(Refusal::invalid(
+                        "Resultate vom Tisch sind nicht eingeschaltet.",
+                    ));
+                }
+                if seats::table_count(conn, id, passe)? == 0 {
+                    return Err(Refusal::invalid(format!(
+                        "{round} {passe} ist noch nicht ausgelost."
+                    )));
+                }
+                (
+                    Some(passe),
+                    format!("{round} {passe} ist offen für Resultate vom Tisch."),
+                )
+            }
+            Switch::Close => {
+                if stored::setting(conn, id)?.is_none() {
+                    return Err(Refusal::invalid(
+                        "Resultate vom Tisch sind nicht eingeschaltet.",
+                    ));
+                }
+                (None, "Resultate vom Tisch geschlossen: Meldungen, die noch warten, entscheidet das Büro.".into())
+            }
+            Switch::Off => {
+                stored::switch_off(conn, id)?;
+                audit::record(
+                    conn,
+                    Some(actor),
+                    audit_entry(id, "table_entry", "off"),
+                    None::<&()>,
+                    None::<&()>,
+                )?;
+                return Ok("Resultate vom Tisch ausgeschaltet.".into());
+            }
+        };
+        stored::set(conn, id, open)?;
+        let ids: Vec<TeamId> = teams::list(conn, id)?.iter().map(|t| t.id).collect();
+        let new_codes = stored::ensure_codes(conn, id, &ids)?;
+        audit::record(
+            conn,
+            Some(actor),
+            audit_entry(
+                id,
+                "table_entry",
+                if switch == Switch::On { "on" } else { "open" },
+            ),
+            None::<&()>,
+            Some(&json!({ "offen": open, "neue_codes": new_codes })),
+        )?;
+        Ok(message)
+    })
+}
+
+/// The first drawn Passe with a table still to play.
+fn first_unfinished_passe(data: &TournamentData) -> Option<u32> {
+    (1..=data.drawn_passen()).find(|&p| {
+        data.tables(p).iter().any(|table| {
+            data.result_at(p, table.number).is_none() && !data.table_has_left(p, table)
+        })
+    })
+}
+
+/// A new code for a team (its old one and the phones admitted by it no longer work).
+pub fn revoke(
+    conn: &mut Conn,
+    actor: &Actor,
+    id: TournamentId,
+    team: TeamId,
+) -> Result<TeamRow, Refusal> {
+    guard::require(actor, Permission::ManageTournament)?;
+    crate::db::write_tx(conn, Lock::Tournament(id), |conn| {
+        guard::begin_write(conn, id)?;
+        let team = guard::team(conn, id, team)?;
+        stored::replace_code(conn, id, team.id)?;
+        counters::clear(conn, Counter::CodeTeam, &team.id.to_string())?;
+        // The code itself is not written to the Protokoll: it is printed for the team only.
+        audit::record(
+            conn,
+            Some(actor),
+            audit::Entry {
+                entity_id: Some(team.id.0),
+                ..audit_entry(id, "table_code", "revoke")
+            },
+            None::<&()>,
+            Some(&json!({ "startnummer": team.startnummer })),
+        )?;
+        Ok(team)
+    })
+}
+
+/// What became of a code typed on a phone.
+pub enum Admission {
+    /// The phone is admitted: the token for its cookie.
+    Admitted(String),
+    Refused,
+    /// Too many wrong codes from this address (for this team): seconds to wait.
+    Throttled(i64),
+}
+
+/// Checks a typed code for the team with this Startnummer. Wrong codes are counted per
+/// address (IPv6: its /64), per team at that address (these two block for a while) and per
+/// team from anywhere (never blocks: the office is warned instead).
+pub fn admit(
+    conn: &mut Conn,
+    id: TournamentId,
+    startnummer: i32,
+    typed: &str,
+    address: &str,
+) -> Result<Admission, Refusal> {
+    let t = guard::tournament(conn, id)?;
+    if stored::setting(conn, id)?.is_none() {
+        return Err(Refusal::invalid(
+            "Resultate vom Tisch sind in diesem Turnier nicht eingeschaltet.",
+        ));
+    }
+    let team = teams::by_startnummer(conn, id, startnummer)?
+        .ok_or_else(|| Refusal::NotFound("Diese Startnummer gibt es nicht.".into()))?;
+    let group = throttle::address_group(address);
+    let at_address = format!("{}@{group}", team.id);
+    let wait = match counters::blocked(conn, Counter::CodeAddress, &group)? {
+        Some(wait) => Some(wait),
+        None => counters::blocked(conn, Counter::CodeTeamAtAddress, &at_address)?,
+    };
+    if let Some(wait) = wait {
+        return Ok(Admission::Throttled(wait));
+    }
+    let stored_code = stored::code_of(conn, team.id)?;
+    let right = match (table_code::parse(typed), stored_code) {
+        (Some(typed), Some(code)) => table_code::matches(&code, &typed),
+        _ => false,
+    };
+    let name = phone_name(&t, &team, address);
+    if !right {
+        crate::db::write_tx(conn, Lock::Global, |conn| {
+            counters::count_failure(conn, Counter::CodeAddress, &group)?;
+            counters::count_failure(conn, Counter::CodeTeamAtAddress, &at_address)?;
+            counters::count_failure(conn, Counter::CodeTeam, &team.id.to_string())?;
+            audit::record_as(
+                conn,
+                audit::Author::Named(&name),
+                audit::Entry {
+                    entity_id: Some(team.id.0),
+                    ..audit_entry(id, "table_code", "refused")
+                },
+                None::<&()>,
+                Some(&json!({ "startnummer": team.startnummer, "adresse": address })),
+            )?;
+            counters::purge(conn)
+        })?;
+        return Ok(Admission::Refused);
+    }
+    let token = users::random_token();
+    let csrf = users::random_token();
+    crate::db::write_tx(conn, Lock::Tournament(id), |conn| {
+        stored::admit(conn, id, team.id, &token, &csrf, address)?;
+        counters::clear(conn, Counter::CodeTeamAtAddress, &at_address)?;
+        audit::record_as(
+            conn,
+            audit::Author::Named(&name),
+            audit::Entry {
+                entity_id: Some(team.id.0),
+                ..audit_entry(id, "table_code", "admitted")
+            },
+            None::<&()>,
+            Some(&json!({ "startnummer": team.startnummer, "adresse": address })),
+        )
+    })?;
+    Ok(Admission::Admitted(token))
+}
+
+/// How the Protokoll names a phone: its team (or player) and the client's address.
+fn phone_name(t: &TournamentRow, team: &TeamRow, address: &str) -> String {
+    format!(
+        "Tisch: {} {} ({address})",
+        t.mode.entrant().one(),
+        team.startnummer
+    )
+}
+
+/// A phone's team at its table in the open Passe.
+pub struct AtTable {
+    pub tournament: TournamentRow,
+    pub team: TeamRow,
+    /// None: table entry off.
+    pub setting: Option<Option<u32>>,
+    /// The open Passe and the team's table in it (None: spielfrei or not drawn).
+    pub seat: Option<Seat>,
+}
+
+pub struct Seat {
+    pub passe: u32,
+    pub table: u32,
+    pub side: Side,
+    /// The names of both sides, A first.
+    pub sides: [String; 2],
+    pub report: Option<TableReportRow>,
+    pub situation: Situation,
+    pub result: Option<TableScore>,
+}
+
+/// What a phone shows: read only.
+pub fn at_table(conn: &mut Conn, id: TournamentId, team: TeamId) -> Result<AtTable, Refusal> {
+    let t = guard::tournament(conn, id)?;
+    let team = guard::team(conn, id, team)?;
+    let setting = stored::setting(conn, id)?;
+    let seat = match setting.flatten() {
+        Some(passe) => {
+            let data = tournament_data::load_passe(conn, t.clone(), passe)?;
+            seat_of(conn, &data, passe, team.id)?
+        }
+        None => None,
+    };
+    Ok(AtTable {
+        tournament: t,
+        team,
+        setting,
+        seat,
+    })
+}
+
+fn seat_of(
+    conn: &mut Conn,
+    data: &TournamentData,
+    passe: u32,
+    team: TeamId,
+) -> Result<Option<Seat>, Refusal> {
+    let Some(table) = data
+        .seat(passe, team)
+        .and_then(|s| s.table_no)
+        .and_then(|n| data.table(passe, n as u32))
+    else {
+        return Ok(None);
+    };
+    let side_of = |first: &TeamRow| data.side(passe, first).iter().any(|t| t.id == team);
+    let side = if side_of(table.team_a) {
+        Side::A
+    } else {
+        Side::B
+    };
+    let names = |first: &TeamRow| {
+        data.side(passe, first)
+            .iter()
+            .map(|t| {
+                format!(
+                    "{} {}",
+                    t.startnummer,
+                    crate::domain::team::display_name(t.name.as_deref(), &t.player1, &t.player2)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(" & ")
+    };
+    let report = stored::report_at(conn, data.tournament.id, passe, table.number)?;
+    let result = data.result_at(passe, table.number);
+    let situation = Situation {
+        open_passe: stored::setting(conn, data.tournament.id)?.flatten(),
+        passe,
+        side,
+        pauschale: data.table_has_left(passe, &table),
+        result_stored: result.is_some(),
+        office_entries: !data.pending_at(passe, table.number).is_empty(),
+        report: report.as_ref().map(|r| Reported {
+            by: side_of_team(data, passe, &table, r.reporter_id),
+            state: r.state,
+            version: r.version,
+        }),
+    };
+    Ok(Some(Seat {
+        passe,
+        table: table.number,
+        side,
+        sides: [names(table.team_a), names(table.team_b)],
+        result: result.map(|r| r.score()),
+        report,
+        situation,
+    }))
+}
+
+fn side_of_team(data: &TournamentData, passe: u32, table: &Table<&TeamRow>, team: TeamId) -> Side {
+    match data.side(passe, table.team_a).iter().any(|t| t.id == team) {
+        true => Side::A,
+        false => Side::B,
+    }
+}
+
+/// What a phone asks for, as typed.
+pub enum PhoneAsk {
+    Report(OwnFigures),
+    Confirm {
+        seen: i32,
+    },
+    Dispute {
+        seen: i32,
+        own: OwnFigures,
+        note: String,
+    },
+}
+
+/// What became of it.
+pub enum Done {
+    /// The figures do not fit; nothing was written.
+    Invalid(crate::domain::form::FieldErrors),
+    Reported,
+    Confirmed,
+    Disputed,
+}
+
+/// A phone's report, confirmation or dispute, for the team its token was admitted for.
+pub fn act(
+    conn: &mut Conn,
+    id: TournamentId,
+    token: &str,
+    address: &str,
+    ask: PhoneAsk,
+) -> Result<Done, Refusal> {
+    crate::db::write_tx(conn, Lock::Tournament(id), |conn| {
+        let t = guard::open_tournament(conn, id)?;
+        let access = stored::access(conn, id, token)?.ok_or_else(|| {
+            Refusal::Forbidden(
+                "Dieses Telefon ist nicht (mehr) angemeldet. Bitte den Code vom Standblatt nochmals eingeben.".into(),
+            )
+        })?;
+        let team = guard::team(conn, id, access.team_id)?;
+        let Some(passe) = stored::setting(conn, id)?.flatten() else {
+            return Err(Refusal::invalid(table_report::Refused::Closed.to_string()));
+        };
+        let data = tournament_data::load_passe(conn, t.clone(), passe)?;
+        let seat = seat_of(conn, &data, passe, team.id)?.ok_or_else(|| {
+            Refusal::invalid(format!(
+                "{} {} sitzt in {} {passe} an keinem Tisch.",
+                t.mode.entrant().one(),
+                team.startnummer,
+                t.mode.round()
+            ))
+        })?;
+        let domain_ask = match &ask {
+            PhoneAsk::Report(_) => Ask::Report,
+            PhoneAsk::Confirm { seen } => Ask::Confirm { seen: *seen },
+            PhoneAsk::Dispute { seen, .. } => Ask::Dispute { seen: *seen },
+        };
+        let step =
+            table_report::decide(&seat.situation, domain_ask).map_err(|refused| match refused {
+                table_report::Refused::Changed => Refusal::Conflict(refused.to_string()),
+                _ => Refusal::invalid(refused.to_string()),
+            })?;
+        let spiele = t.spiele_per_passe as u32;
+        let name = phone_name(&t, &team, address);
+        let author = audit::Author::Named(&name);
+        let key = (passe, seat.table);
+        let record = |conn: &mut Conn,
+                      action: &'static str,
+                      before: Option<&TableReportRow>,
+                      after: &TableReportRow| {
+            audit::record_as(
+                conn,
+                author,
+                audit::Entry {
+                    entity_id: Some(after.id),
+                    ..audit_entry(id, "table_report", action)
+                },
+                before,
+                Some(after),
+            )
+        };
+        let done = match (step, ask) {
+            (Step::New | Step::Replace, PhoneAsk::Report(own)) => {
+                let score = match table_report::parse_own(seat.side, &own, spiele) {
+                    Ok(score) => score,
+                    Err(errors) => return Ok(Done::Invalid(errors)),
+                };
+                let after = match &seat.report {
+                    Some(report) if step == Step::Replace => {
+                        stored::change_report(conn, report, score)?
+                    }
+                    _ => stored::put_report(conn, id, key, team.id, score)?,
+                };
+                record(
+                    conn,
+                    if step == Step::New {
+                        "report"
+                    } else {
+                        "change"
+                    },
+                    seat.report.as_ref(),
+                    &after,
+                )?;
+                Done::Reported
+            }
+            (Step::Confirm, PhoneAsk::Confirm { .. }) => {
+                let report = seat
+                    .report
+                    .as_ref()
+                    .ok_or_else(|| Refusal::Internal("confirm without report".into()))?;
+                let score = reported_score(report);
+                write_result(conn, Writer::Table(&name), &data, key, score)?;
+                let after = stored::answer(
+                    conn,
+                    report,
+                    Answer {
+                        state: ReportState::Bestaetigt,
+                        by: Some(team.id),
+                        score: None,
+                        note: None,
+                    },
+                )?;
+                record(conn, "confirm", Some(report), &after)?;
+                Done::Confirmed
+            }
+            (Step::Dispute, PhoneAsk::Dispute { own, note, .. }) => {
+                let report = seat
+                    .report
+                    .as_ref()
+                    .ok_or_else(|| Refusal::Internal("dispute without report".into()))?;
+                let score = match table_report::parse_own(seat.side, &own, spiele) {
+                    Ok(score) => score,
+                    Err(errors) => return Ok(Done::Invalid(errors)),
+                };
+                let note: String = note.trim().chars().take(300).collect();
+                let after = stored::answer(
+                    conn,
+                    report,
+                    Answer {
+                        state: ReportState::Widerspruch,
+                        by: Some(team.id),
+                        score: Some(score),
+                        note: Some(note.as_str()).filter(|n| !n.is_empty()),
+                    },
+                )?;
+                record(conn, "dispute", Some(report), &after)?;
+                Done::Disputed
+            }
+            _ => return Err(Refusal::Internal("table step and ask disagree".into())),
+        };
+        tournaments::bump_version(conn, id)?;
+        Ok(done)
+    })
+}
+
+fn reported_score(report: &TableReportRow) -> TableScore {
+    TableScore {
+        points_a: report.points_a.max(0) as u32,
+        points_b: report.points_b.max(0) as u32,
+        matches_a: 0,
+        matches_b: 0,
+    }
+}
+
+/// Writes the table's result through the one result path; a result stored meanwhile
+/// refuses.
+fn write_result(
+    conn: &mut Conn,
+    writer: Writer<'_>,
+    data: &TournamentData,
+    (passe, table): (u32, u32),
+    score: TableScore,
+) -> Result<(), Refusal> {
+    let entry = TableEntry {
+        passe,
+        table,
+        score,
+        expected_version: None,
+        details: None,
+        reason: None,
+    };
+    let before = sheets_before_write(conn, data)?;
+    match write_checked(conn, writer, data, &entry)? {
+        SaveOutcome::Saved(_) => finish_result_writes(conn, data.tournament.id, before.as_deref()),
+        _ => Err(Refusal::Conflict(format!(
+            "Tisch {table} hat inzwischen ein Resultat."
+        ))),
+    }
+}
+
+/// The office (Büro, Kontrolleur or Leitung) decides a table's report: takes the reported
+/// version or the disputing team's. `seen` is the report's version shown to the user.
+pub fn decide(
+    conn: &mut Conn,
+    actor: &Actor,
+    id: TournamentId,
+    (passe, table): (u32, u32),
+    version: Version,
+    seen: i32,
+) -> Result<TableScore, Refusal> {
+    if !actor.may_change_results() {
+        return Err(Refusal::forbidden());
+    }
+    crate::db::write_tx(conn, Lock::Tournament(id), |conn| {
+        let t = guard::open_tournament(conn, id)?;
+        guard::round(&t, passe)?;
+        let report = stored::report_at(conn, id, passe, table)?
+            .ok_or_else(|| Refusal::NotFound("Zu diesem Tisch gibt es keine Meldung.".into()))?;
+        if report.version != seen {
+            return Err(Refusal::Conflict(
+                "Die Meldung wurde inzwischen geändert. Bitte nochmals ansehen.".into(),
+            ));
+        }
+        table_report::may_decide(report.state, version).map_err(Refusal::invalid)?;
+        let score = match version {
+            Version::Reported => reported_score(&report),
+            Version::Answer => TableScore {
+                points_a: report.answer_points_a.unwrap_or(0).max(0) as u32,
+                points_b: report.answer_points_b.unwrap_or(0).max(0) as u32,
+                matches_a: 0,
+                matches_b: 0,
+            },
+        };
+        let data = tournament_data::load_table(conn, t, passe, table)?;
+        write_result(conn, Writer::Ruling(actor), &data, (passe, table), score)?;
+        let after = stored::answer(
+            conn,
+            &report,
+            Answer {
+                state: ReportState::Entschieden,
+                by: None,
+                score: None,
+                note: None,
+            },
+        )?;
+        audit::record(
+            conn,
+            Some(actor),
+            audit::Entry {
+                entity_id: Some(after.id),
+                ..audit_entry(
+                    id,
+                    "table_report",
+                    match version {
+                        Version::Reported => "decide_reported",
+                        Version::Answer => "decide_answer",
+                    },
+                )
+            },
+            Some(&report),
+            Some(&after),
+        )?;
+        Ok(score)
+    })
+}

@@ -1,0 +1,108 @@
+//! The failure counters behind throttling ([`crate::domain::throttle`]): failed logins and
+//! wrong table codes, one row per counter and subject.
+
+use super::schema::login_throttle;
+use super::{Conn, now};
+use crate::domain::throttle::{self, Counter};
+use diesel::prelude::*;
+
+fn throttle_row(
+    conn: &mut Conn,
+    counter: Counter,
+    subject: &str,
+) -> QueryResult<Option<(i32, chrono::NaiveDateTime, Option<chrono::NaiveDateTime>)>> {
+    login_throttle::table
+        .find((counter.key(), subject))
+        .select((
+            login_throttle::failures,
+            login_throttle::last_failure,
+            login_throttle::blocked_until,
+        ))
+        .first(conn)
+        .optional()
+}
+
+/// Seconds the counter still blocks, if it does.
+pub fn blocked(conn: &mut Conn, counter: Counter, subject: &str) -> QueryResult<Option<i64>> {
+    let at = now();
+    Ok(throttle_row(conn, counter, subject)?
+        .and_then(|(_, _, until)| until)
+        .filter(|until| *until > at)
+        .map(|until| (until - at).num_seconds().max(1)))
+}
+
+/// Counts one failure on a counter, blocking it for a while past its free attempts.
+pub fn count_failure(conn: &mut Conn, counter: Counter, subject: &str) -> QueryResult<()> {
+    let at = now();
+    let failures = match throttle_row(conn, counter, subject)? {
+        Some((failures, last, _)) => throttle::current_failures(failures.max(0) as u32, last, at),
+        None => 0,
+    } + 1;
+    let until = throttle::block_after(counter, failures).map(|d| at + d);
+    super::on_backend!(conn, |c| diesel::insert_into(login_throttle::table)
+        .values((
+            login_throttle::kind.eq(counter.key()),
+            login_throttle::subject.eq(subject),
+            login_throttle::failures.eq(failures as i32),
+            login_throttle::last_failure.eq(at),
+            login_throttle::blocked_until.eq(until),
+        ))
+        .on_conflict((login_throttle::kind, login_throttle::subject))
+        .do_update()
+        .set((
+            login_throttle::failures.eq(failures as i32),
+            login_throttle::last_failure.eq(at),
+            login_throttle::blocked_until.eq(until),
+        ))
+        .execute(c))?;
+    Ok(())
+}
+
+/// The current failures of a counter (old ones forgotten); 0 without a row.
+pub fn failures(conn: &mut Conn, counter: Counter, subject: &str) -> QueryResult<u32> {
+    Ok(throttle_row(conn, counter, subject)?
+        .map(|(failures, last, _)| throttle::current_failures(failures.max(0) as u32, last, now()))
+        .unwrap_or(0))
+}
+
+/// Clears one counter (after a success).
+pub fn clear(conn: &mut Conn, counter: Counter, subject: &str) -> QueryResult<()> {
+    diesel::delete(login_throttle::table.find((counter.key(), subject))).execute(conn)?;
+    Ok(())
+}
+
+/// Forgets counters without a failure for a day.
+pub fn purge(conn: &mut Conn) -> QueryResult<()> {
+    diesel::delete(
+        login_throttle::table.filter(
+            login_throttle::last_failure
+                .lt(now() - chrono::Duration::hours(throttle::FORGET_AFTER_HOURS)),
+        ),
+    )
+    .execute(conn)?;
+    Ok(())
+}
+
+/// Every subject's current failures on one counter (for the office's warning list).
+pub fn all_failures(
+    conn: &mut Conn,
+    counter: Counter,
+) -> QueryResult<std::collections::HashMap<String, u32>> {
+    let at = now();
+    Ok(login_throttle::table
+        .filter(login_throttle::kind.eq(counter.key()))
+        .select((
+            login_throttle::subject,
+            login_throttle::failures,
+            login_throttle::last_failure,
+        ))
+        .load::<(String, i32, chrono::NaiveDateTime)>(conn)?
+        .into_iter()
+        .map(|(subject, failures, last)| {
+            (
+                subject,
+                throttle::current_failures(failures.max(0) as u32, last, at),
+            )
+        })
+        .collect())
+}

@@ -1,0 +1,523 @@
+//! Results from the table, the phones' side: the code form, the table page (report,
+//! confirm, dispute). A phone is admitted by its team's code once; a cookie for this
+//! tournament then carries an opaque token (its hash in the database, as for sessions).
+
+use super::auth::client_address;
+use super::ctx::Ctx;
+use super::render::{page, page_with};
+use super::state::{AppState, db};
+use super::team_page::team_page_path;
+use crate::app::Refusal;
+use crate::app::table_entry::{self as use_case, Admission, AtTable, Done, PhoneAsk};
+use crate::db::models::TableAccessRow;
+use crate::db::table_entry as stored;
+use crate::domain::form::FieldErrors;
+use crate::domain::format;
+use crate::domain::ids::TournamentId;
+use crate::domain::marathon::Side;
+use crate::domain::table_report::{OwnFigures, ReportState, Situation};
+use crate::web::error::AppError;
+use actix_web::cookie::{Cookie, SameSite};
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use serde::Deserialize;
+use subtle::ConstantTimeEq;
+
+fn cookie_name(id: TournamentId) -> String {
+    format!("jassturnier_tisch_{id}")
+}
+
+fn tisch_path(id: TournamentId, startnummer: i32) -> String {
+    format!("{}/tisch", team_page_path(id.0, startnummer))
+}
+
+/// The phone's admission for this tournament, if its cookie holds one.
+async fn admitted(
+    state: &web::Data<AppState>,
+    req: &HttpRequest,
+    id: TournamentId,
+) -> Result<Option<(String, TableAccessRow)>, AppError> {
+    let Some(token) = req.cookie(&cookie_name(id)).map(|c| c.value().to_string()) else {
+        return Ok(None);
+    };
+    let lookup = token.clone();
+    let access = db(state, move |conn| Ok(stored::access(conn, id, &lookup)?)).await?;
+    Ok(access.map(|a| (token, a)))
+}
+
+#[derive(Template)]
+#[template(path = "table_code.html")]
+struct CodePage {
+    ctx: Ctx,
+    tournament: String,
+    startnummer: i32,
+    action: String,
+    error: Option<String>,
+}
+
+/// One line of the phone page: a side's name and its points.
+pub struct SideLine {
+    pub name: String,
+    pub points: String,
+    pub own: bool,
+}
+
+#[derive(Template)]
+#[template(path = "table_phone.html")]
+struct PhonePage {
+    ctx: Ctx,
+    id: TournamentId,
+    tournament: String,
+    version: i32,
+    who: String,
+    startnummer: i32,
+    round: &'static str,
+    /// What the page says about the table's state, in one sentence.
+    headline: String,
+    passe: u32,
+    table: u32,
+    sides: Vec<SideLine>,
+    /// The reported figures (A, B) with who reported them, where a report is shown.
+    reported: Vec<SideLine>,
+    answer: Vec<SideLine>,
+    note: String,
+    /// Which forms the page offers.
+    may_report: bool,
+    may_answer: bool,
+    seen: i32,
+    total: String,
+    csrf: String,
+    points: String,
+    errors: FieldErrors,
+    message: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct CodeForm {
+    #[serde(default)]
+    code: String,
+}
+
+#[derive(Deserialize, Default)]
+struct Shown {
+    /// Which step just succeeded (a fixed word, never echoed text).
+    ok: Option<String>,
+}
+
+async fn show(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<(i32, i32)>,
+    query: web::Query<Shown>,
+) -> Result<HttpResponse, AppError> {
+    let (id, startnummer) = path.into_inner();
+    let id = TournamentId(id);
+    let message = query
+        .ok
+        .as_deref()
+        .and_then(done_message)
+        .map(str::to_string);
+    match admitted(&state, &req, id).await? {
+        Some((_, access)) => {
+            let team = access.team_id;
+            let at = db(&state, move |conn| Ok(use_case::at_table(conn, id, team)?)).await?;
+            if at.team.startnummer != startnummer {
+                // Admitted for another team: its own page, not this one.
+                return Ok(see_other(&tisch_path(id, at.team.startnummer)));
+            }
+            page(&phone_page(
+                at,
+                &access,
+                message,
+                String::new(),
+                FieldErrors::new(),
+            ))
+        }
+        None => code_page(&state, id, startnummer, None, StatusCode::OK).await,
+    }
+}
+
+fn see_other(location: &str) -> HttpResponse {
+    HttpResponse::SeeOther()
+        .insert_header((actix_web::http::header::LOCATION, location.to_string()))
+        .finish()
+}
+
+async fn code_page(
+    state: &web::Data<AppState>,
+    id: TournamentId,
+    startnummer: i32,
+    error: Option<String>,
+    status: StatusCode,
+) -> Result<HttpResponse, AppError> {
+    let t = db(state, move |conn| {
+        Ok(crate::app::guard::tournament(conn, id)?)
+    })
+    .await?;
+    page_with(
+        &CodePage {
+            ctx: Ctx::anonymous(),
+            tournament: t.name,
+            startnummer,
+            action: format!("{}/code", tisch_path(id, startnummer)),
+            error,
+        },
+        status,
+    )
+}
+
+async fn give_code(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<(i32, i32)>,
+    form: web::Form<CodeForm>,
+) -> Result<HttpResponse, AppError> {
+    let (id, startnummer) = path.into_inner();
+    let id = TournamentId(id);
+    let address = client_address(&req);
+    let typed = form.into_inner().code;
+    let admission = db(&state, move |conn| {
+        Ok(use_case::admit(conn, id, startnummer, &typed, &address)?)
+    })
+    .await?;
+    match admission {
+        Admission::Admitted(token) => {
+            let secure = state
+                .public_url
+                .as_deref()
+                .is_some_and(|u| u.trim().to_ascii_lowercase().starts_with("https://"));
+            let cookie = Cookie::build(cookie_name(id), token)
+                .path(format!("/tournaments/{id}/"))
+                .http_only(true)
+                .secure(secure)
+                .same_site(SameSite::Strict)
+                .max_age(actix_web::cookie::time::Duration::hours(24))
+                .finish();
+            Ok(HttpResponse::SeeOther()
+                .cookie(cookie)
+                .insert_header((
+                    actix_web::http::header::LOCATION,
+                    tisch_path(id, startnummer),
+                ))
+                .finish())
+        }
+        Admission::Refused => {
+            code_page(
+                &state,
+                id,
+                startnummer,
+                Some("Dieser Code stimmt nicht. Bitte den Tisch-Code vom Standblatt eingeben.".into()),
+                StatusCode::UNAUTHORIZED,
+            )
+            .await
+        }
+        Admission::Throttled(seconds) => {
+            code_page(
+                &state,
+                id,
+                startnummer,
+                Some(format!(
+                    "Zu viele falsche Codes von diesem Gerät. Bitte in {} nochmals versuchen oder das Turnierbüro fragen.",
+                    wait_text(seconds)
+                )),
+                StatusCode::TOO_MANY_REQUESTS,
+            )
+            .await
+        }
+    }
+}
+
+fn wait_text(seconds: i64) -> String {
+    if seconds > 90 {
+        format!("{} Minuten", (seconds + 59) / 60)
+    } else {
+        format!("{seconds} Sekunden")
+    }
+}
+
+fn done_message(key: &str) -> Option<&'static str> {
+    match key {
+        "gemeldet" => Some("Gemeldet. Jetzt bestätigt das gegnerische Team auf seinem Telefon."),
+        "bestaetigt" => Some("Bestätigt: das Resultat zählt."),
+        "widerspruch" => Some("Widerspruch gemeldet: das Turnierbüro entscheidet."),
+        _ => None,
+    }
+}
+
+fn phone_page(
+    at: AtTable,
+    access: &TableAccessRow,
+    message: Option<String>,
+    points: String,
+    errors: FieldErrors,
+) -> PhonePage {
+    let t = &at.tournament;
+    let round = t.mode.round();
+    let total = t.mode.table_total(t.spiele_per_passe as u32).unwrap_or(0);
+    let who = format!(
+        "{} {} {}",
+        t.mode.entrant().one(),
+        at.team.startnummer,
+        crate::domain::team::display_name(
+            at.team.name.as_deref(),
+            &at.team.player1,
+            &at.team.player2
+        )
+    );
+    let mut view = PhonePage {
+        ctx: Ctx::anonymous(),
+        id: t.id,
+        tournament: t.name.clone(),
+        version: t.version,
+        who,
+        startnummer: at.team.startnummer,
+        round,
+        headline: String::new(),
+        passe: 0,
+        table: 0,
+        sides: Vec::new(),
+        reported: Vec::new(),
+        answer: Vec::new(),
+        note: String::new(),
+        may_report: false,
+        may_answer: false,
+        seen: 0,
+        total: format::number(i64::from(total)),
+        csrf: access.csrf_token.clone(),
+        points,
+        errors,
+        message,
+    };
+    let seat = match (at.setting, at.seat) {
+        (None, _) => {
+            view.headline =
+                "Resultate vom Tisch sind in diesem Turnier nicht eingeschaltet.".into();
+            return view;
+        }
+        (Some(None), _) => {
+            view.headline =
+                "Die Erfassung vom Tisch ist geschlossen. Das Resultat gibt der Schreiber beim Turnierbüro ab.".into();
+            return view;
+        }
+        (Some(Some(passe)), None) => {
+            view.headline = format!("Sie sitzen in {round} {passe} an keinem Tisch (spielfrei).");
+            return view;
+        }
+        (Some(Some(_)), Some(seat)) => seat,
+    };
+    view.passe = seat.passe;
+    view.table = seat.table;
+    let own = |side: Side| side == seat.side;
+    let line = |side: Side, points: Option<u32>| SideLine {
+        name: seat.sides[match side {
+            Side::A => 0,
+            Side::B => 1,
+        }]
+        .clone(),
+        points: points
+            .map(|p| format::number(i64::from(p)))
+            .unwrap_or_default(),
+        own: own(side),
+    };
+    view.sides = vec![line(Side::A, None), line(Side::B, None)];
+    let Situation {
+        pauschale,
+        office_entries,
+        ..
+    } = seat.situation;
+    if let Some(report) = &seat.report {
+        let p = |v: i32| Some(v.max(0) as u32);
+        view.reported = vec![
+            line(Side::A, p(report.points_a)),
+            line(Side::B, p(report.points_b)),
+        ];
+        if let (Some(a), Some(b)) = (report.answer_points_a, report.answer_points_b) {
+            view.answer = vec![line(Side::A, p(a)), line(Side::B, p(b))];
+        }
+        view.note = report.note.clone().unwrap_or_default();
+        view.seen = report.version;
+    }
+    let reported_by_us = seat.situation.report.is_some_and(|r| r.by == seat.side);
+    view.headline = match (&seat.result, seat.report.as_ref().map(|r| r.state)) {
+        _ if pauschale => {
+            "An Ihrem Tisch gilt die Pauschale: es wird kein Resultat erfasst.".into()
+        }
+        (Some(score), state) => {
+            view.sides = vec![
+                line(Side::A, Some(score.points_a)),
+                line(Side::B, Some(score.points_b)),
+            ];
+            match state {
+                Some(ReportState::Bestaetigt) => "Resultat bestätigt: es zählt.".into(),
+                Some(ReportState::Entschieden) => "Resultat vom Turnierbüro entschieden.".into(),
+                _ => "Resultat vom Turnierbüro erfasst.".into(),
+            }
+        }
+        _ if office_entries => "Das Turnierbüro erfasst diesen Tisch.".into(),
+        (None, None) => {
+            view.may_report = true;
+            "Noch kein Resultat: der Schreiber gibt hier die Punkte seines Teams ein.".into()
+        }
+        (None, Some(ReportState::Gemeldet)) if reported_by_us => {
+            view.may_report = true;
+            "Gemeldet: wartet auf die Bestätigung der Gegner.".into()
+        }
+        (None, Some(ReportState::Gemeldet)) => {
+            view.may_answer = true;
+            "Die Gegner haben gemeldet: bitte prüfen und bestätigen oder widersprechen.".into()
+        }
+        (None, Some(ReportState::Widerspruch)) => {
+            "Widerspruch: das Turnierbüro entscheidet.".into()
+        }
+        (None, Some(ReportState::Ersetzt)) => "Das Turnierbüro erfasst diesen Tisch.".into(),
+        (None, Some(_)) => "Das Turnierbüro erfasst diesen Tisch.".into(),
+    };
+    view
+}
+
+#[derive(Deserialize)]
+struct PhoneForm {
+    #[serde(rename = "_csrf", default)]
+    csrf: String,
+    #[serde(default)]
+    points: String,
+    #[serde(default)]
+    seen: String,
+    #[serde(default)]
+    note: String,
+}
+
+/// The three things a phone posts.
+#[derive(Clone, Copy)]
+enum Post {
+    Report,
+    Confirm,
+    Dispute,
+}
+
+async fn post(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<(i32, i32)>,
+    form: web::Form<PhoneForm>,
+    what: Post,
+) -> Result<HttpResponse, AppError> {
+    let (id, startnummer) = path.into_inner();
+    let id = TournamentId(id);
+    let Some((token, access)) = admitted(&state, &req, id).await? else {
+        return code_page(
+            &state,
+            id,
+            startnummer,
+            Some("Dieses Telefon ist nicht (mehr) angemeldet. Bitte den Tisch-Code vom Standblatt eingeben.".into()),
+            StatusCode::FORBIDDEN,
+        )
+        .await;
+    };
+    let form = form.into_inner();
+    let same: bool = access
+        .csrf_token
+        .as_bytes()
+        .ct_eq(form.csrf.as_bytes())
+        .into();
+    if !same {
+        return Err(AppError::Forbidden(
+            "Das Formular ist abgelaufen oder ungültig. Bitte die Seite neu laden und nochmals senden.".into(),
+        ));
+    }
+    let seen = || {
+        form.seen
+            .trim()
+            .parse::<i32>()
+            .map_err(|_| AppError::BadRequest("Ungültiges Formular.".into()))
+    };
+    let own = OwnFigures {
+        points: form.points.clone(),
+    };
+    let ask = match what {
+        Post::Report => PhoneAsk::Report(own),
+        Post::Confirm => PhoneAsk::Confirm { seen: seen()? },
+        Post::Dispute => PhoneAsk::Dispute {
+            seen: seen()?,
+            own,
+            note: form.note.clone(),
+        },
+    };
+    let address = client_address(&req);
+    let acted = db(&state, move |conn| {
+        Ok(use_case::act(conn, id, &token, &address, ask))
+    })
+    .await?;
+    let team = access.team_id;
+    let (message, errors, status) = match acted {
+        Ok(Done::Reported) => {
+            return Ok(see_other(&format!(
+                "{}?ok=gemeldet",
+                tisch_path(id, startnummer)
+            )));
+        }
+        Ok(Done::Confirmed) => {
+            return Ok(see_other(&format!(
+                "{}?ok=bestaetigt",
+                tisch_path(id, startnummer)
+            )));
+        }
+        Ok(Done::Disputed) => {
+            return Ok(see_other(&format!(
+                "{}?ok=widerspruch",
+                tisch_path(id, startnummer)
+            )));
+        }
+        Ok(Done::Invalid(errors)) => (None, errors, StatusCode::UNPROCESSABLE_ENTITY),
+        // What the table may not do is said on its page, with the page as it now stands.
+        Err(Refusal::Invalid(m)) => (
+            Some(m),
+            FieldErrors::new(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        Err(Refusal::Conflict(m)) => (Some(m), FieldErrors::new(), StatusCode::CONFLICT),
+        Err(other) => return Err(other.into()),
+    };
+    let at = db(&state, move |conn| Ok(use_case::at_table(conn, id, team)?)).await?;
+    page_with(
+        &phone_page(at, &access, message, form.points, errors),
+        status,
+    )
+}
+
+async fn report(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<(i32, i32)>,
+    form: web::Form<PhoneForm>,
+) -> Result<HttpResponse, AppError> {
+    post(state, req, path, form, Post::Report).await
+}
+
+async fn confirm(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<(i32, i32)>,
+    form: web::Form<PhoneForm>,
+) -> Result<HttpResponse, AppError> {
+    post(state, req, path, form, Post::Confirm).await
+}
+
+async fn dispute(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<(i32, i32)>,
+    form: web::Form<PhoneForm>,
+) -> Result<HttpResponse, AppError> {
+    post(state, req, path, form, Post::Dispute).await
+}
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    let base = "/tournaments/{id}/team/{startnummer}/tisch";
+    cfg.route(base, web::get().to(show))
+        .route(&format!("{base}/code"), web::post().to(give_code))
+        .route(&format!("{base}/melden"), web::post().to(report))
+        .route(&format!("{base}/bestaetigen"), web::post().to(confirm))
+        .route(&format!("{base}/widersprechen"), web::post().to(dispute));
+}

@@ -1,0 +1,222 @@
+//! Results from the table, the office's side: the Leitung switches it and opens a Passe,
+//! sees the codes (with wrong attempts) and revokes one; the office decides a report.
+
+use super::auth::{Secured, User, flash_redirect};
+use super::ctx::Ctx;
+use super::render::page;
+use super::state::{AppState, db};
+use super::views::team_label;
+use crate::app::guard;
+use crate::app::table_entry::{self as use_case, Switch};
+use crate::db::models::TournamentRow;
+use crate::db::{table_entry as stored, teams, throttle as counters};
+use crate::domain::ids::{TeamId, TournamentId};
+use crate::domain::role::Permission;
+use crate::domain::table_code;
+use crate::domain::table_report::Version;
+use crate::domain::throttle::{CODE_ALARM, Counter};
+use crate::web::error::AppError;
+use actix_web::{HttpResponse, web};
+use askama::Template;
+use serde::Deserialize;
+
+pub struct CodeLine {
+    pub team: TeamId,
+    pub label: String,
+    pub code: String,
+    pub failures: u32,
+    pub alarm: bool,
+}
+
+#[derive(Template)]
+#[template(path = "table_office.html")]
+struct OfficePage {
+    ctx: Ctx,
+    t: TournamentRow,
+    /// None: off; Some(None): on, closed.
+    setting: Option<Option<u32>>,
+    /// The open Passe, 0 for none (preselected in the list).
+    open_passe: u32,
+    drawn: Vec<u32>,
+    codes: Vec<CodeLine>,
+    alarms: usize,
+}
+
+async fn show(
+    state: web::Data<AppState>,
+    user: User,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, AppError> {
+    user.0.require(Permission::ManageTournament)?;
+    let id = TournamentId(path.into_inner());
+    let (t, setting, teams, codes, failures, drawn) = db(&state, move |conn| {
+        let t = guard::tournament(conn, id)?;
+        let drawn = (1..=t.passen as u32)
+            .filter(|p| crate::db::seats::table_count(conn, id, *p).is_ok_and(|n| n > 0))
+            .collect::<Vec<u32>>();
+        Ok((
+            t,
+            stored::setting(conn, id)?,
+            teams::list(conn, id)?,
+            stored::codes(conn, id)?,
+            counters::all_failures(conn, Counter::CodeTeam)?,
+            drawn,
+        ))
+    })
+    .await?;
+    let codes: Vec<CodeLine> = teams
+        .iter()
+        .map(|team| {
+            let failures = failures.get(&team.id.to_string()).copied().unwrap_or(0);
+            CodeLine {
+                team: team.id,
+                label: team_label(team),
+                code: codes
+                    .get(&team.id)
+                    .map(|c| table_code::printed(c))
+                    .unwrap_or_default(),
+                failures,
+                alarm: failures >= CODE_ALARM,
+            }
+        })
+        .collect();
+    page(&OfficePage {
+        ctx: user.0.ctx().with_tournament(&t),
+        alarms: codes.iter().filter(|c| c.alarm).count(),
+        t,
+        open_passe: setting.flatten().unwrap_or(0),
+        setting,
+        drawn,
+        codes,
+    })
+}
+
+#[derive(Deserialize)]
+struct SwitchForm {
+    #[serde(default)]
+    action: String,
+    #[serde(default)]
+    passe: String,
+}
+
+async fn switch(
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    post: Secured<SwitchForm>,
+) -> Result<HttpResponse, AppError> {
+    post.session.require(Permission::ManageTournament)?;
+    let id = TournamentId(path.into_inner());
+    let switch = match post.form.action.as_str() {
+        "ein" => Switch::On,
+        "aus" => Switch::Off,
+        "schliessen" => Switch::Close,
+        "oeffnen" => Switch::Open(
+            post.form
+                .passe
+                .trim()
+                .parse()
+                .map_err(|_| AppError::BadRequest("Bitte eine Passe wählen.".into()))?,
+        ),
+        _ => return Err(AppError::BadRequest("Unbekannte Aktion.".into())),
+    };
+    let actor = post.session.actor().clone();
+    let message = db(&state, move |conn| {
+        Ok(use_case::switch(conn, &actor, id, switch)?)
+    })
+    .await?;
+    flash_redirect(
+        &state,
+        &post.session,
+        &format!("/tournaments/{id}/tisch"),
+        message,
+    )
+    .await
+}
+
+#[derive(Deserialize)]
+struct Empty {}
+
+async fn revoke(
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+    post: Secured<Empty>,
+) -> Result<HttpResponse, AppError> {
+    let (id, team) = path.into_inner();
+    let id = TournamentId(id);
+    let actor = post.session.actor().clone();
+    let team = db(&state, move |conn| {
+        Ok(use_case::revoke(conn, &actor, id, TeamId(team))?)
+    })
+    .await?;
+    flash_redirect(
+        &state,
+        &post.session,
+        &format!("/tournaments/{id}/tisch#code-{}", team.id),
+        format!(
+            "Neuer Tisch-Code für {}: der alte gilt nicht mehr, angemeldete Telefone müssen den neuen eingeben. Standblatt neu drucken.",
+            team_label(&team)
+        ),
+    )
+    .await
+}
+
+#[derive(Deserialize)]
+struct DecideForm {
+    #[serde(default)]
+    version: String,
+    #[serde(default)]
+    seen: String,
+}
+
+async fn decide(
+    state: web::Data<AppState>,
+    path: web::Path<(i32, u32, u32)>,
+    post: Secured<DecideForm>,
+) -> Result<HttpResponse, AppError> {
+    if !post.session.actor().may_change_results() {
+        return Err(AppError::forbidden());
+    }
+    let (id, passe, table) = path.into_inner();
+    let id = TournamentId(id);
+    let version = match post.form.version.as_str() {
+        "gemeldet" => Version::Reported,
+        "widerspruch" => Version::Answer,
+        _ => return Err(AppError::BadRequest("Bitte eine Version wählen.".into())),
+    };
+    let seen: i32 = post
+        .form
+        .seen
+        .trim()
+        .parse()
+        .map_err(|_| AppError::BadRequest("Ungültiges Formular.".into()))?;
+    let actor = post.session.actor().clone();
+    let (score, round) = db(&state, move |conn| {
+        let score = use_case::decide(conn, &actor, id, (passe, table), version, seen)?;
+        Ok((score, guard::tournament(conn, id)?.mode.round()))
+    })
+    .await?;
+    flash_redirect(
+        &state,
+        &post.session,
+        &format!("/tournaments/{id}/passen/{passe}#tisch-{table}"),
+        format!(
+            "{round} {passe}, Tisch {table} entschieden: {} : {}.",
+            crate::domain::format::number(i64::from(score.points_a)),
+            crate::domain::format::number(i64::from(score.points_b))
+        ),
+    )
+    .await
+}
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/tournaments/{id}/tisch", web::get().to(show))
+        .route("/tournaments/{id}/tisch", web::post().to(switch))
+        .route(
+            "/tournaments/{id}/tisch/codes/{team}",
+            web::post().to(revoke),
+        )
+        .route(
+            "/tournaments/{id}/passen/{passe}/tables/{table}/entscheiden",
+            web::post().to(decide),
+        );
+}

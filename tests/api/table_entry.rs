@@ -1,0 +1,601 @@
+//! Results from the table: a phone gives its team's code, reports its table's result, the
+//! opponents confirm or dispute on theirs, the office decides, the Kontrolleur visas.
+
+use crate::helpers::*;
+use jassturnier::domain::ids::TournamentId;
+use reqwest::StatusCode;
+use scraper::Html;
+
+/// A phone at a table: its own cookies, the code it was given.
+struct Phone {
+    client: Client,
+    tournament: i32,
+    startnummer: i32,
+    /// The phone's form token as last seen on its page (a page without a form has none).
+    csrf: std::sync::Mutex<String>,
+}
+
+impl Phone {
+    fn base(&self) -> String {
+        format!(
+            "/tournaments/{}/team/{}/tisch",
+            self.tournament, self.startnummer
+        )
+    }
+
+    async fn give_code(&self, code: &str) -> reqwest::Response {
+        self.client
+            .http
+            .post(self.client.url(&format!("{}/code", self.base())))
+            .form(&[("code", code)])
+            .send()
+            .await
+            .expect("POST code")
+    }
+
+    async fn page(&self) -> Html {
+        self.client.html(&self.base()).await
+    }
+
+    /// Posts one of the table's forms with the CSRF token its page carries.
+    async fn post(&self, action: &str, form: &[(&str, &str)]) -> reqwest::Response {
+        let page = self.page().await;
+        let mut remembered = self.csrf.lock().unwrap().clone();
+        if let Some(token) = attr(&page, "input[name=_csrf]", "value") {
+            remembered = token.clone();
+            *self.csrf.lock().unwrap() = token;
+        }
+        let csrf = remembered;
+        let mut fields = form.to_vec();
+        fields.push(("_csrf", &csrf));
+        self.client
+            .http
+            .post(self.client.url(&format!("{}/{action}", self.base())))
+            .form(&fields)
+            .send()
+            .await
+            .expect("POST")
+    }
+
+    /// The version of the report the page shows (for confirming or disputing).
+    async fn seen(&self) -> String {
+        attr(&self.page().await, "input[name=seen]", "value").expect("a report to answer")
+    }
+}
+
+async fn phone(app: &TestApp, ip: &str, tournament: i32, startnummer: i32, code: &str) -> Phone {
+    let phone = Phone {
+        client: app.client_at(ip),
+        tournament,
+        startnummer,
+        csrf: Default::default(),
+    };
+    let r = phone.give_code(code).await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER, "code for {startnummer}");
+    assert_eq!(location(&r), phone.base());
+    if let Some(token) = attr(&phone.page().await, "input[name=_csrf]", "value") {
+        *phone.csrf.lock().unwrap() = token;
+    }
+    phone
+}
+
+/// The codes as the Leitung's page lists them, by Startnummer.
+async fn codes(leitung: &Client, id: i32) -> std::collections::HashMap<i32, String> {
+    let page = leitung.html(&format!("/tournaments/{id}/tisch")).await;
+    let rows = select_all(&page, "#codes tbody tr");
+    let codes = select_all(&page, "#codes tbody tr code");
+    rows.iter()
+        .zip(codes)
+        .map(|(row, code)| {
+            let startnummer = row.split_whitespace().next().unwrap().parse().unwrap();
+            (startnummer, code)
+        })
+        .collect()
+}
+
+/// The Startnummern of table `table` in Passe `passe`, A first.
+fn sitting(app: &TestApp, id: i32, passe: u32, table: u32) -> (i32, i32) {
+    let data = app.data(id);
+    let t = data.table(passe, table).expect("table");
+    (t.team_a.startnummer, t.team_b.startnummer)
+}
+
+fn stored(app: &TestApp, id: i32, passe: u32, table: u32) -> Option<(i32, i32, bool)> {
+    app.data(id)
+        .result_at(passe, table)
+        .map(|r| (r.points_a, r.points_b, r.visaed()))
+}
+
+fn report_state(app: &TestApp, id: i32, passe: u32, table: u32) -> Option<String> {
+    let mut conn = app.pool.get().unwrap();
+    jassturnier::db::table_entry::report_at(&mut conn, TournamentId(id), passe, table)
+        .unwrap()
+        .map(|r| r.state.key().to_string())
+}
+
+/// An 8-team Partnerschieber of 3 Passen à 12 Spiele (1884 per table), table entry on.
+async fn tournament_with_table_entry(leitung: &Client) -> i32 {
+    let id = drawn_field(leitung, "3", "12", "", 8).await;
+    let page = leitung
+        .post_ok(&format!("/tournaments/{id}/tisch"), &[("action", "ein")])
+        .await;
+    assert!(
+        text(&page, "#table-entry-state").contains("Passe 1"),
+        "{}",
+        text(&page, "#table-entry-state")
+    );
+    id
+}
+
+#[tokio::test]
+async fn a_table_reports_the_opponents_confirm_the_kontrolleur_visas() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let kontrolle = app.account(&leitung, KONTROLLEUR, "kontrolleur").await;
+    let id = tournament_with_table_entry(&leitung).await;
+    let codes = codes(&leitung, id).await;
+    assert_eq!(codes.len(), 8);
+    assert!(
+        codes
+            .values()
+            .all(|c| c.len() == 9 && c.as_bytes()[4] == b'-')
+    );
+    // The code is printed on the team's Standblatt.
+    let team_one = app.data(id).teams[0].clone();
+    let (_, _, pdf) = bytes(
+        &leitung,
+        &format!("/tournaments/{id}/teams/{}/standblatt.pdf", team_one.id),
+    )
+    .await;
+    let sheet = pdf_pages(&pdf).join("\n");
+    assert!(sheet.contains("Tisch-Code"), "{sheet}");
+    assert!(sheet.contains(&codes[&team_one.startnummer]), "{sheet}");
+
+    let (a, b) = sitting(&app, id, 1, 1);
+    // The public team page offers the entry.
+    let public = app
+        .client()
+        .html(&format!("/tournaments/{id}/team/{a}"))
+        .await;
+    assert_eq!(
+        attr(&public, "#enter-result", "href").as_deref(),
+        Some(format!("/tournaments/{id}/team/{a}/tisch").as_str())
+    );
+    // Without the code, the table page asks for it.
+    let stranger = app.client();
+    let asked = stranger
+        .html(&format!("/tournaments/{id}/team/{a}/tisch"))
+        .await;
+    assert!(select_all(&asked, "input[name=code]").len() == 1);
+
+    // Typed loosely (small letters, no dash): still the code.
+    let loose = codes[&a].replace('-', "").to_lowercase();
+    let phone_a = phone(&app, "127.0.0.1", id, a, &loose).await;
+    let page = phone_a.page().await;
+    assert!(text(&page, "h1").contains("Tisch 1"), "{}", page.html());
+    assert!(text(&page, "#headline").contains("Noch kein Resultat"));
+    let r = phone_a.post("melden", &[("points", "1'000")]).await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    // Reported is not counted.
+    assert_eq!(stored(&app, id, 1, 1), None);
+    assert_eq!(report_state(&app, id, 1, 1).as_deref(), Some("gemeldet"));
+    let waiting = phone_a.page().await;
+    assert!(text(&waiting, "#headline").contains("wartet auf die Bestätigung"));
+
+    // The office sees it on the Tischliste, as reported and not yet counted.
+    let passe = leitung.html(&format!("/tournaments/{id}/passen/1")).await;
+    let row = text(&passe, "#tisch-1");
+    assert!(
+        row.contains("vom Tisch gemeldet") && row.contains("1'000 : 884"),
+        "{row}"
+    );
+    assert!(text(&passe, "#from-tables").contains("1 gemeldet"));
+
+    // The reporting team cannot confirm its own report.
+    let seen = attr(&phone_a.page().await, "input[name=seen]", "value");
+    assert_eq!(seen, None, "no confirmation form for the reporters");
+    let r = phone_a.post("bestaetigen", &[("seen", "1")]).await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(stored(&app, id, 1, 1), None);
+
+    // The opponents confirm on their phone.
+    let phone_b = phone(&app, "127.0.0.2", id, b, &codes[&b]).await;
+    let theirs = phone_b.page().await;
+    assert!(text(&theirs, "#headline").contains("bitte prüfen"));
+    assert!(
+        text(&theirs, "#reported").contains("1'000") && text(&theirs, "#reported").contains("884")
+    );
+    let seen = phone_b.seen().await;
+    let r = phone_b.post("bestaetigen", &[("seen", &seen)]).await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    assert_eq!(stored(&app, id, 1, 1), Some((1000, 884, false)));
+    assert_eq!(report_state(&app, id, 1, 1).as_deref(), Some("bestaetigt"));
+    // Confirming twice does nothing more.
+    let r = phone_b.post("bestaetigen", &[("seen", &seen)]).await;
+    assert_eq!(
+        r.status(),
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        r.text().await.unwrap()
+    );
+
+    // The Kontrolleur visas it like any other result.
+    kontrolle
+        .post_ok(&format!("/tournaments/{id}/passen/1/tables/1/visa"), &[])
+        .await;
+    assert_eq!(stored(&app, id, 1, 1), Some((1000, 884, true)));
+    let done = phone_a.page().await;
+    assert!(
+        text(&done, "#headline").contains("bestätigt"),
+        "{}",
+        done.html()
+    );
+
+    // Every step in the Protokoll, with the team and the client's address.
+    let mut conn = app.pool.get().unwrap();
+    let rows = jassturnier::db::audit::list(&mut conn, Some(TournamentId(id)), 1000).unwrap();
+    let by = |entity: &str, action: &str| {
+        rows.iter()
+            .filter(|r| r.entity == entity && r.action == action)
+            .map(|r| r.username.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        by("table_code", "admitted"),
+        vec![
+            format!("Tisch: Team {b} (127.0.0.2)"),
+            format!("Tisch: Team {a} (127.0.0.1)")
+        ]
+    );
+    assert_eq!(
+        by("table_report", "report"),
+        vec![format!("Tisch: Team {a} (127.0.0.1)")]
+    );
+    assert_eq!(
+        by("table_report", "confirm"),
+        vec![format!("Tisch: Team {b} (127.0.0.2)")]
+    );
+    assert_eq!(
+        by("result", "enter"),
+        vec![format!("Tisch: Team {b} (127.0.0.2)")]
+    );
+}
+
+#[tokio::test]
+async fn a_disputed_result_waits_for_the_office_which_takes_one_version() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let kontrolle = app.account(&leitung, KONTROLLEUR, "kontrolleur").await;
+    let id = tournament_with_table_entry(&leitung).await;
+    let codes = codes(&leitung, id).await;
+    let (a, b) = sitting(&app, id, 1, 2);
+    let phone_a = phone(&app, "127.0.0.1", id, a, &codes[&a]).await;
+    let phone_b = phone(&app, "127.0.0.1", id, b, &codes[&b]).await;
+    phone_a.post("melden", &[("points", "1000")]).await;
+    // The reporters change their figure before it is confirmed: the opponents' page shows
+    // the new one, and an answer to the old version is refused.
+    let old = phone_b.seen().await;
+    let r = phone_a.post("melden", &[("points", "1100")]).await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    let r = phone_b.post("bestaetigen", &[("seen", &old)]).await;
+    assert_eq!(r.status(), StatusCode::CONFLICT);
+    assert_eq!(stored(&app, id, 1, 2), None);
+    // A figure that cannot be: refused at the field, nothing written.
+    let seen = phone_b.seen().await;
+    let r = phone_b
+        .post(
+            "widersprechen",
+            &[("seen", &seen), ("points", "2000"), ("note", "")],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(report_state(&app, id, 1, 2).as_deref(), Some("gemeldet"));
+    let r = phone_b
+        .post(
+            "widersprechen",
+            &[
+                ("seen", &seen),
+                ("points", "884"),
+                ("note", "Match vergessen"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    assert_eq!(report_state(&app, id, 1, 2).as_deref(), Some("widerspruch"));
+    assert_eq!(stored(&app, id, 1, 2), None);
+    // Neither phone can settle it now.
+    let r = phone_a.post("melden", &[("points", "1000")]).await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(text(&phone_b.page().await, "#headline").contains("Widerspruch"));
+
+    // The office sees both versions and the note.
+    let passe = kontrolle.html(&format!("/tournaments/{id}/passen/1")).await;
+    let row = text(&passe, "#tisch-2");
+    assert!(row.contains("Widerspruch"), "{row}");
+    assert!(
+        row.contains("1'100 : 784") && row.contains("1'000 : 884"),
+        "{row}"
+    );
+    assert!(row.contains("Match vergessen"), "{row}");
+    // A Kontrolleur decides: the disputing team's version.
+    let version = attr(&passe, "#tisch-2 input[name=seen]", "value").unwrap();
+    let r = kontrolle
+        .post(
+            &format!("/tournaments/{id}/passen/1/tables/2/entscheiden"),
+            &[("version", "widerspruch"), ("seen", &version)],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    assert_eq!(stored(&app, id, 1, 2), Some((1000, 884, false)));
+    assert_eq!(report_state(&app, id, 1, 2).as_deref(), Some("entschieden"));
+    // Deciding again is refused; the result stands.
+    let r = kontrolle
+        .post(
+            &format!("/tournaments/{id}/passen/1/tables/2/entscheiden"),
+            &[
+                ("version", "gemeldet"),
+                ("seen", &(version.parse::<i32>().unwrap() + 1).to_string()),
+            ],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(stored(&app, id, 1, 2), Some((1000, 884, false)));
+    assert!(text(&phone_a.page().await, "#headline").contains("entschieden"));
+    let actions = app.audit_actions();
+    assert!(actions.contains(&"table_report:dispute".to_string()));
+    assert!(actions.contains(&"table_report:decide_answer".to_string()));
+
+    // A later change by the office is a correction with the usual rules (version, audit).
+    let result = app.data(id).result_at(1, 2).unwrap().clone();
+    let r = leitung
+        .post(
+            &format!("/tournaments/{id}/passen/1/correct"),
+            &[
+                ("table", "2"),
+                ("points_a", "990"),
+                ("version", &result.version.to_string()),
+                ("reason", "Nachzählung"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    assert_eq!(stored(&app, id, 1, 2), Some((990, 894, false)));
+}
+
+#[tokio::test]
+async fn phones_act_only_at_their_table_in_the_open_passe_with_a_valid_code() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let buero = app.account(&leitung, BUERO, "buero").await;
+    let id = tournament_with_table_entry(&leitung).await;
+    let codes = codes(&leitung, id).await;
+    let (a1, b1) = sitting(&app, id, 1, 1);
+    let (a3, _) = sitting(&app, id, 1, 3);
+    // A wrong code, and another team's code, do not open a team's table page.
+    let wrong = app.client_at("127.0.0.5");
+    let wrong_phone = Phone {
+        client: wrong,
+        tournament: id,
+        startnummer: a1,
+        csrf: Default::default(),
+    };
+    let r = wrong_phone.give_code(&codes[&b1]).await;
+    assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+    let r = wrong_phone.give_code("AAAA-AAAA").await;
+    assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+
+    let phone_a1 = phone(&app, "127.0.0.1", id, a1, &codes[&a1]).await;
+    let phone_a3 = phone(&app, "127.0.0.1", id, a3, &codes[&a3]).await;
+    phone_a1.post("melden", &[("points", "1000")]).await;
+    // Another table's phone can do nothing with table 1: it answers its own table only.
+    let r = phone_a3.post("bestaetigen", &[("seen", "1")]).await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(stored(&app, id, 1, 1), None);
+    // Going to another team's page with an admitted phone leads back to its own.
+    let r = phone_a3
+        .client
+        .get(&format!("/tournaments/{id}/team/{a1}/tisch"))
+        .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    assert_eq!(location(&r), format!("/tournaments/{id}/team/{a3}/tisch"));
+    // Posting to another team's address still acts for the phone's own team only.
+    let r = phone_a3
+        .client
+        .http
+        .post(
+            phone_a3
+                .client
+                .url(&format!("/tournaments/{id}/team/{b1}/tisch/bestaetigen")),
+        )
+        .form(&[
+            ("seen", "1"),
+            (
+                "_csrf",
+                &attr(&phone_a3.page().await, "input[name=_csrf]", "value").unwrap(),
+            ),
+        ])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(stored(&app, id, 1, 1), None);
+    // A forged form (no or another phone's token) is refused.
+    let r = phone_a1
+        .client
+        .http
+        .post(phone_a1.client.url(&format!("{}/melden", phone_a1.base())))
+        .form(&[("points", "999")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::FORBIDDEN);
+
+    // The office types table 3 by keyboard: the table's own report no longer counts.
+    phone_a3.post("melden", &[("points", "900")]).await;
+    enter(&buero, id, 1, 3, 950).await;
+    assert_eq!(report_state(&app, id, 1, 3).as_deref(), Some("ersetzt"));
+    assert_eq!(stored(&app, id, 1, 3).map(|s| s.0), Some(950));
+    let r = phone_a3.post("melden", &[("points", "900")]).await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+
+    // Closed for the Passe: nothing from the tables, reports still waiting go to the office.
+    let phone_b1 = phone(&app, "127.0.0.1", id, b1, &codes[&b1]).await;
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/tisch"),
+            &[("action", "schliessen")],
+        )
+        .await;
+    assert!(text(&phone_b1.page().await, "#headline").contains("geschlossen"));
+    let r = phone_b1.post("bestaetigen", &[("seen", "1")]).await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(stored(&app, id, 1, 1), None);
+    // Open for Passe 2: the phones act at their table of Passe 2, never Passe 1's.
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/tisch"),
+            &[("action", "oeffnen"), ("passe", "2")],
+        )
+        .await;
+    let page = phone_b1.page().await;
+    assert!(text(&page, "h1").contains("Passe 2"), "{}", page.html());
+    assert!(
+        select_all(&page, "input[name=seen]").is_empty(),
+        "Passe 1's report is not offered in Passe 2"
+    );
+    assert_eq!(stored(&app, id, 1, 1), None);
+    // The office still decides Passe 1's waiting report.
+    let passe = buero.html(&format!("/tournaments/{id}/passen/1")).await;
+    let seen = attr(&passe, "#tisch-1 input[name=seen]", "value").unwrap();
+    let r = buero
+        .post(
+            &format!("/tournaments/{id}/passen/1/tables/1/entscheiden"),
+            &[("version", "gemeldet"), ("seen", &seen)],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    assert_eq!(stored(&app, id, 1, 1), Some((1000, 884, false)));
+
+    // A revoked code: the old code and the phones admitted by it are refused.
+    let team = app
+        .data(id)
+        .teams
+        .iter()
+        .find(|t| t.startnummer == b1)
+        .unwrap()
+        .id;
+    leitung
+        .post_ok(&format!("/tournaments/{id}/tisch/codes/{team}"), &[])
+        .await;
+    let r = phone_b1.post("melden", &[("points", "900")]).await;
+    assert_eq!(r.status(), StatusCode::FORBIDDEN);
+    let again = Phone {
+        client: app.client_at("127.0.0.6"),
+        tournament: id,
+        startnummer: b1,
+        csrf: Default::default(),
+    };
+    assert_eq!(
+        again.give_code(&codes[&b1]).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    let new_code = self::codes(&leitung, id).await[&b1].clone();
+    assert_ne!(new_code, codes[&b1]);
+    assert_eq!(
+        again.give_code(&new_code).await.status(),
+        StatusCode::SEE_OTHER
+    );
+    assert!(
+        app.audit_actions()
+            .contains(&"table_code:revoke".to_string())
+    );
+
+    // A closed tournament takes nothing from the tables.
+    leitung
+        .post_ok(&format!("/tournaments/{id}/close"), &[])
+        .await;
+    let (a2, _) = sitting(&app, id, 2, 1);
+    let late = phone(&app, "127.0.0.1", id, a2, &codes[&a2]).await;
+    let r = late.post("melden", &[("points", "900")]).await;
+    assert_eq!(r.status(), StatusCode::FORBIDDEN);
+    assert_eq!(stored(&app, id, 2, 1), None);
+}
+
+#[tokio::test]
+async fn wrong_codes_are_throttled_per_address_without_locking_the_team_out() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = tournament_with_table_entry(&leitung).await;
+    let codes = codes(&leitung, id).await;
+    let (a, b) = sitting(&app, id, 1, 1);
+    // Three strangers guess team a's code, five times each: the fifth failure blocks each
+    // of them for this team; further guesses are refused unchecked, even the right code.
+    for n in 2..=4 {
+        let stranger = Phone {
+            client: app.client_at(&format!("127.0.0.{n}")),
+            tournament: id,
+            startnummer: a,
+            csrf: Default::default(),
+        };
+        for _ in 0..5 {
+            let r = stranger.give_code("AAAA-AAAA").await;
+            assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+        }
+        let r = stranger.give_code(&codes[&a]).await;
+        assert_eq!(r.status(), StatusCode::TOO_MANY_REQUESTS, "stranger {n}");
+        let page = Html::parse_document(&r.text().await.unwrap());
+        assert!(text(&page, "#code-error").contains("Zu viele falsche Codes"));
+        // The same stranger may still give another team's right code (its own phone).
+        let other = Phone {
+            client: app.client_at(&format!("127.0.0.{n}")),
+            tournament: id,
+            startnummer: b,
+            csrf: Default::default(),
+        };
+        assert_eq!(
+            other.give_code(&codes[&b]).await.status(),
+            StatusCode::SEE_OTHER
+        );
+    }
+    // The team's own phone, at its own address, is not locked out.
+    phone(&app, "127.0.0.9", id, a, &codes[&a]).await;
+    // Guessing many teams from one address is slowed by the address's own counter.
+    let mut statuses = Vec::new();
+    for startnummer in (1..=8).cycle().take(21) {
+        let p = Phone {
+            client: app.client_at("127.0.0.10"),
+            tournament: id,
+            startnummer,
+            csrf: Default::default(),
+        };
+        statuses.push(p.give_code("AAAA-AAAA").await.status());
+    }
+    assert!(
+        statuses[..19]
+            .iter()
+            .all(|s| *s == StatusCode::UNAUTHORIZED)
+    );
+    assert_eq!(statuses[20], StatusCode::TOO_MANY_REQUESTS, "{statuses:?}");
+    // The office sees the team under attack and can give it a new code.
+    let page = leitung.html(&format!("/tournaments/{id}/tisch")).await;
+    assert!(
+        text(&page, "#code-alarm").contains("1 Code"),
+        "{}",
+        text(&page, "#codes")
+    );
+    let team = app
+        .data(id)
+        .teams
+        .iter()
+        .find(|t| t.startnummer == a)
+        .unwrap()
+        .id;
+    let failures = text(&page, &format!("#code-{team} td.num"));
+    assert!(failures.parse::<u32>().unwrap() >= 15, "{failures}");
+    let refused = app
+        .audit_actions()
+        .iter()
+        .filter(|a| *a == "table_code:refused")
+        .count();
+    assert_eq!(refused, 15 + 20);
+}
