@@ -8,6 +8,7 @@ use super::{Refusal, guard};
 use crate::db::Lock;
 use crate::db::models::SeatRow;
 use crate::db::models::{Signer, VisaMark};
+use crate::db::table_entry;
 use crate::db::transfer::{self, Export, FORMAT, ImportedResult};
 use crate::db::{Conn, audit, marathon, results, seats, teams, tournament_data, write_tx};
 use crate::domain::clock::ClockFacts;
@@ -18,6 +19,7 @@ use crate::domain::mode::{Mode, ResultEntry};
 use crate::domain::result_import::ImportedTable;
 use crate::domain::role::{Actor, Permission};
 use crate::domain::sitz::Sitz;
+use crate::domain::table_code;
 use crate::domain::team::TeamStatus;
 use crate::domain::team::{TeamForm, TeamInput};
 use crate::domain::tournament::{MarathonForm, TournamentForm, TournamentSettings};
@@ -386,6 +388,17 @@ pub fn write_tournament(
             };
             marathon::save_clock(conn, id, clock.passe.max(0) as u32, &facts)?;
         }
+    }
+    if let Some(entry) = &doc.table_entry {
+        let mut codes = Vec::with_capacity(entry.codes.len());
+        for c in &entry.codes {
+            let code = table_code::parse(&c.code).ok_or_else(|| {
+                Refusal::invalid(format!("Ungültiger Tisch-Code für Team {}.", c.startnummer))
+            })?;
+            codes.push((team(c.startnummer)?, code));
+        }
+        table_entry::put_codes(conn, id, &codes)?;
+        table_entry::set(conn, id, entry.open_passe)?;
     }
     Ok(id)
 }

@@ -2,10 +2,12 @@
 
 use super::Conn;
 use super::models::{
-    AuditRow, PendingEntry, ResultRow, SeatRow, SingleRow, TeamRow, TournamentRow, UserRow,
+    AuditRow, PendingEntry, ResultRow, SeatRow, SingleRow, TableReportRow, TeamRow, TournamentRow,
+    UserRow,
 };
 use super::schema::{
-    audit_log, pending_entries, results, seats, single_registrations, teams, tournaments, users,
+    audit_log, pending_entries, results, seats, single_registrations, table_codes, table_entry,
+    table_reports, teams, tournaments, users,
 };
 use diesel::prelude::*;
 
@@ -67,6 +69,22 @@ pub fn dump(conn: &mut Conn) -> diesel::QueryResult<String> {
         single_registrations::table
             .select(SingleRow::as_select())
             .order(single_registrations::id)
+            .load(conn)?
+    );
+    // Results from the table: the switch, the codes and the reports (phones' tokens aside,
+    // as sessions are).
+    out += &format!(
+        "{:?}\n{:?}\n{:?}\n",
+        table_entry::table
+            .order(table_entry::tournament_id)
+            .load::<(i32, Option<i32>)>(conn)?,
+        table_codes::table
+            .select((table_codes::team_id, table_codes::code))
+            .order(table_codes::team_id)
+            .load::<(i32, String)>(conn)?,
+        table_reports::table
+            .select(TableReportRow::as_select())
+            .order(table_reports::id)
             .load(conn)?
     );
     Ok(out)

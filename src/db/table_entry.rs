@@ -70,6 +70,28 @@ pub fn ensure_codes(conn: &mut Conn, id: TournamentId, teams: &[TeamId]) -> Quer
     Ok(rows.len())
 }
 
+/// Stores given codes (an imported tournament keeps its printed codes).
+pub fn put_codes(conn: &mut Conn, id: TournamentId, codes: &[(TeamId, String)]) -> QueryResult<()> {
+    let at = now();
+    let rows: Vec<_> = codes
+        .iter()
+        .map(|(team, code)| {
+            (
+                table_codes::team_id.eq(*team),
+                table_codes::tournament_id.eq(id),
+                table_codes::code.eq(code.as_str()),
+                table_codes::created_at.eq(at),
+            )
+        })
+        .collect();
+    for chunk in rows.chunks(500) {
+        super::on_backend!(conn, |c| diesel::insert_into(table_codes::table)
+            .values(chunk)
+            .execute(c))?;
+    }
+    Ok(())
+}
+
 /// Every code of the tournament.
 pub fn codes(
     conn: &mut Conn,
@@ -115,7 +137,11 @@ fn stored_token(token: &str) -> String {
         .collect()
 }
 
+/// How long a phone stays admitted (the cookie's lifetime too): a tournament day.
+pub const ACCESS_HOURS: i64 = 24;
+
 /// Admits a phone for a team: stores the token's hash with a CSRF token for its forms.
+/// Admissions older than a day are removed on the way.
 pub fn admit(
     conn: &mut Conn,
     id: TournamentId,
@@ -124,6 +150,11 @@ pub fn admit(
     csrf: &str,
     address: &str,
 ) -> QueryResult<()> {
+    diesel::delete(
+        table_access::table
+            .filter(table_access::created_at.lt(now() - chrono::Duration::hours(ACCESS_HOURS))),
+    )
+    .execute(conn)?;
     diesel::insert_into(table_access::table)
         .values((
             table_access::token.eq(stored_token(token)),
@@ -146,6 +177,7 @@ pub fn access(
     table_access::table
         .find(stored_token(token))
         .filter(table_access::tournament_id.eq(id))
+        .filter(table_access::created_at.ge(now() - chrono::Duration::hours(ACCESS_HOURS)))
         .select(TableAccessRow::as_select())
         .first(conn)
         .optional()

@@ -30,6 +30,22 @@ pub struct Export {
     /// Modes on the Tafel: rules, every Tafel line and gong, the clocks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub marathon: Option<MarathonJson>,
+    /// Results from the table, while on: the open Passe and the printed codes (so that the
+    /// Standblätter stay valid in a copy). Reports still waiting are not carried.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table_entry: Option<TableEntryJson>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TableEntryJson {
+    pub open_passe: Option<u32>,
+    pub codes: Vec<TableCodeJson>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TableCodeJson {
+    pub startnummer: i32,
+    pub code: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -257,7 +273,24 @@ pub fn export(conn: &mut Conn, id: TournamentId) -> QueryResult<Export> {
         .load(conn)?;
     let marathon = marathon_of(conn, &data)?;
     let suspended = super::teams::suspended_in(conn, id)?;
-    Ok(document(&data, audit, marathon, &suspended))
+    let mut doc = document(&data, audit, marathon, &suspended);
+    if let Some(open_passe) = super::table_entry::setting(conn, id)? {
+        let codes = super::table_entry::codes(conn, id)?;
+        doc.table_entry = Some(TableEntryJson {
+            open_passe,
+            codes: data
+                .teams
+                .iter()
+                .filter_map(|team| {
+                    Some(TableCodeJson {
+                        startnummer: team.startnummer,
+                        code: codes.get(&team.id)?.clone(),
+                    })
+                })
+                .collect(),
+        });
+    }
+    Ok(doc)
 }
 
 fn document(
@@ -375,6 +408,7 @@ fn document(
             })
             .collect(),
         marathon,
+        table_entry: None,
     }
 }
 

@@ -192,7 +192,9 @@ async fn give_code(
                 .http_only(true)
                 .secure(secure)
                 .same_site(SameSite::Strict)
-                .max_age(actix_web::cookie::time::Duration::hours(24))
+                .max_age(actix_web::cookie::time::Duration::hours(
+                    stored::ACCESS_HOURS,
+                ))
                 .finish();
             Ok(HttpResponse::SeeOther()
                 .cookie(cookie)

@@ -11,7 +11,7 @@ use std::collections::{HashMap, HashSet};
 
 /// An Einzelschieber tournament of `players` players (CSV with Name and Vorname, in Excel's
 /// Windows-1252), drawn with a fixed schedule.
-async fn einzel_field(leitung: &Client, players: usize, passen: &str) -> i32 {
+pub(crate) async fn einzel_field(leitung: &Client, players: usize, passen: &str) -> i32 {
     let r = leitung
         .post(
             "/tournaments",

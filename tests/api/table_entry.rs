@@ -599,3 +599,75 @@ async fn wrong_codes_are_throttled_per_address_without_locking_the_team_out() {
         .count();
     assert_eq!(refused, 15 + 20);
 }
+
+#[tokio::test]
+async fn an_imported_copy_keeps_the_printed_codes_and_the_open_passe() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = tournament_with_table_entry(&leitung).await;
+    let before = codes(&leitung, id).await;
+    let (status, _, json) = bytes(&leitung, &format!("/tournaments/{id}/export.json")).await;
+    assert_eq!(status, StatusCode::OK);
+    let r = leitung
+        .upload("/tournaments/import", json, Some(&leitung.csrf))
+        .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    let copy: i32 = location(&r).rsplit('/').next().unwrap().parse().unwrap();
+    assert_ne!(copy, id);
+    assert_eq!(codes(&leitung, copy).await, before);
+    let page = leitung.html(&format!("/tournaments/{copy}/tisch")).await;
+    assert!(text(&page, "#table-entry-state").contains("Passe 1"));
+    // A printed Standblatt's code opens the copy's table page.
+    let (a, _) = sitting(&app, copy, 1, 1);
+    phone(&app, "127.0.0.1", copy, a, &before[&a]).await;
+}
+
+#[tokio::test]
+async fn in_the_einzelschieber_a_player_reports_for_his_pair_and_an_opponent_confirms() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = crate::einzelschieber::einzel_field(&leitung, 16, "3").await;
+    leitung
+        .post_ok(&format!("/tournaments/{id}/tisch"), &[("action", "ein")])
+        .await;
+    let codes = codes(&leitung, id).await;
+    assert_eq!(codes.len(), 16, "a code per player");
+    let data = app.data(id);
+    let table = data.table(1, 1).unwrap();
+    let [a1, a2, b1, b2] = data.foursome(1, &table).unwrap().map(|p| p.startnummer);
+    let phone_a2 = phone(&app, "127.0.0.1", id, a2, &codes[&a2]).await;
+    let page = phone_a2.page().await;
+    assert!(
+        text(&page, "label[for=points]").contains("1'256"),
+        "{}",
+        page.html()
+    );
+    let r = phone_a2.post("melden", &[("points", "1000")]).await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    // His partner is on the same side: he does not confirm.
+    let phone_a1 = phone(&app, "127.0.0.1", id, a1, &codes[&a1]).await;
+    assert!(text(&phone_a1.page().await, "#headline").contains("wartet"));
+    let r = phone_a1.post("bestaetigen", &[("seen", "1")]).await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    // Either opponent confirms: the result is filed under A1 and B1 as every other.
+    let phone_b2 = phone(&app, "127.0.0.1", id, b2, &codes[&b2]).await;
+    let seen = phone_b2.seen().await;
+    let r = phone_b2.post("bestaetigen", &[("seen", &seen)]).await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    assert_eq!(stored(&app, id, 1, 1), Some((1000, 256, false)));
+    let sheets = app.data(id).standblaetter();
+    let points = |nr: i32| {
+        let player = app
+            .data(id)
+            .teams
+            .iter()
+            .find(|t| t.startnummer == nr)
+            .unwrap()
+            .id;
+        sheets.iter().find(|s| s.team == player).unwrap().total
+    };
+    assert_eq!(
+        (points(a1), points(a2), points(b1), points(b2)),
+        (1000, 1000, 256, 256)
+    );
+}
