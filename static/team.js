@@ -6,15 +6,15 @@
   "use strict";
   var root = document.querySelector("[data-follow]");
   if (!root || !window.EventSource) return;
-  var source = new EventSource("/tournaments/" + root.dataset.tournament + "/live/events");
+  // The hall's event stream: "delta" (JSON with the new version v) and "reset" (the
+  // version) events; any newer version than the one shown brings this page up to date.
+  var source = new EventSource("/tournaments/" + root.dataset.tournament + "/live/events?v=" + root.dataset.version);
   function busy() {
-    var active = document.activeElement;
-    if (active && root.contains(active) && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName)) return true;
     return Array.prototype.some.call(root.querySelectorAll("input[type=text], input:not([type]), textarea"),
       function (field) { return field.value !== field.defaultValue; });
   }
-  source.addEventListener("version", function (event) {
-    if (String(event.data) === root.dataset.version || busy()) return;
+  function follow(version) {
+    if (!(version > parseInt(root.dataset.version, 10)) || busy()) return;
     fetch(location.pathname + location.search, { credentials: "same-origin" })
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (html) {
@@ -22,5 +22,9 @@
         var fresh = new DOMParser().parseFromString(html, "text/html").getElementById(root.id);
         if (fresh) { root.innerHTML = fresh.innerHTML; root.dataset.version = fresh.dataset.version; }
       });
+  }
+  source.addEventListener("delta", function (event) {
+    try { follow(JSON.parse(event.data).v); } catch (e) { /* a broken event: the next one comes */ }
   });
+  source.addEventListener("reset", function (event) { follow(parseInt(event.data, 10)); });
 })();

@@ -577,3 +577,178 @@ async fn the_correction_form_computes_b_and_closing_asks_first() {
     )
     .await;
 }
+
+/// Results from the table, in real browsers: one phone (390×844) reports its table's
+/// result, the opponents' phone confirms it; the office's Tischliste, the live page and the
+/// reporting phone show it without a reload.
+#[tokio::test]
+async fn a_phone_reports_the_other_confirms_and_office_and_hall_follow() {
+    let Some(office) = open("table_office", 1920, 1080, false).await else {
+        return;
+    };
+    let Some(phone_a) = open("table_phone_a", 390, 844, true).await else {
+        return;
+    };
+    let Some(phone_b) = open("table_phone_b", 390, 844, true).await else {
+        return;
+    };
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = crate::table_entry::tournament_with_table_entry(&leitung).await;
+    let codes = crate::table_entry::codes(&leitung, id).await;
+    let data = app.data(id);
+    let table = data.table(1, 1).unwrap();
+    let (a, b) = (table.team_a.startnummer, table.team_b.startnummer);
+
+    office.login(&app, LEITUNG).await;
+    office
+        .goto(&format!("{}/tournaments/{id}/live", app.address))
+        .await;
+    office
+        .wait_for(
+            "return !!document.getElementById('live-progress')",
+            "the live page",
+        )
+        .await;
+    let live_window = match office.browser.window().await {
+        Ok(w) => w,
+        Err(e) => office.fail(format!("window: {e}")).await,
+    };
+    let passe_window = match office.browser.new_window(true).await {
+        Ok(w) => w.handle,
+        Err(e) => office.fail(format!("new window: {e}")).await,
+    };
+    let _ = office.browser.switch_to_window(passe_window.clone()).await;
+    office
+        .goto(&format!("{}/tournaments/{id}/passen/1", app.address))
+        .await;
+    office
+        .wait_for(
+            "return !!document.getElementById('tisch-1')",
+            "the Tischliste",
+        )
+        .await;
+    office.js("window.notReloaded = true; return true").await;
+
+    // Team a's phone: from the public team page to its table, by the printed code.
+    phone_a
+        .goto(&format!("{}/tournaments/{id}/team/{a}", app.address))
+        .await;
+    phone_a
+        .wait_for(
+            "return !!document.getElementById('enter-result')",
+            "Resultat eingeben",
+        )
+        .await;
+    phone_a
+        .js("document.getElementById('enter-result').click(); return true")
+        .await;
+    phone_a
+        .wait_for("return !!document.getElementById('code')", "the code form")
+        .await;
+    phone_a
+        .keys(&format!(
+            "{}{}",
+            codes[&a].to_lowercase(),
+            char::from(Key::Enter)
+        ))
+        .await;
+    phone_a
+        .wait_for(
+            "return !!document.getElementById('points')",
+            "the entry form",
+        )
+        .await;
+    phone_a
+        .ensure(
+            phone_a
+                .js("return document.documentElement.scrollWidth <= window.innerWidth")
+                .await
+                == true,
+            "no sideways scrolling on the phone",
+        )
+        .await;
+    // The points field has the focus: one number, Enter.
+    phone_a
+        .keys(&format!("1000{}", char::from(Key::Enter)))
+        .await;
+    phone_a
+        .wait_for(
+            "return (document.getElementById('headline') || {}).textContent.indexOf('wartet') >= 0",
+            "the report waiting for confirmation",
+        )
+        .await;
+    phone_a.js("window.notReloaded = true; return true").await;
+
+    // The office sees the report arrive, without a reload.
+    office
+        .wait_for(
+            "return document.getElementById('tisch-1').textContent.indexOf('vom Tisch gemeldet') >= 0",
+            "the report on the Tischliste",
+        )
+        .await;
+
+    // Team b's phone confirms.
+    phone_b
+        .goto(&format!("{}/tournaments/{id}/team/{b}/tisch", app.address))
+        .await;
+    phone_b
+        .wait_for("return !!document.getElementById('code')", "the code form")
+        .await;
+    phone_b
+        .keys(&format!("{}{}", codes[&b], char::from(Key::Enter)))
+        .await;
+    phone_b
+        .wait_for(
+            "return !!document.getElementById('confirm')",
+            "the confirmation",
+        )
+        .await;
+    let reported = phone_b
+        .js("return document.getElementById('reported').textContent.replace(/\\s+/g, ' ')")
+        .await;
+    phone_b
+        .ensure(
+            reported
+                .as_str()
+                .is_some_and(|r| r.contains("1'000") && r.contains("884")),
+            format!("the reported result on the opponents' phone: {reported}"),
+        )
+        .await;
+    phone_b
+        .js("document.getElementById('confirm').click(); return true")
+        .await;
+    phone_b
+        .wait_for(
+            "return (document.getElementById('headline') || {}).textContent.indexOf('bestätigt') >= 0",
+            "the confirmation",
+        )
+        .await;
+
+    // Everybody follows without a reload: the reporting phone, the office, the hall.
+    phone_a
+        .wait_for(
+            "return window.notReloaded === true && document.getElementById('headline').textContent.indexOf('bestätigt') >= 0",
+            "the confirmed result on the reporting phone",
+        )
+        .await;
+    office
+        .wait_for(
+            "return window.notReloaded === true && document.getElementById('tisch-1').textContent.indexOf('1000') + document.getElementById('tisch-1').textContent.indexOf('1\\'000') > -2 && document.getElementById('progress').textContent.indexOf('1 / 4') === 0",
+            "the result on the Tischliste",
+        )
+        .await;
+    let _ = office.browser.switch_to_window(live_window).await;
+    office
+        .wait_for(
+            "return document.getElementById('live-progress').textContent.startsWith('1 / 4')",
+            "the result on the live page",
+        )
+        .await;
+    assert_eq!(
+        app.data(id)
+            .result_at(1, 1)
+            .map(|r| (r.points_a, r.points_b)),
+        Some((1000, 884))
+    );
+}

@@ -80,7 +80,7 @@ async fn phone(app: &TestApp, ip: &str, tournament: i32, startnummer: i32, code:
 }
 
 /// The codes as the Leitung's page lists them, by Startnummer.
-async fn codes(leitung: &Client, id: i32) -> std::collections::HashMap<i32, String> {
+pub(crate) async fn codes(leitung: &Client, id: i32) -> std::collections::HashMap<i32, String> {
     let page = leitung.html(&format!("/tournaments/{id}/tisch")).await;
     let rows = select_all(&page, "#codes tbody tr");
     let codes = select_all(&page, "#codes tbody tr code");
@@ -114,7 +114,7 @@ fn report_state(app: &TestApp, id: i32, passe: u32, table: u32) -> Option<String
 }
 
 /// An 8-team Partnerschieber of 3 Passen à 12 Spiele (1884 per table), table entry on.
-async fn tournament_with_table_entry(leitung: &Client) -> i32 {
+pub(crate) async fn tournament_with_table_entry(leitung: &Client) -> i32 {
     let id = drawn_field(leitung, "3", "12", "", 8).await;
     let page = leitung
         .post_ok(&format!("/tournaments/{id}/tisch"), &[("action", "ein")])
