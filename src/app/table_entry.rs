@@ -12,9 +12,15 @@ use super::result_write::{
 use crate::db::models::{TableReportRow, TeamRow, TournamentRow};
 use crate::db::table_entry::{self as stored, Answer};
 use crate::db::tournament_data::{self, TournamentData};
-use crate::db::{Conn, Lock, audit, seats, teams, throttle as counters, tournaments, users};
+use crate::db::transfer::TafelDraft;
+use crate::db::{
+    Conn, Lock, audit, marathon, seats, teams, throttle as counters, tournaments, users,
+};
 use crate::domain::ids::{TeamId, TournamentId};
+use crate::domain::marathon::Details;
 use crate::domain::marathon::Side;
+use crate::domain::marathon::quick::SpielForm;
+use crate::domain::marathon::tafel::compute;
 use crate::domain::mode::ResultEntry;
 use crate::domain::result::TableScore;
 use crate::domain::role::{Actor, Permission};
@@ -61,11 +67,6 @@ pub fn switch(
     guard::require(actor, Permission::ManageTournament)?;
     crate::db::write_tx(conn, Lock::Tournament(id), |conn| {
         let t = guard::begin_write(conn, id)?;
-        if t.mode.facts().entry != ResultEntry::Points {
-            return Err(Refusal::invalid(
-                "Resultate vom Tisch gibt es für Turniere mit Punkten (Partnerschieber, Einzelschieber); im Jassmarathon führt das Büro die Tafeln.",
-            ));
-        }
         let round = t.mode.round();
         let (open, message) = match switch {
             Switch::On => {
@@ -268,7 +269,16 @@ pub struct AtTable {
     pub seat: Option<Seat>,
 }
 
+/// Jassmarathon: the Tafel of the table's report, computed.
+pub struct TafelShown {
+    pub lines: Vec<crate::domain::marathon::Spiel>,
+    pub tafel: crate::domain::marathon::tafel::Tafel,
+    pub gong: bool,
+}
+
 pub struct Seat {
+    /// Jassmarathon: the Tafel written at the table so far (empty before the first line).
+    pub tafel: Option<TafelShown>,
     pub passe: u32,
     pub table: u32,
     pub side: Side,
@@ -346,7 +356,26 @@ fn seat_of(
             version: r.version,
         }),
     };
+    let tafel = match data.tournament.mode.facts().entry {
+        ResultEntry::Striche => {
+            let draft = match &report {
+                Some(r) => TafelDraft::read(r).map_err(Refusal::Internal)?,
+                None => TafelDraft::default(),
+            };
+            let lines = draft.spiele().map_err(Refusal::Internal)?;
+            let rules = marathon::rules(conn, data.tournament.id)?;
+            let tafel = compute(&rules, &lines, draft.gong)
+                .map_err(|e| Refusal::Internal(format!("stored Tafel: {}", e.message)))?;
+            Some(TafelShown {
+                lines,
+                tafel,
+                gong: draft.gong,
+            })
+        }
+        ResultEntry::Points => None,
+    };
     Ok(Some(Seat {
+        tafel,
         passe,
         table: table.number,
         side,
@@ -366,7 +395,10 @@ fn side_of_team(data: &TournamentData, passe: u32, table: &Table<&TeamRow>, team
 
 /// What a phone asks for, as typed.
 pub enum PhoneAsk {
+    /// Partnerschieber, Einzelschieber: the side's own points.
     Report(OwnFigures),
+    /// Jassmarathon: a change to the Tafel written at the table.
+    Tafel(TafelAsk),
     Confirm {
         seen: i32,
     },
@@ -375,6 +407,13 @@ pub enum PhoneAsk {
         own: OwnFigures,
         note: String,
     },
+}
+
+/// A change to the Tafel at the table; the Gong closes it and reports it.
+pub enum TafelAsk {
+    Add(SpielForm),
+    Delete(usize),
+    Gong(bool),
 }
 
 /// What became of it.
@@ -414,8 +453,20 @@ pub fn act(
                 t.mode.round()
             ))
         })?;
+        let tafel_mode = t.mode.facts().entry == ResultEntry::Striche;
+        let wrong_kind = match &ask {
+            PhoneAsk::Report(_) => tafel_mode,
+            PhoneAsk::Tafel(_) => !tafel_mode,
+            PhoneAsk::Confirm { .. } | PhoneAsk::Dispute { .. } => false,
+        };
+        if wrong_kind {
+            return Err(Refusal::invalid(match tafel_mode {
+                true => "Im Jassmarathon wird am Tisch die Tafel geführt.",
+                false => "In diesem Turnier gibt es keine Tafel: bitte die Punkte eingeben.",
+            }));
+        }
         let domain_ask = match &ask {
-            PhoneAsk::Report(_) => Ask::Report,
+            PhoneAsk::Report(_) | PhoneAsk::Tafel(_) => Ask::Report,
             PhoneAsk::Confirm { seen } => Ask::Confirm { seen: *seen },
             PhoneAsk::Dispute { seen, .. } => Ask::Dispute { seen: *seen },
         };
@@ -449,11 +500,16 @@ pub fn act(
                     Ok(score) => score,
                     Err(errors) => return Ok(Done::Invalid(errors)),
                 };
+                let reporting = stored::Reporting {
+                    score,
+                    state: ReportState::Gemeldet,
+                    tafel: None,
+                };
                 let after = match &seat.report {
                     Some(report) if step == Step::Replace => {
-                        stored::change_report(conn, report, score)?
+                        stored::change_report(conn, report, reporting)?
                     }
-                    _ => stored::put_report(conn, id, key, team.id, score)?,
+                    _ => stored::put_report(conn, id, key, team.id, reporting)?,
                 };
                 record(
                     conn,
@@ -467,13 +523,67 @@ pub fn act(
                 )?;
                 Done::Reported
             }
+            (Step::New | Step::Replace, PhoneAsk::Tafel(change)) => {
+                let rules = marathon::rules(conn, id)?;
+                let draft = match &seat.report {
+                    Some(report) if step == Step::Replace => {
+                        TafelDraft::read(report).map_err(Refusal::Internal)?
+                    }
+                    _ => TafelDraft::default(),
+                };
+                let mut lines = draft.spiele().map_err(Refusal::Internal)?;
+                let mut gong = draft.gong;
+                let action = match change {
+                    TafelAsk::Add(form) => match form.spiel(&rules, false) {
+                        Ok(spiel) => {
+                            lines.push(spiel);
+                            "tafel_line"
+                        }
+                        Err(errors) => return Ok(Done::Invalid(errors)),
+                    },
+                    TafelAsk::Delete(n) => {
+                        if n == 0 || n > lines.len() {
+                            return Err(Refusal::invalid(format!("Zeile {n} gibt es nicht.")));
+                        }
+                        lines.remove(n - 1);
+                        "tafel_delete"
+                    }
+                    TafelAsk::Gong(on) => {
+                        gong = on;
+                        if on { "tafel_gong" } else { "tafel_reopen" }
+                    }
+                };
+                let computed = compute(&rules, &lines, gong)
+                    .map_err(|e| Refusal::invalid(format!("Zeile {}: {}", e.line, e.message)))?;
+                let draft = TafelDraft::of(&lines, gong);
+                let reporting = stored::Reporting {
+                    score: TableScore::of_striche(&Details {
+                        a: computed.a,
+                        b: computed.b,
+                    }),
+                    // The Gong closes the Tafel: then it is reported to the opponents.
+                    state: if gong {
+                        ReportState::Gemeldet
+                    } else {
+                        ReportState::Laufend
+                    },
+                    tafel: Some(draft.json().map_err(Refusal::Internal)?),
+                };
+                let after = match &seat.report {
+                    Some(report) if step == Step::Replace => {
+                        stored::change_report(conn, report, reporting)?
+                    }
+                    _ => stored::put_report(conn, id, key, team.id, reporting)?,
+                };
+                record(conn, action, seat.report.as_ref(), &after)?;
+                Done::Reported
+            }
             (Step::Confirm, PhoneAsk::Confirm { .. }) => {
                 let report = seat
                     .report
                     .as_ref()
                     .ok_or_else(|| Refusal::Internal("confirm without report".into()))?;
-                let score = reported_score(report);
-                write_result(conn, Writer::Table(&name), &data, key, score)?;
+                write_reported(conn, Writer::Table(&name), &data, key, report)?;
                 let after = stored::answer(
                     conn,
                     report,
@@ -492,18 +602,27 @@ pub fn act(
                     .report
                     .as_ref()
                     .ok_or_else(|| Refusal::Internal("dispute without report".into()))?;
-                let score = match table_report::parse_own(seat.side, &own, spiele) {
-                    Ok(score) => score,
-                    Err(errors) => return Ok(Done::Invalid(errors)),
-                };
                 let note: String = note.trim().chars().take(300).collect();
+                // A Tafel is disputed with a note (the office looks at it); points with the
+                // side's own figure.
+                let score = match (tafel_mode, table_report::parse_own(seat.side, &own, spiele)) {
+                    (true, _) if note.is_empty() => {
+                        return Ok(Done::Invalid(crate::domain::form::FieldErrors::single(
+                            "note",
+                            "Bitte kurz sagen, was auf der Tafel nicht stimmt.",
+                        )));
+                    }
+                    (true, _) => None,
+                    (false, Ok(score)) => Some(score),
+                    (false, Err(errors)) => return Ok(Done::Invalid(errors)),
+                };
                 let after = stored::answer(
                     conn,
                     report,
                     Answer {
                         state: ReportState::Widerspruch,
                         by: Some(team.id),
-                        score: Some(score),
+                        score,
                         note: Some(note.as_str()).filter(|n| !n.is_empty()),
                     },
                 )?;
@@ -526,6 +645,43 @@ fn reported_score(report: &TableReportRow) -> TableScore {
     }
 }
 
+/// Writes a report as the table's result: its points, or its Tafel (stored as the table's
+/// Tafel, closed, with the Striche as the result).
+fn write_reported(
+    conn: &mut Conn,
+    writer: Writer<'_>,
+    data: &TournamentData,
+    key: (u32, u32),
+    report: &TableReportRow,
+) -> Result<TableScore, Refusal> {
+    if report.tafel.is_none() {
+        let score = reported_score(report);
+        write_result(conn, writer, data, key, score, None)?;
+        return Ok(score);
+    }
+    let id = data.tournament.id;
+    let draft = TafelDraft::read(report).map_err(Refusal::Internal)?;
+    let lines = draft.spiele().map_err(Refusal::Internal)?;
+    let rules = marathon::rules(conn, id)?;
+    let computed = compute(&rules, &lines, draft.gong)
+        .map_err(|e| Refusal::invalid(format!("Zeile {}: {}", e.line, e.message)))?;
+    let details = Details {
+        a: computed.a,
+        b: computed.b,
+    };
+    let score = TableScore::of_striche(&details);
+    marathon::save_tafel(conn, id, key.0, key.1, &lines, draft.gong)?;
+    write_result(
+        conn,
+        writer,
+        data,
+        key,
+        score,
+        Some(serde_json::to_string(&details)?),
+    )?;
+    Ok(score)
+}
+
 /// Writes the table's result through the one result path; a result stored meanwhile
 /// refuses.
 fn write_result(
@@ -534,13 +690,14 @@ fn write_result(
     data: &TournamentData,
     (passe, table): (u32, u32),
     score: TableScore,
+    details: Option<String>,
 ) -> Result<(), Refusal> {
     let entry = TableEntry {
         passe,
         table,
         score,
         expected_version: None,
-        details: None,
+        details,
         reason: None,
     };
     let before = sheets_before_write(conn, data)?;
@@ -576,17 +733,28 @@ pub fn decide(
             ));
         }
         table_report::may_decide(report.state, version).map_err(Refusal::invalid)?;
-        let score = match version {
-            Version::Reported => reported_score(&report),
-            Version::Answer => TableScore {
-                points_a: report.answer_points_a.unwrap_or(0).max(0) as u32,
-                points_b: report.answer_points_b.unwrap_or(0).max(0) as u32,
-                matches_a: 0,
-                matches_b: 0,
-            },
-        };
         let data = tournament_data::load_table(conn, t, passe, table)?;
-        write_result(conn, Writer::Ruling(actor), &data, (passe, table), score)?;
+        let writer = Writer::Ruling(actor);
+        let score = match (version, report.answer_points_a, report.answer_points_b) {
+            (Version::Reported, ..) => {
+                write_reported(conn, writer, &data, (passe, table), &report)?
+            }
+            (Version::Answer, Some(a), Some(b)) => {
+                let score = TableScore {
+                    points_a: a.max(0) as u32,
+                    points_b: b.max(0) as u32,
+                    matches_a: 0,
+                    matches_b: 0,
+                };
+                write_result(conn, writer, &data, (passe, table), score, None)?;
+                score
+            }
+            (Version::Answer, ..) => {
+                return Err(Refusal::invalid(
+                    "Zu dieser Meldung gibt es keine zweite Version: die Tafel im Büro korrigieren.",
+                ));
+            }
+        };
         let after = stored::answer(
             conn,
             &report,

@@ -339,6 +339,8 @@ pub struct TableReportRow {
     pub answer_points_a: Option<i32>,
     pub answer_points_b: Option<i32>,
     pub note: Option<String>,
+    /// Jassmarathon: the Tafel as written at the table (JSON, see `db::table_entry`).
+    pub tafel: Option<String>,
     pub version: i32,
     pub updated_at: NaiveDateTime,
 }

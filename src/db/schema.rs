@@ -279,6 +279,7 @@ diesel::table! {
         answer_points_a -> Nullable<Integer>,
         answer_points_b -> Nullable<Integer>,
         note -> Nullable<Text>,
+        tafel -> Nullable<Text>,
         version -> Integer,
         updated_at -> Timestamp,
     }

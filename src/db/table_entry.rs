@@ -211,14 +211,23 @@ pub fn reports_of_passe(
         .load(conn)
 }
 
+/// What a team reports: the score, its state (a Tafel may still be running) and, in the
+/// Jassmarathon, the Tafel behind it (JSON of `transfer::TafelDraft`).
+pub struct Reporting {
+    pub score: TableScore,
+    pub state: ReportState,
+    pub tafel: Option<String>,
+}
+
 /// A table's first report, or a new one after the office took the old one over.
 pub fn put_report(
     conn: &mut Conn,
     id: TournamentId,
     (passe, table): (u32, u32),
     reporter: TeamId,
-    score: TableScore,
+    reporting: Reporting,
 ) -> QueryResult<TableReportRow> {
+    let score = reporting.score;
     diesel::delete(
         table_reports::table
             .filter(table_reports::tournament_id.eq(id))
@@ -234,7 +243,8 @@ pub fn put_report(
             table_reports::reporter_id.eq(reporter),
             table_reports::points_a.eq(score.points_a as i32),
             table_reports::points_b.eq(score.points_b as i32),
-            table_reports::state.eq(ReportState::Gemeldet),
+            table_reports::state.eq(reporting.state),
+            table_reports::tafel.eq(reporting.tafel),
             table_reports::version.eq(1),
             table_reports::updated_at.eq(now()),
         ))
@@ -242,16 +252,19 @@ pub fn put_report(
         .get_result(conn)
 }
 
-/// The reporting team changes its figures (before the other confirmed).
+/// The reporting team changes its figures or its Tafel (before the other confirmed).
 pub fn change_report(
     conn: &mut Conn,
     report: &TableReportRow,
-    score: TableScore,
+    reporting: Reporting,
 ) -> QueryResult<TableReportRow> {
+    let score = reporting.score;
     diesel::update(table_reports::table.find(report.id))
         .set((
             table_reports::points_a.eq(score.points_a as i32),
             table_reports::points_b.eq(score.points_b as i32),
+            table_reports::state.eq(reporting.state),
+            table_reports::tafel.eq(reporting.tafel),
             table_reports::version.eq(report.version + 1),
             table_reports::updated_at.eq(now()),
         ))

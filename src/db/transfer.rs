@@ -81,7 +81,7 @@ pub struct LineJson {
 }
 
 impl LineJson {
-    fn of(s: &Spiel) -> Self {
+    pub fn of(s: &Spiel) -> Self {
         LineJson {
             trump: s.trump.as_str().into(),
             cards_a: match s.cards {
@@ -572,4 +572,47 @@ pub fn dump_database(conn: &mut Conn) -> QueryResult<DatabaseDoc> {
             tournaments: docs,
         })
     })
+}
+
+/// A Tafel written at the table, as stored with its report.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+pub struct TafelDraft {
+    pub lines: Vec<LineJson>,
+    pub gong: bool,
+}
+
+impl TafelDraft {
+    pub fn of(lines: &[crate::domain::marathon::Spiel], gong: bool) -> Self {
+        TafelDraft {
+            lines: lines.iter().map(LineJson::of).collect(),
+            gong,
+        }
+    }
+
+    /// The lines; a line that no longer reads is an error, never silently dropped.
+    pub fn spiele(&self) -> Result<Vec<crate::domain::marathon::Spiel>, String> {
+        self.lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                l.spiel()
+                    .ok_or_else(|| format!("Tafel line {} unreadable", i + 1))
+            })
+            .collect()
+    }
+
+    /// The stored draft of a report (none: an empty Tafel).
+    pub fn read(report: &super::models::TableReportRow) -> Result<TafelDraft, String> {
+        match &report.tafel {
+            Some(json) => serde_json::from_str(json).map_err(|e| e.to_string()),
+            None => Ok(TafelDraft::default()),
+        }
+    }
+}
+
+impl TafelDraft {
+    /// As stored with the report.
+    pub fn json(&self) -> Result<String, String> {
+        serde_json::to_string(self).map_err(|e| e.to_string())
+    }
 }

@@ -9,6 +9,8 @@ use super::result::{ResultForm, TableScore, parse_score};
 /// What became of a table's report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub enum ReportState {
+    /// Jassmarathon: the Tafel is being written at the table (line by line); not reported yet.
+    Laufend,
     /// Reported by one team; waits for the other.
     Gemeldet,
     /// Confirmed by the other team: the result is stored.
@@ -22,7 +24,8 @@ pub enum ReportState {
 }
 
 impl ReportState {
-    pub const ALL: [ReportState; 5] = [
+    pub const ALL: [ReportState; 6] = [
+        ReportState::Laufend,
         ReportState::Gemeldet,
         ReportState::Bestaetigt,
         ReportState::Widerspruch,
@@ -32,6 +35,7 @@ impl ReportState {
 
     pub fn key(self) -> &'static str {
         match self {
+            ReportState::Laufend => "laufend",
             ReportState::Gemeldet => "gemeldet",
             ReportState::Bestaetigt => "bestaetigt",
             ReportState::Widerspruch => "widerspruch",
@@ -47,6 +51,7 @@ impl ReportState {
     /// For the office's Tischliste.
     pub fn label(self) -> &'static str {
         match self {
+            ReportState::Laufend => "Tafel läuft am Tisch",
             ReportState::Gemeldet => "vom Tisch gemeldet",
             ReportState::Bestaetigt => "vom Tisch, bestätigt",
             ReportState::Widerspruch => "Widerspruch",
@@ -55,8 +60,16 @@ impl ReportState {
         }
     }
 
-    /// Whether the office still has to act (or the other team to confirm).
+    /// Whether the table's report is still open (an office entry then replaces it).
     pub fn is_open(self) -> bool {
+        matches!(
+            self,
+            ReportState::Laufend | ReportState::Gemeldet | ReportState::Widerspruch
+        )
+    }
+
+    /// Whether the office may decide it now (a Tafel still being written is not reported).
+    pub fn is_decidable(self) -> bool {
         matches!(self, ReportState::Gemeldet | ReportState::Widerspruch)
     }
 }
@@ -131,6 +144,10 @@ pub enum Refused {
     Changed,
     #[error("Widerspruch: das Turnierbüro entscheidet.")]
     Disputed,
+    #[error("Die Gegner führen die Tafel dieses Tisches.")]
+    OpponentsWriting,
+    #[error("Die Tafel läuft noch: bestätigt wird nach dem Abschluss (Gong).")]
+    StillRunning,
 }
 
 /// What a phone at its table may do now.
@@ -154,16 +171,19 @@ pub fn decide(s: &Situation, ask: Ask) -> Result<Step, Refused> {
         };
     };
     match report.state {
-        ReportState::Gemeldet => {}
+        ReportState::Gemeldet | ReportState::Laufend => {}
         ReportState::Widerspruch => return Err(Refused::Disputed),
         ReportState::Bestaetigt | ReportState::Entschieden => return Err(Refused::HasResult),
         ReportState::Ersetzt => return Err(Refused::Office),
     }
     let own = report.by == s.side;
+    let running = report.state == ReportState::Laufend;
     match ask {
         Ask::Report if own => Ok(Step::Replace),
+        Ask::Report if running => Err(Refused::OpponentsWriting),
         Ask::Report => Err(Refused::OpponentsReported),
         Ask::Confirm { .. } | Ask::Dispute { .. } if own => Err(Refused::OwnReport),
+        Ask::Confirm { .. } | Ask::Dispute { .. } if running => Err(Refused::StillRunning),
         Ask::Confirm { seen } | Ask::Dispute { seen } if seen != report.version => {
             Err(Refused::Changed)
         }
@@ -189,6 +209,7 @@ pub fn may_decide(state: ReportState, version: Version) -> Result<(), &'static s
         (ReportState::Gemeldet, Version::Answer) => {
             Err("Zu diesem Resultat gibt es keine zweite Version.")
         }
+        (ReportState::Laufend, _) => Err("Die Tafel läuft noch am Tisch."),
         _ => Err("Dieser Tisch ist bereits entschieden."),
     }
 }
@@ -264,6 +285,26 @@ mod tests {
         assert_eq!(
             decide(&ours, Ask::Confirm { seen: 3 }),
             Err(Refused::OwnReport)
+        );
+    }
+
+    #[test]
+    fn a_tafel_at_the_table_is_written_by_one_side_and_answered_after_the_gong() {
+        let ours = situation(reported(Side::B, ReportState::Laufend));
+        assert_eq!(decide(&ours, Ask::Report), Ok(Step::Replace));
+        assert_eq!(
+            decide(&ours, Ask::Confirm { seen: 3 }),
+            Err(Refused::OwnReport)
+        );
+        let theirs = situation(reported(Side::A, ReportState::Laufend));
+        assert_eq!(decide(&theirs, Ask::Report), Err(Refused::OpponentsWriting));
+        assert_eq!(
+            decide(&theirs, Ask::Confirm { seen: 3 }),
+            Err(Refused::StillRunning)
+        );
+        assert_eq!(
+            decide(&theirs, Ask::Dispute { seen: 3 }),
+            Err(Refused::StillRunning)
         );
     }
 
@@ -349,6 +390,7 @@ mod tests {
         assert!(may_decide(ReportState::Gemeldet, Version::Answer).is_err());
         assert!(may_decide(ReportState::Bestaetigt, Version::Reported).is_err());
         assert!(may_decide(ReportState::Ersetzt, Version::Reported).is_err());
+        assert!(may_decide(ReportState::Laufend, Version::Reported).is_err());
     }
 
     #[test]

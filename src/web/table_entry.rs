@@ -6,8 +6,10 @@ use super::auth::client_address;
 use super::ctx::Ctx;
 use super::render::{page, page_with};
 use super::state::{AppState, db};
+use super::tafel::{LineView, line_views, striche_text};
 use super::team_page::team_page_path;
 use crate::app::Refusal;
+use crate::app::table_entry::TafelAsk;
 use crate::app::table_entry::{self as use_case, Admission, AtTable, Done, PhoneAsk};
 use crate::db::models::TableAccessRow;
 use crate::db::table_entry as stored;
@@ -15,6 +17,9 @@ use crate::domain::form::FieldErrors;
 use crate::domain::format;
 use crate::domain::ids::TournamentId;
 use crate::domain::marathon::Side;
+use crate::domain::marathon::Trump;
+use crate::domain::marathon::quick::SpielForm;
+use crate::domain::mode::ResultEntry;
 use crate::domain::table_report::{OwnFigures, ReportState, Situation};
 use crate::web::error::AppError;
 use actix_web::cookie::{Cookie, SameSite};
@@ -91,6 +96,14 @@ struct PhonePage {
     points: String,
     errors: FieldErrors,
     message: Option<String>,
+    /// Jassmarathon: the Tafel at the table.
+    tafel_mode: bool,
+    lines: Vec<LineView>,
+    striche: Vec<String>,
+    may_write_tafel: bool,
+    may_reopen: bool,
+    form: SpielForm,
+    trumps: [Trump; 6],
 }
 
 #[derive(Deserialize)]
@@ -290,6 +303,13 @@ fn phone_page(
         points,
         errors,
         message,
+        tafel_mode: t.mode.facts().entry == ResultEntry::Striche,
+        lines: Vec::new(),
+        striche: Vec::new(),
+        may_write_tafel: false,
+        may_reopen: false,
+        form: SpielForm::default(),
+        trumps: Trump::ALL,
     };
     let seat = match (at.setting, at.seat) {
         (None, _) => {
@@ -323,6 +343,14 @@ fn phone_page(
         own: own(side),
     };
     view.sides = vec![line(Side::A, None), line(Side::B, None)];
+    if let Some(shown) = &seat.tafel {
+        view.lines = line_views(&shown.lines, &shown.tafel);
+        view.sides = vec![
+            line(Side::A, Some(shown.tafel.a.total())),
+            line(Side::B, Some(shown.tafel.b.total())),
+        ];
+        view.striche = vec![striche_text(&shown.tafel.a), striche_text(&shown.tafel.b)];
+    }
     let Situation {
         pauschale,
         office_entries,
@@ -357,9 +385,24 @@ fn phone_page(
             }
         }
         _ if office_entries => "Das Turnierbüro erfasst diesen Tisch.".into(),
+        (None, None) if view.tafel_mode => {
+            view.may_write_tafel = true;
+            "Die Tafel ist leer: der Schreiber trägt jedes Spiel hier ein.".into()
+        }
         (None, None) => {
             view.may_report = true;
             "Noch kein Resultat: der Schreiber gibt hier die Punkte seines Teams ein.".into()
+        }
+        (None, Some(ReportState::Laufend)) if reported_by_us => {
+            view.may_write_tafel = true;
+            "Tafel läuft: jedes Spiel eintragen, nach dem Gong abschliessen und melden.".into()
+        }
+        (None, Some(ReportState::Laufend)) => {
+            "Die Gegner führen die Tafel; nach dem Gong bestätigen Sie sie hier.".into()
+        }
+        (None, Some(ReportState::Gemeldet)) if reported_by_us && view.tafel_mode => {
+            view.may_reopen = true;
+            "Tafel gemeldet: wartet auf die Bestätigung der Gegner.".into()
         }
         (None, Some(ReportState::Gemeldet)) if reported_by_us => {
             view.may_report = true;
@@ -412,7 +455,7 @@ async fn post(
             &state,
             id,
             startnummer,
-            Some("Dieses Telefon ist nicht (mehr) angemeldet. Bitte den Tisch-Code vom Standblatt eingeben.".into()),
+            Some(NOT_ADMITTED.into()),
             StatusCode::FORBIDDEN,
         )
         .await;
@@ -515,11 +558,104 @@ async fn dispute(
     post(state, req, path, form, Post::Dispute).await
 }
 
+#[derive(Deserialize)]
+struct TafelPhoneForm {
+    #[serde(rename = "_csrf", default)]
+    csrf: String,
+    #[serde(default)]
+    action: String,
+    #[serde(default)]
+    line: String,
+    #[serde(flatten)]
+    spiel: SpielForm,
+}
+
+/// Jassmarathon: a line added or deleted, the Tafel closed (Gong) or opened again.
+async fn tafel(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<(i32, i32)>,
+    form: web::Form<TafelPhoneForm>,
+) -> Result<HttpResponse, AppError> {
+    let (id, startnummer) = path.into_inner();
+    let id = TournamentId(id);
+    let Some((token, access)) = admitted(&state, &req, id).await? else {
+        return code_page(
+            &state,
+            id,
+            startnummer,
+            Some(NOT_ADMITTED.into()),
+            StatusCode::FORBIDDEN,
+        )
+        .await;
+    };
+    let form = form.into_inner();
+    check_csrf(&access, &form.csrf)?;
+    let ask = match form.action.as_str() {
+        "add" => TafelAsk::Add(form.spiel.clone()),
+        "delete" => TafelAsk::Delete(
+            form.line
+                .trim()
+                .parse()
+                .map_err(|_| AppError::BadRequest("Welche Zeile?".into()))?,
+        ),
+        "gong" => TafelAsk::Gong(true),
+        "ungong" => TafelAsk::Gong(false),
+        _ => return Err(AppError::BadRequest("Unbekannte Aktion.".into())),
+    };
+    let address = client_address(&req);
+    let acted = db(&state, move |conn| {
+        Ok(use_case::act(
+            conn,
+            id,
+            &token,
+            &address,
+            PhoneAsk::Tafel(ask),
+        ))
+    })
+    .await?;
+    let (message, errors, status) = match acted {
+        Ok(Done::Invalid(errors)) => (None, errors, StatusCode::UNPROCESSABLE_ENTITY),
+        Ok(_) => return Ok(see_other(&format!("{}#tafel", tisch_path(id, startnummer)))),
+        Err(Refusal::Invalid(m)) => (
+            Some(m),
+            FieldErrors::new(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        Err(Refusal::Conflict(m)) => (Some(m), FieldErrors::new(), StatusCode::CONFLICT),
+        Err(other) => return Err(other.into()),
+    };
+    let team = access.team_id;
+    let at = db(&state, move |conn| Ok(use_case::at_table(conn, id, team)?)).await?;
+    let mut page = phone_page(at, &access, message, String::new(), errors);
+    page.form = form.spiel;
+    page_with(&page, status)
+}
+
+fn check_csrf(access: &TableAccessRow, presented: &str) -> Result<(), AppError> {
+    let same: bool = access
+        .csrf_token
+        .as_bytes()
+        .ct_eq(presented.as_bytes())
+        .into();
+    if same {
+        Ok(())
+    } else {
+        Err(AppError::Forbidden(
+            "Das Formular ist abgelaufen oder ungültig. Bitte die Seite neu laden und nochmals senden.".into(),
+        ))
+    }
+}
+
+const NOT_ADMITTED: &str =
+    "Dieses Telefon ist nicht (mehr) angemeldet. Bitte den Tisch-Code vom Standblatt eingeben.";
+
 pub fn routes(cfg: &mut web::ServiceConfig) {
     let base = "/tournaments/{id}/team/{startnummer}/tisch";
     cfg.route(base, web::get().to(show))
         .route(&format!("{base}/code"), web::post().to(give_code))
         .route(&format!("{base}/melden"), web::post().to(report))
         .route(&format!("{base}/bestaetigen"), web::post().to(confirm))
-        .route(&format!("{base}/widersprechen"), web::post().to(dispute));
+        .route(&format!("{base}/widersprechen"), web::post().to(dispute))
+        .route(&format!("{base}/tafel"), web::post().to(tafel));
 }

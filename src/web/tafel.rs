@@ -68,7 +68,7 @@ struct TafelPage {
     multiplied: bool,
 }
 
-fn striche_text(s: &crate::domain::marathon::Striche) -> String {
+pub(super) fn striche_text(s: &crate::domain::marathon::Striche) -> String {
     format!(
         "Berg {} · Sieg {} · Schneider {} · Match {} · Gong {}",
         s.berg, s.sieg, s.schneider, s.matches, s.gong
@@ -82,7 +82,7 @@ fn side(s: Side) -> &'static str {
     }
 }
 
-fn line_views(spiele: &[Spiel], tafel: &Tafel) -> Vec<LineView> {
+pub(super) fn line_views(spiele: &[Spiel], tafel: &Tafel) -> Vec<LineView> {
     spiele
         .iter()
         .zip(&tafel.lines)

@@ -671,3 +671,131 @@ async fn in_the_einzelschieber_a_player_reports_for_his_pair_and_an_opponent_con
         (1000, 1000, 256, 256)
     );
 }
+
+#[tokio::test]
+async fn in_the_jassmarathon_the_schreiber_writes_the_tafel_and_the_opponents_confirm_it() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = crate::marathon::marathon_tournament(&app, &leitung, "60").await;
+    leitung
+        .post_ok(&format!("/tournaments/{id}/tisch"), &[("action", "ein")])
+        .await;
+    let codes = codes(&leitung, id).await;
+    let (a, b) = sitting(&app, id, 1, 1);
+    let schreiber = phone(&app, "127.0.0.1", id, a, &codes[&a]).await;
+    let opponents = phone(&app, "127.0.0.1", id, b, &codes[&b]).await;
+    // Points are no way to report a Tafel.
+    let r = schreiber.post("melden", &[("points", "4")]).await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    // Line by line during the Spielrunde, the running Striche on the phone.
+    for line in crate::marathon::lines() {
+        let mut form = line.clone();
+        form.push(("action", "add"));
+        let r = schreiber.post("tafel", &form).await;
+        assert_eq!(r.status(), StatusCode::SEE_OTHER, "{line:?}");
+    }
+    let page = schreiber.page().await;
+    assert_eq!(select_all(&page, "#tafel-lines tbody tr").len(), 15);
+    assert!(text(&page, "#headline").contains("Tafel läuft"));
+    // A line that cannot be: refused at its field, the Tafel unchanged.
+    let r = schreiber
+        .post(
+            "tafel",
+            &[("action", "add"), ("trump", ""), ("cards_a", "80")],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        select_all(&schreiber.page().await, "#tafel-lines tbody tr").len(),
+        15
+    );
+    // Nothing counts yet, and the office's Tischliste says the Tafel is running.
+    assert_eq!(stored(&app, id, 1, 1), None);
+    assert_eq!(report_state(&app, id, 1, 1).as_deref(), Some("laufend"));
+    let passe = leitung.html(&format!("/tournaments/{id}/passen/1")).await;
+    assert!(text(&passe, "#tisch-1").contains("Tafel läuft am Tisch"));
+    assert!(
+        select_all(&passe, "#tisch-1 input[name=seen]").is_empty(),
+        "nothing to decide yet"
+    );
+    // The opponents follow it, but neither write on it nor confirm it before the Gong.
+    let theirs = opponents.page().await;
+    assert!(text(&theirs, "#headline").contains("Die Gegner führen die Tafel"));
+    let r = opponents
+        .post(
+            "tafel",
+            &[("action", "add"), ("trump", "rose"), ("cards_a", "80")],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let r = opponents.post("bestaetigen", &[("seen", "16")]).await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    // The Gong closes and reports it; the opponents confirm: 8 : 4 Striche, the Tafel kept.
+    let r = schreiber.post("tafel", &[("action", "gong")]).await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    assert_eq!(report_state(&app, id, 1, 1).as_deref(), Some("gemeldet"));
+    let theirs = opponents.page().await;
+    assert_eq!(select_all(&theirs, "#score td.num"), vec!["8", "4"]);
+    let seen = opponents.seen().await;
+    // A dispute of a Tafel needs a word on what is wrong.
+    let r = opponents
+        .post("widersprechen", &[("seen", &seen), ("note", "")])
+        .await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let r = opponents.post("bestaetigen", &[("seen", &seen)]).await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    assert_eq!(stored(&app, id, 1, 1).map(|s| (s.0, s.1)), Some((8, 4)));
+    let data = app.data(id);
+    assert!(!data.open_tafeln.contains(&(1, 1)), "the Tafel is closed");
+    let mut conn = app.pool.get().unwrap();
+    let (lines, gong) =
+        jassturnier::db::marathon::tafel(&mut conn, TournamentId(id), 1, 1).unwrap();
+    assert_eq!((lines.len(), gong), (15, true));
+    drop(conn);
+    // The office's Tafel of that table shows what the table wrote.
+    let tafel = leitung
+        .html(&format!("/tournaments/{id}/passen/1/tafel/1"))
+        .await;
+    assert_eq!(text(&tafel, "#total-a"), "8");
+    assert_eq!(text(&tafel, "#total-b"), "4");
+
+    // Table 2: the Schreiber closes, the opponents dispute with a note, the office decides.
+    let (c, d) = sitting(&app, id, 1, 2);
+    let schreiber2 = phone(&app, "127.0.0.1", id, c, &codes[&c]).await;
+    let opponents2 = phone(&app, "127.0.0.1", id, d, &codes[&d]).await;
+    schreiber2
+        .post(
+            "tafel",
+            &[("action", "add"), ("trump", "rose"), ("cards_a", "100")],
+        )
+        .await;
+    schreiber2.post("tafel", &[("action", "gong")]).await;
+    let seen = opponents2.seen().await;
+    let r = opponents2
+        .post(
+            "widersprechen",
+            &[("seen", &seen), ("note", "Weis B fehlt")],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    let passe = leitung.html(&format!("/tournaments/{id}/passen/1")).await;
+    let row = text(&passe, "#tisch-2");
+    assert!(
+        row.contains("Widerspruch") && row.contains("Weis B fehlt"),
+        "{row}"
+    );
+    // The office corrects on its own Tafel: that replaces the table's report.
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/passen/1/tafel/2"),
+            &[
+                ("action", "add"),
+                ("trump", "rose"),
+                ("cards_a", "100"),
+                ("weis_b", "50"),
+            ],
+        )
+        .await;
+    assert_eq!(report_state(&app, id, 1, 2).as_deref(), Some("ersetzt"));
+    assert!(app.data(id).result_at(1, 2).is_some());
+}

@@ -38,6 +38,8 @@ CREATE TABLE table_reports (
     answer_points_a INTEGER,
     answer_points_b INTEGER,
     note TEXT,
+    -- Jassmarathon: the Tafel written at the table (JSON: its lines and the gong).
+    tafel TEXT,
     version INTEGER NOT NULL,
     updated_at TIMESTAMP NOT NULL,
     UNIQUE (tournament_id, passe, table_no)

@@ -94,6 +94,8 @@ pub struct ReportView {
     pub label: &'static str,
     /// Open: reported and waiting, or disputed (the office may decide).
     pub open: bool,
+    /// The office may decide it (reported or disputed; not a Tafel still being written).
+    pub decidable: bool,
     pub disputed: bool,
     pub by: String,
     pub reported: String,
@@ -213,6 +215,7 @@ pub fn with_reports(
         table.report = Some(ReportView {
             label: report.state.label(),
             open: report.state.is_open(),
+            decidable: report.state.is_decidable(),
             disputed: report.state == ReportState::Widerspruch,
             by: name(report.reporter_id),
             reported: score(report.points_a, report.points_b),
