@@ -124,7 +124,11 @@ pub fn switch(
             audit_entry(
                 id,
                 "table_entry",
-                if switch == Switch::On { "on" } else { "open" },
+                match switch {
+                    Switch::On => "on",
+                    Switch::Close => "close",
+                    Switch::Open(_) | Switch::Off => "open",
+                },
             ),
             None::<&()>,
             Some(&json!({ "offen": open, "neue_codes": new_codes })),

@@ -259,6 +259,22 @@ async fn a_table_reports_the_opponents_confirm_the_kontrolleur_visas() {
         by("result", "enter"),
         vec![format!("Tisch: Team {b} (127.0.0.2)")]
     );
+    // The Protokoll page says it in German, with the team and the address.
+    let protocol = text(
+        &leitung.html(&format!("/audit?tournament={id}")).await,
+        "main",
+    );
+    for sentence in [
+        format!(
+            "Passe 1, Tisch 1: Resultat vom Tisch gemeldet: 1'000 : 884 – Tisch: Team {a} (127.0.0.1)"
+        ),
+        format!(
+            "Passe 1, Tisch 1: Meldung 1'000 : 884 von den Gegnern bestätigt – Tisch: Team {b} (127.0.0.2)"
+        ),
+        format!("Tisch-Code von Nr. {b} angenommen – Tisch: Team {b} (127.0.0.2)"),
+    ] {
+        assert!(protocol.contains(&sentence), "{sentence} in {protocol}");
+    }
 }
 
 #[tokio::test]

@@ -219,6 +219,59 @@ pub fn describe(e: &AuditRow, names: &Names<'_>) -> ProtocolLine {
             };
             format!("{}: {what} von {by}", at_table())
         }
+        ("table_report", action) => {
+            teams.extend(
+                [int(any, "reporter_id"), int(any, "answer_by")]
+                    .into_iter()
+                    .flatten()
+                    .map(|i| TeamId(i as i32)),
+            );
+            let what = match action {
+                "report" => format!("Resultat vom Tisch gemeldet: {}", points(&after)),
+                "change" => format!("Meldung geändert: {} → {}", points(&before), points(&after)),
+                "tafel_line" => "Tafel am Tisch: Zeile eingetragen".into(),
+                "tafel_delete" => "Tafel am Tisch: Zeile gelöscht".into(),
+                "tafel_gong" => format!(
+                    "Tafel am Tisch abgeschlossen und gemeldet: {}",
+                    points(&after)
+                ),
+                "tafel_reopen" => "Tafel am Tisch: Abschluss zurückgenommen".into(),
+                "confirm" => format!("Meldung {} von den Gegnern bestätigt", points(&after)),
+                "dispute" => format!(
+                    "Widerspruch gegen {}{}",
+                    points(&after),
+                    text(&after, "note")
+                        .map(|n| format!(" – «{n}»"))
+                        .unwrap_or_default()
+                ),
+                "decide_reported" => format!("Meldung {} übernommen (entschieden)", points(&after)),
+                "decide_answer" => {
+                    "Version der widersprechenden Gegner übernommen (entschieden)".into()
+                }
+                "supersede" => "Meldung vom Tisch durch die Erfassung im Büro ersetzt".into(),
+                other => other.to_string(),
+            };
+            format!("{}: {what} – {by}", at_table())
+        }
+        ("table_code", action) => {
+            let nr = int(any, "startnummer").unwrap_or_default();
+            teams.extend(e.entity_id.map(TeamId));
+            match action {
+                "admitted" => format!("Tisch-Code von Nr. {nr} angenommen – {by}"),
+                "refused" => format!("Falscher Tisch-Code für Nr. {nr} – {by}"),
+                "revoke" => format!("Neuer Tisch-Code für Nr. {nr} von {by}"),
+                other => format!("Tisch-Code Nr. {nr}: {other} – {by}"),
+            }
+        }
+        ("table_entry", action) => match action {
+            "on" | "open" => format!(
+                "Resultate vom Tisch: offen für {round} {} – {by}",
+                int(&after, "offen").map_or("keine".to_string(), |p| p.to_string())
+            ),
+            "off" => format!("Resultate vom Tisch ausgeschaltet von {by}"),
+            "close" => format!("Resultate vom Tisch geschlossen von {by}"),
+            other => format!("Resultate vom Tisch: {other} von {by}"),
+        },
         ("user", action) => {
             let name = text(any, "username").unwrap_or_default();
             match action {
