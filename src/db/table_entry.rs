@@ -49,25 +49,13 @@ pub fn ensure_codes(conn: &mut Conn, id: TournamentId, teams: &[TeamId]) -> Quer
         .load::<TeamId>(conn)?
         .into_iter()
         .collect();
-    let at = now();
-    let rows: Vec<_> = teams
+    let new: Vec<(TeamId, String)> = teams
         .iter()
         .filter(|t| !have.contains(t))
-        .map(|team| {
-            (
-                table_codes::team_id.eq(*team),
-                table_codes::tournament_id.eq(id),
-                table_codes::code.eq(table_code::generate()),
-                table_codes::created_at.eq(at),
-            )
-        })
+        .map(|team| (*team, table_code::generate()))
         .collect();
-    for chunk in rows.chunks(500) {
-        super::on_backend!(conn, |c| diesel::insert_into(table_codes::table)
-            .values(chunk)
-            .execute(c))?;
-    }
-    Ok(rows.len())
+    put_codes(conn, id, &new)?;
+    Ok(new.len())
 }
 
 /// Stores given codes (an imported tournament keeps its printed codes).

@@ -441,14 +441,20 @@ enum Post {
     Dispute,
 }
 
+/// The report, confirmation or dispute of a phone (`action` of the route).
 async fn post(
     state: web::Data<AppState>,
     req: HttpRequest,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(i32, i32, String)>,
     form: web::Form<PhoneForm>,
-    what: Post,
 ) -> Result<HttpResponse, AppError> {
-    let (id, startnummer) = path.into_inner();
+    let (id, startnummer, action) = path.into_inner();
+    let what = match action.as_str() {
+        "melden" => Post::Report,
+        "bestaetigen" => Post::Confirm,
+        "widersprechen" => Post::Dispute,
+        _ => return Err(AppError::not_found()),
+    };
     let id = TournamentId(id);
     let Some((token, access)) = admitted(&state, &req, id).await? else {
         return code_page(
@@ -529,33 +535,6 @@ async fn post(
         &phone_page(at, &access, message, form.points, errors),
         status,
     )
-}
-
-async fn report(
-    state: web::Data<AppState>,
-    req: HttpRequest,
-    path: web::Path<(i32, i32)>,
-    form: web::Form<PhoneForm>,
-) -> Result<HttpResponse, AppError> {
-    post(state, req, path, form, Post::Report).await
-}
-
-async fn confirm(
-    state: web::Data<AppState>,
-    req: HttpRequest,
-    path: web::Path<(i32, i32)>,
-    form: web::Form<PhoneForm>,
-) -> Result<HttpResponse, AppError> {
-    post(state, req, path, form, Post::Confirm).await
-}
-
-async fn dispute(
-    state: web::Data<AppState>,
-    req: HttpRequest,
-    path: web::Path<(i32, i32)>,
-    form: web::Form<PhoneForm>,
-) -> Result<HttpResponse, AppError> {
-    post(state, req, path, form, Post::Dispute).await
 }
 
 #[derive(Deserialize)]
@@ -654,8 +633,9 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     let base = "/tournaments/{id}/team/{startnummer}/tisch";
     cfg.route(base, web::get().to(show))
         .route(&format!("{base}/code"), web::post().to(give_code))
-        .route(&format!("{base}/melden"), web::post().to(report))
-        .route(&format!("{base}/bestaetigen"), web::post().to(confirm))
-        .route(&format!("{base}/widersprechen"), web::post().to(dispute))
+        .route(
+            "/tournaments/{id}/team/{startnummer}/tisch/{action:melden|bestaetigen|widersprechen}",
+            web::post().to(post),
+        )
         .route(&format!("{base}/tafel"), web::post().to(tafel));
 }

@@ -78,9 +78,9 @@ fn expected(route: &str) -> Option<(Body, &'static str)> {
         "/tournaments/{id}/tisch" | "/tournaments/{id}/tisch/codes/{team}" => (Form, "l"),
         "/tournaments/{id}/passen/{passe}/tables/{table}/entscheiden" => (Form, "lbk"),
         "/tournaments/{id}/team/{startnummer}/tisch/code" => (Public, "lbk"),
-        "/tournaments/{id}/team/{startnummer}/tisch/melden"
-        | "/tournaments/{id}/team/{startnummer}/tisch/bestaetigen"
-        | "/tournaments/{id}/team/{startnummer}/tisch/widersprechen" => (TableCode, ""),
+        "/tournaments/{id}/team/{startnummer}/tisch/{action:melden|bestaetigen|widersprechen}" => {
+            (TableCode, "")
+        }
         _ => return None,
     })
 }
