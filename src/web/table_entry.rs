@@ -4,7 +4,7 @@
 
 use super::auth::client_address;
 use super::ctx::Ctx;
-use super::render::{page, page_with};
+use super::render::{page, page_with, see_other};
 use super::state::{AppState, db};
 use super::tafel::{LineView, line_views, striche_text};
 use super::team_page::team_page_path;
@@ -149,12 +149,6 @@ async fn show(
         }
         None => code_page(&state, id, startnummer, None, StatusCode::OK).await,
     }
-}
-
-fn see_other(location: &str) -> HttpResponse {
-    HttpResponse::SeeOther()
-        .insert_header((actix_web::http::header::LOCATION, location.to_string()))
-        .finish()
 }
 
 async fn code_page(
@@ -456,27 +450,12 @@ async fn post(
         _ => return Err(AppError::not_found()),
     };
     let id = TournamentId(id);
-    let Some((token, access)) = admitted(&state, &req, id).await? else {
-        return code_page(
-            &state,
-            id,
-            startnummer,
-            Some(NOT_ADMITTED.into()),
-            StatusCode::FORBIDDEN,
-        )
-        .await;
+    let (token, access) = match phone_of(&state, &req, id, startnummer).await? {
+        Ok(phone) => phone,
+        Err(refused) => return Ok(refused),
     };
     let form = form.into_inner();
-    let same: bool = access
-        .csrf_token
-        .as_bytes()
-        .ct_eq(form.csrf.as_bytes())
-        .into();
-    if !same {
-        return Err(AppError::Forbidden(
-            "Das Formular ist abgelaufen oder ungültig. Bitte die Seite neu laden und nochmals senden.".into(),
-        ));
-    }
+    check_csrf(&access, &form.csrf)?;
     let seen = || {
         form.seen
             .trim()
@@ -500,27 +479,62 @@ async fn post(
         Ok(use_case::act(conn, id, &token, &address, ask))
     })
     .await?;
-    let team = access.team_id;
+    let ok = |done: &Done| match done {
+        Done::Reported => "?ok=gemeldet",
+        Done::Confirmed => "?ok=bestaetigt",
+        Done::Disputed => "?ok=widerspruch",
+        Done::Invalid(_) => "",
+    };
+    respond(
+        &state,
+        (id, startnummer),
+        &access,
+        acted,
+        ok,
+        (form.points, None),
+    )
+    .await
+}
+
+/// The phone admitted for this tournament, or the code page that asks for its code.
+async fn phone_of(
+    state: &web::Data<AppState>,
+    req: &HttpRequest,
+    id: TournamentId,
+    startnummer: i32,
+) -> Result<Result<(String, TableAccessRow), HttpResponse>, AppError> {
+    match admitted(state, req, id).await? {
+        Some(phone) => Ok(Ok(phone)),
+        None => Ok(Err(code_page(
+            state,
+            id,
+            startnummer,
+            Some(NOT_ADMITTED.into()),
+            StatusCode::FORBIDDEN,
+        )
+        .await?)),
+    }
+}
+
+/// After a phone's step: to its page (with `ok`'s suffix), or its page again with what was
+/// refused, as the table now stands, and what was typed.
+async fn respond(
+    state: &web::Data<AppState>,
+    (id, startnummer): (TournamentId, i32),
+    access: &TableAccessRow,
+    acted: Result<Done, Refusal>,
+    ok: impl Fn(&Done) -> &'static str,
+    (points, spiel): (String, Option<SpielForm>),
+) -> Result<HttpResponse, AppError> {
     let (message, errors, status) = match acted {
-        Ok(Done::Reported) => {
-            return Ok(see_other(&format!(
-                "{}?ok=gemeldet",
-                tisch_path(id, startnummer)
-            )));
-        }
-        Ok(Done::Confirmed) => {
-            return Ok(see_other(&format!(
-                "{}?ok=bestaetigt",
-                tisch_path(id, startnummer)
-            )));
-        }
-        Ok(Done::Disputed) => {
-            return Ok(see_other(&format!(
-                "{}?ok=widerspruch",
-                tisch_path(id, startnummer)
-            )));
-        }
         Ok(Done::Invalid(errors)) => (None, errors, StatusCode::UNPROCESSABLE_ENTITY),
+        Ok(done) => {
+            return Ok(see_other(&format!(
+                "{}{}",
+                tisch_path(id, startnummer),
+                ok(&done)
+            )));
+        }
         // What the table may not do is said on its page, with the page as it now stands.
         Err(Refusal::Invalid(m)) => (
             Some(m),
@@ -530,11 +544,13 @@ async fn post(
         Err(Refusal::Conflict(m)) => (Some(m), FieldErrors::new(), StatusCode::CONFLICT),
         Err(other) => return Err(other.into()),
     };
-    let at = db(&state, move |conn| Ok(use_case::at_table(conn, id, team)?)).await?;
-    page_with(
-        &phone_page(at, &access, message, form.points, errors),
-        status,
-    )
+    let team = access.team_id;
+    let at = db(state, move |conn| Ok(use_case::at_table(conn, id, team)?)).await?;
+    let mut page = phone_page(at, access, message, points, errors);
+    if let Some(spiel) = spiel {
+        page.form = spiel;
+    }
+    page_with(&page, status)
 }
 
 #[derive(Deserialize)]
@@ -558,15 +574,9 @@ async fn tafel(
 ) -> Result<HttpResponse, AppError> {
     let (id, startnummer) = path.into_inner();
     let id = TournamentId(id);
-    let Some((token, access)) = admitted(&state, &req, id).await? else {
-        return code_page(
-            &state,
-            id,
-            startnummer,
-            Some(NOT_ADMITTED.into()),
-            StatusCode::FORBIDDEN,
-        )
-        .await;
+    let (token, access) = match phone_of(&state, &req, id, startnummer).await? {
+        Ok(phone) => phone,
+        Err(refused) => return Ok(refused),
     };
     let form = form.into_inner();
     check_csrf(&access, &form.csrf)?;
@@ -593,22 +603,15 @@ async fn tafel(
         ))
     })
     .await?;
-    let (message, errors, status) = match acted {
-        Ok(Done::Invalid(errors)) => (None, errors, StatusCode::UNPROCESSABLE_ENTITY),
-        Ok(_) => return Ok(see_other(&format!("{}#tafel", tisch_path(id, startnummer)))),
-        Err(Refusal::Invalid(m)) => (
-            Some(m),
-            FieldErrors::new(),
-            StatusCode::UNPROCESSABLE_ENTITY,
-        ),
-        Err(Refusal::Conflict(m)) => (Some(m), FieldErrors::new(), StatusCode::CONFLICT),
-        Err(other) => return Err(other.into()),
-    };
-    let team = access.team_id;
-    let at = db(&state, move |conn| Ok(use_case::at_table(conn, id, team)?)).await?;
-    let mut page = phone_page(at, &access, message, String::new(), errors);
-    page.form = form.spiel;
-    page_with(&page, status)
+    respond(
+        &state,
+        (id, startnummer),
+        &access,
+        acted,
+        |_| "#tafel",
+        (String::new(), Some(form.spiel)),
+    )
+    .await
 }
 
 fn check_csrf(access: &TableAccessRow, presented: &str) -> Result<(), AppError> {
