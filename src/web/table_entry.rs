@@ -136,8 +136,13 @@ async fn show(
             let team = access.team_id;
             let at = db(&state, move |conn| Ok(use_case::at_table(conn, id, team)?)).await?;
             if at.team.startnummer != startnummer {
-                // Admitted for another team: its own page, not this one.
-                return Ok(see_other(&tisch_path(id, at.team.startnummer)));
+                // Admitted for another team: nothing of this one without its code (a phone
+                // handed on, e.g. between partners, changes team by the other code).
+                let note = format!(
+                    "Dieses Telefon ist für Nr. {} angemeldet. Für Nr. {startnummer} bitte deren Tisch-Code eingeben.",
+                    at.team.startnummer
+                );
+                return code_page(&state, id, startnummer, Some(note), StatusCode::OK).await;
             }
             page(&phone_page(
                 at,

@@ -407,13 +407,14 @@ async fn phones_act_only_at_their_table_in_the_open_passe_with_a_valid_code() {
     let r = phone_a3.post("bestaetigen", &[("seen", "1")]).await;
     assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(stored(&app, id, 1, 1), None);
-    // Going to another team's page with an admitted phone leads back to its own.
-    let r = phone_a3
+    // Another team's page on an admitted phone asks for that team's code.
+    let other = phone_a3
         .client
-        .get(&format!("/tournaments/{id}/team/{a1}/tisch"))
+        .html(&format!("/tournaments/{id}/team/{a1}/tisch"))
         .await;
-    assert_eq!(r.status(), StatusCode::SEE_OTHER);
-    assert_eq!(location(&r), format!("/tournaments/{id}/team/{a3}/tisch"));
+    assert!(text(&other, "#code-error").contains(&format!("für Nr. {a3} angemeldet")));
+    assert_eq!(select_all(&other, "input[name=code]").len(), 1);
+    assert!(select_all(&other, "input[name=seen]").is_empty());
     // Posting to another team's address still acts for the phone's own team only.
     let r = phone_a3
         .client
