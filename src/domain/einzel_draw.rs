@@ -275,7 +275,16 @@ pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
     // A few independent tries (each a random start, annealing, then a tabu search down to
     // the counting bound); the best is kept, and a try that reaches the bound ends it.
     let mut kept: Option<(i64, Vec<Vec<[usize; 4]>>)> = None;
+    // Fields within a Passe of the limit (3R close to N − 1) are where the search struggles
+    // and a 1-rotational design has no repeat (see [`design`]): tried first.
+    let tight = 3 * request.passen + 4 >= n;
+    if tight {
+        consider_design(&search, request, &mut rng, &mut kept);
+    }
     for _ in 0..TRIES {
+        if kept.as_ref().is_some_and(|(cost, _)| *cost <= target) {
+            break;
+        }
         let mut attempt = search.clone();
         let mut weeks: Vec<Vec<[usize; 4]>> = byes
             .iter()
@@ -308,6 +317,11 @@ pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
             break;
         }
     }
+    // Where the search missed the target on a whole schedule, a design may still have no
+    // repeat (tried once, after the search, where it was not tried first).
+    if !tight && kept.as_ref().is_some_and(|(cost, _)| *cost > target) {
+        consider_design(&search, request, &mut rng, &mut kept);
+    }
     let weeks = kept.map(|(_, weeks)| weeks).unwrap_or_default();
     let mut previous = request.fixed.last().cloned();
     weeks
@@ -320,6 +334,30 @@ pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
             passe
         })
         .collect()
+}
+
+/// Keeps a 1-rotational design's schedule (see [`design`]) if there is one for this request
+/// (a whole schedule, nobody absent) and it costs less than what is kept.
+fn consider_design(
+    search: &Search<'_>,
+    request: &EinzelRequest<'_>,
+    rng: &mut ChaCha8Rng,
+    kept: &mut Option<(i64, Vec<Vec<[usize; 4]>>)>,
+) {
+    if !request.fixed.is_empty() || !request.absent.is_empty() {
+        return;
+    }
+    let Some(weeks) = design::rotational(request.players, request.passen, rng) else {
+        return;
+    };
+    let mut attempt = search.clone();
+    for table in weeks.iter().flatten() {
+        attempt.add_table(table, 1);
+    }
+    let cost = total_cost(&attempt);
+    if kept.as_ref().is_none_or(|(best, _)| cost < *best) {
+        *kept = Some((cost, weeks));
+    }
 }
 
 /// Simulated annealing over swaps of two players of one Passe at different tables (or of
@@ -758,6 +796,8 @@ pub fn quality(
     q.bound = meeting_bound(n, &played);
     q
 }
+
+mod design;
 
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,259 @@
+//! Whole schedules from a 1-rotational design, for the tight fields where the annealing
+//! search leaves repeats although a schedule without any exists (24 players × 7 Passen: the
+//! social golfer instance 6-4-7; 28 × 9: a resolvable (28,4,1) design).
+//!
+//! The players are `m` rows of `g` points (`(i, j)`, i in Z_g) and `f` fixed points ∞. One
+//! base Passe is searched; Passe `w` is the base with every `i` moved by `w` (∞ stays). Two
+//! points' *orbit* under that shift — the row pair and the difference of `i`, or ∞ with a row
+//! — is met in exactly one Passe per pair of its orbit, so a base Passe that uses every
+//! orbit at most once (and never puts two ∞ at one table, never a difference of g/2, whose
+//! orbit is only half as long) gives `g` Passen in which no two players meet twice. The
+//! search is a seeded backtracking over the base Passe with a budget of steps, never time.
+
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+
+/// Steps of the backtracking per shape and try; far more than 24 × 7 and 28 × 9 need.
+const STEP_BUDGET: u32 = 400_000;
+/// Seeded tries per shape.
+const TRIES: usize = 3;
+/// Larger fields are left to the annealing search (they reach the targets there).
+const MAX_PLAYERS: usize = 64;
+
+struct Shape {
+    g: usize,
+    rows: usize,
+    fixed: usize,
+}
+
+impl Shape {
+    fn points(&self) -> usize {
+        self.g * self.rows + self.fixed
+    }
+    /// The orbit of two points as an index into the used-orbit table; None where the pair
+    /// may not sit together (two ∞, or a half-length orbit).
+    fn orbit(&self, a: usize, b: usize) -> Option<usize> {
+        let finite = self.g * self.rows;
+        let half = self.g / 2 + 1;
+        let same = self.rows * half;
+        let mixed = self.rows * self.rows * self.g;
+        match (a >= finite, b >= finite) {
+            (true, true) => None,
+            (true, false) | (false, true) => {
+                let (inf, p) = if a >= finite { (a, b) } else { (b, a) };
+                Some(same + mixed + (inf - finite) * self.rows + p / self.g)
+            }
+            (false, false) => {
+                let (i, j, i2, j2) = (a % self.g, a / self.g, b % self.g, b / self.g);
+                if j == j2 {
+                    let d = (i2 + self.g - i) % self.g;
+                    let d = d.min(self.g - d);
+                    (2 * d != self.g).then_some(j * half + d)
+                } else {
+                    let (i, j, i2, j2) = if j < j2 {
+                        (i, j, i2, j2)
+                    } else {
+                        (i2, j2, i, j)
+                    };
+                    Some(same + (j * self.rows + j2) * self.g + (i2 + self.g - i) % self.g)
+                }
+            }
+        }
+    }
+    fn orbits(&self) -> usize {
+        self.rows * (self.g / 2 + 1) + self.rows * self.rows * self.g + self.fixed * self.rows
+    }
+    /// The point `p` in Passe `w`.
+    fn shifted(&self, p: usize, w: usize) -> usize {
+        let finite = self.g * self.rows;
+        if p >= finite {
+            p
+        } else {
+            (p % self.g + w) % self.g + (p / self.g) * self.g
+        }
+    }
+}
+
+struct Backtrack<'a> {
+    shape: &'a Shape,
+    used: Vec<bool>,
+    free: Vec<bool>,
+    tables: Vec<[usize; 4]>,
+    steps: u32,
+    rng: &'a mut ChaCha8Rng,
+}
+
+impl Backtrack<'_> {
+    /// Fills the rest of the base Passe; false when the budget is spent or nothing fits.
+    fn fill(&mut self) -> bool {
+        self.steps += 1;
+        if self.steps > STEP_BUDGET {
+            return false;
+        }
+        // ∞ first (they are the most constrained), then the lowest free point.
+        let n = self.shape.points();
+        let Some(first) = (0..n)
+            .rev()
+            .find(|&p| p >= n - self.shape.fixed && self.free[p])
+            .or_else(|| (0..n).find(|&p| self.free[p]))
+        else {
+            return true;
+        };
+        self.free[first] = false;
+        let mut candidates: Vec<usize> = (0..n).filter(|&p| self.free[p]).collect();
+        candidates.shuffle(self.rng);
+        let mut table = vec![first];
+        if self.grow(&mut table, &candidates, 0) {
+            return true;
+        }
+        self.free[first] = true;
+        false
+    }
+
+    fn grow(&mut self, table: &mut Vec<usize>, candidates: &[usize], from: usize) -> bool {
+        if table.len() == 4 {
+            self.tables.push([table[0], table[1], table[2], table[3]]);
+            if self.fill() {
+                return true;
+            }
+            self.tables.pop();
+            return false;
+        }
+        for (k, &q) in candidates.iter().enumerate().skip(from) {
+            if !self.free[q] || self.steps > STEP_BUDGET {
+                continue;
+            }
+            let orbits: Option<Vec<usize>> =
+                table.iter().map(|&p| self.shape.orbit(p, q)).collect();
+            let Some(orbits) = orbits else { continue };
+            let distinct = orbits
+                .iter()
+                .enumerate()
+                .all(|(x, o)| !self.used[*o] && !orbits[..x].contains(o));
+            if !distinct {
+                continue;
+            }
+            for &o in &orbits {
+                self.used[o] = true;
+            }
+            self.free[q] = false;
+            table.push(q);
+            if self.grow(table, candidates, k + 1) {
+                return true;
+            }
+            table.pop();
+            self.free[q] = true;
+            for &o in &orbits {
+                self.used[o] = false;
+            }
+        }
+        false
+    }
+}
+
+/// `passen` Passen of `players` players in which no two players meet twice, from a
+/// 1-rotational design, or None (no shape found within the budget). The players are given
+/// to the design's points in a seeded random order.
+pub fn rotational(
+    players: usize,
+    passen: usize,
+    rng: &mut ChaCha8Rng,
+) -> Option<Vec<Vec<[usize; 4]>>> {
+    if players < 4
+        || !players.is_multiple_of(4)
+        || passen < 2
+        || players > MAX_PLAYERS
+        || 3 * passen > players - 1
+    {
+        return None;
+    }
+    let g = passen;
+    for fixed in 0..=players / 4 {
+        if !(players - fixed).is_multiple_of(g) || players - fixed < g {
+            continue;
+        }
+        let shape = Shape {
+            g,
+            rows: (players - fixed) / g,
+            fixed,
+        };
+        for _ in 0..TRIES {
+            let mut search = Backtrack {
+                shape: &shape,
+                used: vec![false; shape.orbits()],
+                free: vec![true; players],
+                tables: Vec::new(),
+                steps: 0,
+                rng: &mut *rng,
+            };
+            if search.fill() {
+                let base = search.tables;
+                let mut label: Vec<usize> = (0..players).collect();
+                label.shuffle(rng);
+                return Some(
+                    (0..passen)
+                        .map(|w| {
+                            base.iter()
+                                .map(|t| t.map(|p| label[shape.shifted(p, w)]))
+                                .collect()
+                        })
+                        .collect(),
+                );
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    fn meetings(players: usize, weeks: &[Vec<[usize; 4]>]) -> Vec<u32> {
+        let mut meet = vec![0u32; players * players];
+        for week in weeks {
+            let mut seen: Vec<usize> = week.iter().flatten().copied().collect();
+            seen.sort_unstable();
+            assert_eq!(
+                seen,
+                (0..players).collect::<Vec<_>>(),
+                "a Passe seats everybody once"
+            );
+            for t in week {
+                for a in 0..4 {
+                    for b in a + 1..4 {
+                        meet[t[a].min(t[b]) * players + t[a].max(t[b])] += 1;
+                    }
+                }
+            }
+        }
+        meet
+    }
+
+    #[test]
+    fn the_tight_fields_get_schedules_without_a_repeated_meeting() {
+        for (players, passen) in [(24, 7), (28, 9), (16, 5), (20, 5)] {
+            let mut rng = ChaCha8Rng::seed_from_u64(7);
+            let weeks = rotational(players, passen, &mut rng)
+                .unwrap_or_else(|| panic!("{players} × {passen}: a design"));
+            assert_eq!(weeks.len(), passen);
+            let meet = meetings(players, &weeks);
+            assert!(
+                meet.iter().all(|&m| m <= 1),
+                "{players} × {passen}: a pair met twice"
+            );
+        }
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_schedule_and_impossible_fields_none() {
+        let draw = |seed| rotational(28, 9, &mut ChaCha8Rng::seed_from_u64(seed));
+        assert_eq!(draw(3), draw(3));
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        // 3R > N − 1: no schedule without repeats exists; and not a multiple of four.
+        assert_eq!(rotational(24, 8, &mut rng), None);
+        assert_eq!(rotational(26, 5, &mut rng), None);
+        assert_eq!(rotational(0, 5, &mut rng), None);
+    }
+}
