@@ -299,10 +299,10 @@ pub fn at_table(conn: &mut Conn, id: TournamentId, team: TeamId) -> Result<AtTab
     let team = guard::team(conn, id, team)?;
     let setting = stored::setting(conn, id)?;
     let seat = match setting.flatten() {
-        Some(passe) => {
-            let data = tournament_data::load_passe(conn, t.clone(), passe)?;
-            seat_of(conn, &data, passe, team.id)?
-        }
+        Some(passe) => match table_data(conn, &t, passe, team.id)? {
+            Some(data) => seat_of(conn, &data, passe, team.id)?,
+            None => None,
+        },
         None => None,
     };
     Ok(AtTable {
@@ -311,6 +311,25 @@ pub fn at_table(conn: &mut Conn, id: TournamentId, team: TeamId) -> Result<AtTab
         setting,
         seat,
     })
+}
+
+/// Only the team's table of a Passe (its teams, seats, result): what a phone's page and its
+/// steps need, whatever the size of the tournament. None when the team sits nowhere.
+fn table_data(
+    conn: &mut Conn,
+    t: &TournamentRow,
+    passe: u32,
+    team: TeamId,
+) -> Result<Option<TournamentData>, Refusal> {
+    match seats::table_of(conn, t.id, passe, team)? {
+        Some(table) => Ok(Some(tournament_data::load_table(
+            conn,
+            t.clone(),
+            passe,
+            table,
+        )?)),
+        None => Ok(None),
+    }
 }
 
 fn seat_of(
@@ -448,15 +467,16 @@ pub fn act(
         let Some(passe) = stored::setting(conn, id)?.flatten() else {
             return Err(Refusal::invalid(table_report::Refused::Closed.to_string()));
         };
-        let data = tournament_data::load_passe(conn, t.clone(), passe)?;
-        let seat = seat_of(conn, &data, passe, team.id)?.ok_or_else(|| {
+        let not_seated = || {
             Refusal::invalid(format!(
                 "{} {} sitzt in {} {passe} an keinem Tisch.",
                 t.mode.entrant().one(),
                 team.startnummer,
                 t.mode.round()
             ))
-        })?;
+        };
+        let data = table_data(conn, &t, passe, team.id)?.ok_or_else(not_seated)?;
+        let seat = seat_of(conn, &data, passe, team.id)?.ok_or_else(not_seated)?;
         let tafel_mode = t.mode.facts().entry == ResultEntry::Striche;
         let wrong_kind = match &ask {
             PhoneAsk::Report(_) => tafel_mode,

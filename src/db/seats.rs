@@ -117,6 +117,24 @@ pub fn first_of_side(
 }
 
 /// How many tables a Passe has.
+/// The table a team (player) sits at in a Passe; None when spielfrei or not drawn.
+pub fn table_of(
+    conn: &mut Conn,
+    tournament: TournamentId,
+    passe: u32,
+    team: TeamId,
+) -> QueryResult<Option<u32>> {
+    Ok(seats::table
+        .filter(seats::tournament_id.eq(tournament))
+        .filter(seats::passe.eq(passe as i32))
+        .filter(seats::team_id.eq(team))
+        .select(seats::table_no)
+        .first::<Option<i32>>(conn)
+        .optional()?
+        .flatten()
+        .map(|t| t as u32))
+}
+
 pub fn table_count(conn: &mut Conn, tournament: TournamentId, passe: u32) -> QueryResult<u32> {
     let tables: i64 = seats::table
         .filter(seats::tournament_id.eq(tournament))

@@ -752,3 +752,27 @@ async fn a_phone_reports_the_other_confirms_and_office_and_hall_follow() {
         Some((1000, 884))
     );
 }
+
+/// The public team page (the QR code on the Standblatt) follows the results without a
+/// reload (at most every 15 s, at a random moment: the first change within 3 s).
+#[tokio::test]
+async fn the_public_team_page_follows_its_results() {
+    let Some(s) = open("team_page_follows", 390, 844, true).await else {
+        return;
+    };
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = drawn_field(&leitung, "3", "12", "", 8).await;
+    let a = app.data(id).table(1, 1).unwrap().team_a.startnummer;
+    s.goto(&format!("{}/tournaments/{id}/team/{a}", app.address))
+        .await;
+    s.wait_for("return !!document.getElementById('seats')", "the team page")
+        .await;
+    s.js("window.notReloaded = true; return true").await;
+    enter(&leitung, id, 1, 1, 1000).await;
+    s.wait_for(
+        "return window.notReloaded === true && document.querySelector('#seats tr[data-passe=\"1\"]').textContent.indexOf(\"1'000\") >= 0",
+        "Passe 1's points on the team page",
+    )
+    .await;
+}
