@@ -27,7 +27,7 @@ use crate::domain::role::{Actor, Permission};
 use crate::domain::schedule::Table;
 use crate::domain::table_code;
 use crate::domain::table_report::{
-    self, Ask, OwnFigures, ReportState, Reported, Situation, Step, Version,
+    self, Ask, Opening, OwnFigures, ReportState, Reported, Situation, Step, Version,
 };
 use crate::domain::throttle::{self, Counter};
 use serde_json::json;
@@ -42,6 +42,18 @@ pub enum Switch {
     Open(u32),
     /// Closed for every Passe; reports still waiting go to the office.
     Close,
+}
+
+impl Switch {
+    /// The Protokoll's word for it.
+    fn action(self) -> &'static str {
+        match self {
+            Switch::On => "on",
+            Switch::Off => "off",
+            Switch::Open(_) => "open",
+            Switch::Close => "close",
+        }
+    }
 }
 
 fn audit_entry(
@@ -68,6 +80,12 @@ pub fn switch(
     crate::db::write_tx(conn, Lock::Tournament(id), |conn| {
         let t = guard::begin_write(conn, id)?;
         let round = t.mode.round();
+        if matches!(switch, Switch::Open(_) | Switch::Close) && !stored::opening(conn, id)?.is_on()
+        {
+            return Err(Refusal::invalid(
+                "Resultate vom Tisch sind nicht eingeschaltet.",
+            ));
+        }
         let (open, message) = match switch {
             Switch::On => {
                 let data = tournament_data::load_row(conn, t.clone())?;
@@ -80,11 +98,6 @@ pub fn switch(
             }
             Switch::Open(passe) => {
                 guard::round(&t, passe)?;
-                if stored::setting(conn, id)?.is_none() {
-                    return Err(Refusal::invalid(
-                        "Resultate vom Tisch sind nicht eingeschaltet.",
-                    ));
-                }
                 if seats::table_count(conn, id, passe)? == 0 {
                     return Err(Refusal::invalid(format!(
                         "{round} {passe} ist noch nicht ausgelost."
@@ -96,11 +109,6 @@ pub fn switch(
                 )
             }
             Switch::Close => {
-                if stored::setting(conn, id)?.is_none() {
-                    return Err(Refusal::invalid(
-                        "Resultate vom Tisch sind nicht eingeschaltet.",
-                    ));
-                }
                 (None, "Resultate vom Tisch geschlossen: Meldungen, die noch warten, entscheidet das Büro.".into())
             }
             Switch::Off => {
@@ -108,7 +116,7 @@ pub fn switch(
                 audit::record(
                     conn,
                     Some(actor),
-                    audit_entry(id, "table_entry", "off"),
+                    audit_entry(id, "table_entry", switch.action()),
                     None::<&()>,
                     None::<&()>,
                 )?;
@@ -121,15 +129,7 @@ pub fn switch(
         audit::record(
             conn,
             Some(actor),
-            audit_entry(
-                id,
-                "table_entry",
-                match switch {
-                    Switch::On => "on",
-                    Switch::Close => "close",
-                    Switch::Open(_) | Switch::Off => "open",
-                },
-            ),
+            audit_entry(id, "table_entry", switch.action()),
             None::<&()>,
             Some(&json!({ "offen": open, "neue_codes": new_codes })),
         )?;
@@ -194,7 +194,7 @@ pub fn admit(
     address: &str,
 ) -> Result<Admission, Refusal> {
     let t = guard::tournament(conn, id)?;
-    if stored::setting(conn, id)?.is_none() {
+    if !stored::opening(conn, id)?.is_on() {
         return Err(Refusal::invalid(
             "Resultate vom Tisch sind in diesem Turnier nicht eingeschaltet.",
         ));
@@ -267,8 +267,7 @@ fn phone_name(t: &TournamentRow, team: &TeamRow, address: &str) -> String {
 pub struct AtTable {
     pub tournament: TournamentRow,
     pub team: TeamRow,
-    /// None: table entry off.
-    pub setting: Option<Option<u32>>,
+    pub opening: Opening,
     /// The open Passe and the team's table in it (None: spielfrei or not drawn).
     pub seat: Option<Seat>,
 }
@@ -297,10 +296,10 @@ pub struct Seat {
 pub fn at_table(conn: &mut Conn, id: TournamentId, team: TeamId) -> Result<AtTable, Refusal> {
     let t = guard::tournament(conn, id)?;
     let team = guard::team(conn, id, team)?;
-    let setting = stored::setting(conn, id)?;
-    let seat = match setting.flatten() {
+    let opening = stored::opening(conn, id)?;
+    let seat = match opening.passe() {
         Some(passe) => match table_data(conn, &t, passe, team.id)? {
-            Some(data) => seat_of(conn, &data, passe, team.id)?,
+            Some(data) => seat_of(conn, &data, opening, team.id)?,
             None => None,
         },
         None => None,
@@ -308,7 +307,7 @@ pub fn at_table(conn: &mut Conn, id: TournamentId, team: TeamId) -> Result<AtTab
     Ok(AtTable {
         tournament: t,
         team,
-        setting,
+        opening,
         seat,
     })
 }
@@ -332,12 +331,16 @@ fn table_data(
     }
 }
 
+/// The team's seat at its table in the open Passe of `opening` (`data` holds that table).
 fn seat_of(
     conn: &mut Conn,
     data: &TournamentData,
-    passe: u32,
+    opening: Opening,
     team: TeamId,
 ) -> Result<Option<Seat>, Refusal> {
+    let Some(passe) = opening.passe() else {
+        return Ok(None);
+    };
     let Some(table) = data
         .seat(passe, team)
         .and_then(|s| s.table_no)
@@ -367,7 +370,7 @@ fn seat_of(
     let report = stored::report_at(conn, data.tournament.id, passe, table.number)?;
     let result = data.result_at(passe, table.number);
     let situation = Situation {
-        open_passe: stored::setting(conn, data.tournament.id)?.flatten(),
+        open_passe: opening.passe(),
         passe,
         side,
         pauschale: data.table_has_left(passe, &table),
@@ -464,7 +467,8 @@ pub fn act(
             )
         })?;
         let team = guard::team(conn, id, access.team_id)?;
-        let Some(passe) = stored::setting(conn, id)?.flatten() else {
+        let opening = stored::opening(conn, id)?;
+        let Some(passe) = opening.passe() else {
             return Err(Refusal::invalid(table_report::Refused::Closed.to_string()));
         };
         let not_seated = || {
@@ -476,7 +480,7 @@ pub fn act(
             ))
         };
         let data = table_data(conn, &t, passe, team.id)?.ok_or_else(not_seated)?;
-        let seat = seat_of(conn, &data, passe, team.id)?.ok_or_else(not_seated)?;
+        let seat = seat_of(conn, &data, opening, team.id)?.ok_or_else(not_seated)?;
         let tafel_mode = t.mode.facts().entry == ResultEntry::Striche;
         let wrong_kind = match &ask {
             PhoneAsk::Report(_) => tafel_mode,
@@ -661,9 +665,14 @@ pub fn act(
 }
 
 fn reported_score(report: &TableReportRow) -> TableScore {
+    points_score(report.points_a, report.points_b)
+}
+
+/// A table's points as stored with a report (Matches are not reported from the table).
+fn points_score(a: i32, b: i32) -> TableScore {
     TableScore {
-        points_a: report.points_a.max(0) as u32,
-        points_b: report.points_b.max(0) as u32,
+        points_a: a.max(0) as u32,
+        points_b: b.max(0) as u32,
         matches_a: 0,
         matches_b: 0,
     }
@@ -764,12 +773,7 @@ pub fn decide(
                 write_reported(conn, writer, &data, (passe, table), &report)?
             }
             (Version::Answer, Some(a), Some(b)) => {
-                let score = TableScore {
-                    points_a: a.max(0) as u32,
-                    points_b: b.max(0) as u32,
-                    matches_a: 0,
-                    matches_b: 0,
-                };
+                let score = points_score(a, b);
                 write_result(conn, writer, &data, (passe, table), score, None)?;
                 score
             }

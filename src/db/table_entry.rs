@@ -7,18 +7,21 @@ use super::{Conn, now};
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::result::TableScore;
 use crate::domain::table_code;
-use crate::domain::table_report::ReportState;
+use crate::domain::table_report::{Opening, ReportState};
 use diesel::prelude::*;
 
-/// Whether table entry is on, and for which Passe: None = off; Some(None) = on, but closed
-/// for every Passe.
-pub fn setting(conn: &mut Conn, id: TournamentId) -> QueryResult<Option<Option<u32>>> {
-    Ok(table_entry::table
+/// Whether table entry is on, and for which Passe (a row: on; its Passe: open).
+pub fn opening(conn: &mut Conn, id: TournamentId) -> QueryResult<Opening> {
+    let row = table_entry::table
         .find(id)
         .select(table_entry::passe_open)
         .first::<Option<i32>>(conn)
-        .optional()?
-        .map(|p| p.map(|p| p as u32)))
+        .optional()?;
+    Ok(match row {
+        None => Opening::Off,
+        Some(None) => Opening::Closed,
+        Some(Some(passe)) => Opening::Open(passe.max(0) as u32),
+    })
 }
 
 /// Switches table entry on with a Passe open (or none), or sets the open Passe.

@@ -274,7 +274,9 @@ pub fn export(conn: &mut Conn, id: TournamentId) -> QueryResult<Export> {
     let marathon = marathon_of(conn, &data)?;
     let suspended = super::teams::suspended_in(conn, id)?;
     let mut doc = document(&data, audit, marathon, &suspended);
-    if let Some(open_passe) = super::table_entry::setting(conn, id)? {
+    let opening = super::table_entry::opening(conn, id)?;
+    if opening.is_on() {
+        let open_passe = opening.passe();
         let codes = super::table_entry::codes(conn, id)?;
         doc.table_entry = Some(TableEntryJson {
             open_passe,

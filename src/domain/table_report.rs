@@ -6,6 +6,31 @@ use super::form::FieldErrors;
 use super::marathon::Side;
 use super::result::{ResultForm, TableScore, parse_score};
 
+/// Whether a tournament takes results from its tables, and in which Passe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opening {
+    /// Switched off (the default): results come through the office only.
+    Off,
+    /// On (codes printed), but no Passe open for the tables.
+    Closed,
+    /// On, for this Passe.
+    Open(u32),
+}
+
+impl Opening {
+    pub fn is_on(self) -> bool {
+        self != Opening::Off
+    }
+
+    /// The Passe open for the tables, if any.
+    pub fn passe(self) -> Option<u32> {
+        match self {
+            Opening::Open(passe) => Some(passe),
+            Opening::Off | Opening::Closed => None,
+        }
+    }
+}
+
 /// What became of a table's report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub enum ReportState {

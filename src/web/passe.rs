@@ -50,7 +50,7 @@ async fn show(
         let id = TournamentId(id);
         Ok((
             guard::load_round(conn, id, passe)?,
-            table_entry::setting(conn, id)?,
+            table_entry::opening(conn, id)?,
             table_entry::reports_of_passe(conn, id, passe)?,
         ))
     })
@@ -59,14 +59,14 @@ async fn show(
     with_reports(&data, &mut tables, &reports);
     let (entered, expected) = progress(&tables);
     let t = &data.tournament;
-    let from_tables = setting.map(|open| {
+    let from_tables = setting.is_on().then(|| {
         let count = |state: ReportState| reports.iter().filter(|r| r.state == state).count();
         let missing = tables
             .iter()
             .filter(|t| !t.pauschale && t.result.is_none() && t.report.is_none())
             .count();
         FromTables {
-            open: open == Some(passe),
+            open: setting.passe() == Some(passe),
             summary: format!(
                 "{} bestätigt · {} gemeldet · {} Widerspruch · {} ohne Meldung",
                 count(ReportState::Bestaetigt) + count(ReportState::Entschieden),

@@ -190,9 +190,9 @@ async fn printed_codes(
     id: TournamentId,
 ) -> Result<HashMap<TeamId, String>, AppError> {
     db(state, move |conn| {
-        Ok(match table_entry::setting(conn, id)? {
-            Some(_) => table_entry::codes(conn, id)?,
-            None => HashMap::new(),
+        Ok(match table_entry::opening(conn, id)?.is_on() {
+            true => table_entry::codes(conn, id)?,
+            false => HashMap::new(),
         })
     })
     .await

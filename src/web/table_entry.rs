@@ -20,7 +20,7 @@ use crate::domain::marathon::Side;
 use crate::domain::marathon::Trump;
 use crate::domain::marathon::quick::SpielForm;
 use crate::domain::mode::ResultEntry;
-use crate::domain::table_report::{OwnFigures, ReportState, Situation};
+use crate::domain::table_report::{self, Ask, Opening, OwnFigures, ReportState};
 use crate::web::error::AppError;
 use actix_web::cookie::{Cookie, SameSite};
 use actix_web::http::StatusCode;
@@ -310,26 +310,25 @@ fn phone_page(
         form: SpielForm::default(),
         trumps: Trump::ALL,
     };
-    let seat = match (at.setting, at.seat) {
-        (None, _) => {
+    let seat = match (at.opening, at.seat) {
+        (Opening::Off, _) => {
             view.headline =
                 "Resultate vom Tisch sind in diesem Turnier nicht eingeschaltet.".into();
             return view;
         }
-        (Some(None), _) => {
+        (Opening::Closed, _) => {
             view.headline =
                 "Die Erfassung vom Tisch ist geschlossen. Das Resultat gibt der Schreiber beim Turnierbüro ab.".into();
             return view;
         }
-        (Some(Some(passe)), None) => {
+        (Opening::Open(passe), None) => {
             view.headline = format!("Sie sitzen in {round} {passe} an keinem Tisch (spielfrei).");
             return view;
         }
-        (Some(Some(_)), Some(seat)) => seat,
+        (Opening::Open(_), Some(seat)) => seat,
     };
     view.passe = seat.passe;
     view.table = seat.table;
-    let own = |side: Side| side == seat.side;
     let line = |side: Side, points: Option<u32>| SideLine {
         name: seat.sides[match side {
             Side::A => 0,
@@ -339,84 +338,66 @@ fn phone_page(
         points: points
             .map(|p| format::number(i64::from(p)))
             .unwrap_or_default(),
-        own: own(side),
+        own: side == seat.side,
     };
-    view.sides = vec![line(Side::A, None), line(Side::B, None)];
+    let both = |a: Option<u32>, b: Option<u32>| vec![line(Side::A, a), line(Side::B, b)];
+    view.sides = both(None, None);
     if let Some(shown) = &seat.tafel {
         view.lines = line_views(&shown.lines, &shown.tafel);
-        view.sides = vec![
-            line(Side::A, Some(shown.tafel.a.total())),
-            line(Side::B, Some(shown.tafel.b.total())),
-        ];
+        view.sides = both(Some(shown.tafel.a.total()), Some(shown.tafel.b.total()));
         view.striche = vec![striche_text(&shown.tafel.a), striche_text(&shown.tafel.b)];
     }
-    let Situation {
-        pauschale,
-        office_entries,
-        ..
-    } = seat.situation;
+    if let Some(score) = &seat.result {
+        view.sides = both(Some(score.points_a), Some(score.points_b));
+    }
+    let state = seat.report.as_ref().map(|r| r.state);
     if let Some(report) = &seat.report {
         let p = |v: i32| Some(v.max(0) as u32);
-        view.reported = vec![
-            line(Side::A, p(report.points_a)),
-            line(Side::B, p(report.points_b)),
-        ];
+        view.reported = both(p(report.points_a), p(report.points_b));
         if let (Some(a), Some(b)) = (report.answer_points_a, report.answer_points_b) {
-            view.answer = vec![line(Side::A, p(a)), line(Side::B, p(b))];
+            view.answer = both(p(a), p(b));
         }
         view.note = report.note.clone().unwrap_or_default();
         view.seen = report.version;
     }
-    let reported_by_us = seat.situation.report.is_some_and(|r| r.by == seat.side);
-    view.headline = match (&seat.result, seat.report.as_ref().map(|r| r.state)) {
-        _ if pauschale => {
-            "An Ihrem Tisch gilt die Pauschale: es wird kein Resultat erfasst.".into()
+    // What the phone may do is the domain's decision; the page only offers it.
+    let may = |ask| table_report::decide(&seat.situation, ask).is_ok();
+    let writes = may(Ask::Report);
+    let closed_tafel = view.tafel_mode && state == Some(ReportState::Gemeldet);
+    view.may_report = writes && !view.tafel_mode;
+    view.may_write_tafel = writes && view.tafel_mode && !closed_tafel;
+    view.may_reopen = writes && closed_tafel;
+    view.may_answer = may(Ask::Confirm { seen: view.seen });
+    view.headline = match (seat.result.is_some(), state) {
+        _ if seat.situation.pauschale => {
+            "An Ihrem Tisch gilt die Pauschale: es wird kein Resultat erfasst."
         }
-        (Some(score), state) => {
-            view.sides = vec![
-                line(Side::A, Some(score.points_a)),
-                line(Side::B, Some(score.points_b)),
-            ];
-            match state {
-                Some(ReportState::Bestaetigt) => "Resultat bestätigt: es zählt.".into(),
-                Some(ReportState::Entschieden) => "Resultat vom Turnierbüro entschieden.".into(),
-                _ => "Resultat vom Turnierbüro erfasst.".into(),
-            }
+        (true, Some(ReportState::Bestaetigt)) => "Resultat bestätigt: es zählt.",
+        (true, Some(ReportState::Entschieden)) => "Resultat vom Turnierbüro entschieden.",
+        (true, _) => "Resultat vom Turnierbüro erfasst.",
+        _ if view.may_answer => {
+            "Die Gegner haben gemeldet: bitte prüfen und bestätigen oder widersprechen."
         }
-        _ if office_entries => "Das Turnierbüro erfasst diesen Tisch.".into(),
-        (None, None) if view.tafel_mode => {
-            view.may_write_tafel = true;
-            "Die Tafel ist leer: der Schreiber trägt jedes Spiel hier ein.".into()
+        (false, None) if view.may_write_tafel => {
+            "Die Tafel ist leer: der Schreiber trägt jedes Spiel hier ein."
         }
-        (None, None) => {
-            view.may_report = true;
-            "Noch kein Resultat: der Schreiber gibt hier die Punkte seines Teams ein.".into()
+        (false, None) if view.may_report => {
+            "Noch kein Resultat: der Schreiber gibt hier die Punkte seines Teams ein."
         }
-        (None, Some(ReportState::Laufend)) if reported_by_us => {
-            view.may_write_tafel = true;
-            "Tafel läuft: jedes Spiel eintragen, nach dem Gong abschliessen und melden.".into()
+        (false, Some(ReportState::Laufend)) if writes => {
+            "Tafel läuft: jedes Spiel eintragen, nach dem Gong abschliessen und melden."
         }
-        (None, Some(ReportState::Laufend)) => {
-            "Die Gegner führen die Tafel; nach dem Gong bestätigen Sie sie hier.".into()
+        (false, Some(ReportState::Laufend)) => {
+            "Die Gegner führen die Tafel; nach dem Gong bestätigen Sie sie hier."
         }
-        (None, Some(ReportState::Gemeldet)) if reported_by_us && view.tafel_mode => {
-            view.may_reopen = true;
-            "Tafel gemeldet: wartet auf die Bestätigung der Gegner.".into()
+        (false, Some(ReportState::Gemeldet)) if closed_tafel => {
+            "Tafel gemeldet: wartet auf die Bestätigung der Gegner."
         }
-        (None, Some(ReportState::Gemeldet)) if reported_by_us => {
-            view.may_report = true;
-            "Gemeldet: wartet auf die Bestätigung der Gegner.".into()
-        }
-        (None, Some(ReportState::Gemeldet)) => {
-            view.may_answer = true;
-            "Die Gegner haben gemeldet: bitte prüfen und bestätigen oder widersprechen.".into()
-        }
-        (None, Some(ReportState::Widerspruch)) => {
-            "Widerspruch: das Turnierbüro entscheidet.".into()
-        }
-        (None, Some(ReportState::Ersetzt)) => "Das Turnierbüro erfasst diesen Tisch.".into(),
-        (None, Some(_)) => "Das Turnierbüro erfasst diesen Tisch.".into(),
-    };
+        (false, Some(ReportState::Gemeldet)) => "Gemeldet: wartet auf die Bestätigung der Gegner.",
+        (false, Some(ReportState::Widerspruch)) => "Widerspruch: das Turnierbüro entscheidet.",
+        _ => "Das Turnierbüro erfasst diesen Tisch.",
+    }
+    .into();
     view
 }
 

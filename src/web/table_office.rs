@@ -9,11 +9,11 @@ use super::views::team_label;
 use crate::app::guard;
 use crate::app::table_entry::{self as use_case, Switch};
 use crate::db::models::TournamentRow;
-use crate::db::{table_entry as stored, teams, throttle as counters};
+use crate::db::{table_entry as stored, teams, throttle as counters, tournaments};
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::role::Permission;
 use crate::domain::table_code;
-use crate::domain::table_report::Version;
+use crate::domain::table_report::{Opening, Version};
 use crate::domain::throttle::{CODE_ALARM, Counter};
 use crate::web::error::AppError;
 use actix_web::{HttpResponse, web};
@@ -33,8 +33,7 @@ pub struct CodeLine {
 struct OfficePage {
     ctx: Ctx,
     t: TournamentRow,
-    /// None: off; Some(None): on, closed.
-    setting: Option<Option<u32>>,
+    opening: Opening,
     /// The open Passe, 0 for none (preselected in the list).
     open_passe: u32,
     drawn: Vec<u32>,
@@ -49,14 +48,12 @@ async fn show(
 ) -> Result<HttpResponse, AppError> {
     user.0.require(Permission::ManageTournament)?;
     let id = TournamentId(path.into_inner());
-    let (t, setting, teams, codes, failures, drawn) = db(&state, move |conn| {
+    let (t, opening, teams, codes, failures, drawn) = db(&state, move |conn| {
         let t = guard::tournament(conn, id)?;
-        let drawn = (1..=t.passen as u32)
-            .filter(|p| crate::db::seats::table_count(conn, id, *p).is_ok_and(|n| n > 0))
-            .collect::<Vec<u32>>();
+        let drawn: Vec<u32> = tournaments::passe_counts(conn, id)?.into_keys().collect();
         Ok((
             t,
-            stored::setting(conn, id)?,
+            stored::opening(conn, id)?,
             teams::list(conn, id)?,
             stored::codes(conn, id)?,
             counters::all_failures(conn, Counter::CodeTeam)?,
@@ -84,8 +81,8 @@ async fn show(
         ctx: user.0.ctx().with_tournament(&t),
         alarms: codes.iter().filter(|c| c.alarm).count(),
         t,
-        open_passe: setting.flatten().unwrap_or(0),
-        setting,
+        open_passe: opening.passe().unwrap_or(0),
+        opening,
         drawn,
         codes,
     })

@@ -63,7 +63,7 @@ async fn show(
         let id = TournamentId(id);
         Ok((
             guard::load(conn, id)?,
-            crate::db::table_entry::setting(conn, id)?,
+            crate::db::table_entry::opening(conn, id)?,
         ))
     })
     .await?;
@@ -148,7 +148,7 @@ async fn show(
         lines,
         next,
         version: data.tournament.version,
-        table_entry: setting.flatten().is_some() && !data.tournament.closed,
+        table_entry: setting.passe().is_some() && !data.tournament.closed,
         t: data.tournament,
     })
 }
