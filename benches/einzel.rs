@@ -1,12 +1,72 @@
 //! The Einzelschieber draw against its quality targets: for each field, the time of a whole
 //! schedule and its partner and meeting repeats beside the counting bound; and one Passe of
 //! 200 players drawn after 7 played ones (per-Passe drawing).
-//! Run with `cargo bench --bench einzel`.
+//! Run with `cargo bench --bench einzel`; `cargo bench --bench einzel -- --sweep [from to]` draws every
+//! field of 16 to 48 players (below 16, fewer than four tables make
+//! the counting bound unreachable) over 2 to 12 Passen (as far as partners last) and lists the ones
+//! that miss their target.
 
 use jassturnier::domain::einzel_draw::{EinzelRequest, draw_einzel, quality};
 use std::time::Instant;
 
+/// The quality target of a field (see the README): no repeated meeting while `3R ≤ N − 1`,
+/// else within 10 % of the counting bound.
+fn target(players: usize, passen: usize, bound: u32) -> u32 {
+    if 3 * passen < players {
+        0
+    } else {
+        bound + bound / 10
+    }
+}
+
+fn sweep(players: std::ops::RangeInclusive<usize>) {
+    let (mut fields, mut missed) = (0, 0);
+    let start = Instant::now();
+    for players in players {
+        for passen in 2..=12usize.min(players - 1) {
+            let field = Instant::now();
+            let drawn = draw_einzel(&EinzelRequest {
+                players,
+                fixed: &[],
+                passen,
+                clubs: None,
+                absent: &[],
+                seed: 1,
+            });
+            let elapsed = field.elapsed();
+            let q = quality(players, &drawn, None);
+            fields += 1;
+            let goal = target(players, passen, q.bound);
+            // Twice at most where each player has enough others to meet (3R ≤ 2(N − 1)).
+            let thrice = q.most_meetings > 2 && 3 * passen <= 2 * (players - 1);
+            if q.partner_repeats > 0 || q.meeting_repeats > goal || thrice {
+                missed += 1;
+                println!(
+                    "MISSED {players:>2} × {passen:>2}: {:>7.1} ms | partner repeats {} | meeting repeats {} (bound {}, target ≤ {goal}) | most meetings {}",
+                    elapsed.as_secs_f64() * 1e3,
+                    q.partner_repeats,
+                    q.meeting_repeats,
+                    q.bound,
+                    q.most_meetings,
+                );
+            }
+        }
+    }
+    println!(
+        "{fields} fields, {missed} missed, {:.1} s in all",
+        start.elapsed().as_secs_f64()
+    );
+}
+
 fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "--sweep") {
+        // Optionally a range of player numbers: `--sweep 24 28`.
+        let number =
+            |i: usize, default| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default);
+        sweep(number(at + 1, 16)..=number(at + 2, 48));
+        return;
+    }
     println!(
         "players × Passen: time | partner repeats | meeting repeats (bound; target) | most meetings"
     );
@@ -38,11 +98,7 @@ fn main() {
         });
         let elapsed = start.elapsed();
         let q = quality(players, &drawn, None);
-        let target = if 3 * passen < players {
-            0
-        } else {
-            q.bound + q.bound / 10
-        };
+        let target = target(players, passen, q.bound);
         println!(
             "{players:>3} × {passen:>2}: {:>7.1} ms | {} | {:>3} (bound {}, target ≤ {target}{}) | {}",
             elapsed.as_secs_f64() * 1e3,

@@ -274,15 +274,16 @@ pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
     let target = meet_cost(2) * i64::from(bound + bound / 10);
     // A few independent tries (each a random start, annealing, then a tabu search down to
     // the counting bound); the best is kept, and a try that reaches the bound ends it.
-    let mut kept: Option<(i64, Vec<Vec<[usize; 4]>>)> = None;
+    let mut kept: Option<Kept> = None;
     // Fields within a Passe of the limit (3R close to N − 1) are where the search struggles
     // and a 1-rotational design has no repeat (see [`design`]): tried first.
-    let tight = 3 * request.passen + 4 >= n;
+    // So are the fields with a stored design (see [`stored`]): developing it costs nothing.
+    let tight = 3 * request.passen + 4 >= n || stored::covers(n, request.passen);
     if tight {
         consider_design(&search, request, &mut rng, &mut kept);
     }
     for _ in 0..TRIES {
-        if kept.as_ref().is_some_and(|(cost, _)| *cost <= target) {
+        if kept.as_ref().is_some_and(|k| k.cost <= target) {
             break;
         }
         let mut attempt = search.clone();
@@ -310,8 +311,12 @@ pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
             rebuild_weeks(&mut attempt, &mut weeks, &mut rng);
         }
         let cost = total_cost(&attempt);
-        if kept.as_ref().is_none_or(|(best, _)| cost < *best) {
-            kept = Some((cost, weeks));
+        if kept.as_ref().is_none_or(|k| cost < k.cost) {
+            kept = Some(Kept {
+                cost,
+                weeks,
+                byes: byes.clone(),
+            });
         }
         if cost <= target {
             break;
@@ -319,10 +324,12 @@ pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
     }
     // Where the search missed the target on a whole schedule, a design may still have no
     // repeat (tried once, after the search, where it was not tried first).
-    if !tight && kept.as_ref().is_some_and(|(cost, _)| *cost > target) {
+    if !tight && kept.as_ref().is_some_and(|k| k.cost > target) {
         consider_design(&search, request, &mut rng, &mut kept);
     }
-    let weeks = kept.map(|(_, weeks)| weeks).unwrap_or_default();
+    let Some(Kept { weeks, byes, .. }) = kept else {
+        return Vec::new();
+    };
     let mut previous = request.fixed.last().cloned();
     weeks
         .into_iter()
@@ -336,27 +343,47 @@ pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
         .collect()
 }
 
-/// Keeps a 1-rotational design's schedule (see [`design`]) if there is one for this request
-/// (a whole schedule, nobody absent) and it costs less than what is kept.
+/// The best schedule so far: its cost, its Passen's tables and who is spielfrei in each.
+struct Kept {
+    cost: i64,
+    weeks: Vec<Vec<[usize; 4]>>,
+    byes: Vec<Vec<usize>>,
+}
+
+/// Keeps a design's schedule (see [`design`]) if there is one for this request (a whole
+/// schedule, nobody absent) and it costs less than what is kept. A design brings its own
+/// spielfrei players (nobody twice, as the rotation would have it).
 fn consider_design(
     search: &Search<'_>,
     request: &EinzelRequest<'_>,
     rng: &mut ChaCha8Rng,
-    kept: &mut Option<(i64, Vec<Vec<[usize; 4]>>)>,
+    kept: &mut Option<Kept>,
 ) {
     if !request.fixed.is_empty() || !request.absent.is_empty() {
         return;
     }
-    let Some(weeks) = design::rotational(request.players, request.passen, rng) else {
-        return;
+    let mut keep = |weeks: Vec<Vec<[usize; 4]>>, byes: Vec<Vec<usize>>| {
+        let mut attempt = search.clone();
+        for table in weeks.iter().flatten() {
+            attempt.add_table(table, 1);
+        }
+        let cost = total_cost(&attempt);
+        if kept.as_ref().is_none_or(|k| cost < k.cost) {
+            *kept = Some(Kept { cost, weeks, byes });
+        }
+        cost
     };
-    let mut attempt = search.clone();
-    for table in weeks.iter().flatten() {
-        attempt.add_table(table, 1);
+    // A stored design first; the 1-rotational search where it is not perfect (24 players
+    // over 7 Passen: the first 7 of the stored 24 × 8 repeat, a rotational design does not).
+    if let Some(weeks) = stored::schedule(request.players, request.passen, rng) {
+        let byes = vec![Vec::new(); weeks.len()];
+        if keep(weeks, byes) == 0 {
+            return;
+        }
     }
-    let cost = total_cost(&attempt);
-    if kept.as_ref().is_none_or(|(best, _)| cost < *best) {
-        *kept = Some((cost, weeks));
+    if let Some(passen) = design::rotational(request.players, request.passen, rng) {
+        let (weeks, byes) = passen.into_iter().unzip();
+        keep(weeks, byes);
     }
 }
 
@@ -798,6 +825,7 @@ pub fn quality(
 }
 
 mod design;
+mod stored;
 
 #[cfg(test)]
 mod tests;

@@ -24,6 +24,10 @@ struct Shape {
     g: usize,
     rows: usize,
     fixed: usize,
+    /// Players spielfrei per Passe (the number of players modulo four): points of the base
+    /// Passe without a table, at most one per row, so that each of them stands for a row
+    /// whose players sit out once each in `g` Passen (an ∞ would sit out every Passe).
+    out: usize,
 }
 
 impl Shape {
@@ -79,6 +83,7 @@ struct Backtrack<'a> {
     used: Vec<bool>,
     free: Vec<bool>,
     tables: Vec<[usize; 4]>,
+    byes: Vec<usize>,
     steps: u32,
     rng: &'a mut ChaCha8Rng,
 }
@@ -105,6 +110,19 @@ impl Backtrack<'_> {
         let mut table = vec![first];
         if self.grow(&mut table, &candidates, 0) {
             return true;
+        }
+        // Or `first` sits out, if its row has no one sitting out yet.
+        let row = first / self.shape.g;
+        let finite = first < self.shape.g * self.shape.rows;
+        if finite
+            && self.byes.len() < self.shape.out
+            && self.byes.iter().all(|&b| b / self.shape.g != row)
+        {
+            self.byes.push(first);
+            if self.fill() {
+                return true;
+            }
+            self.byes.pop();
         }
         self.free[first] = true;
         false
@@ -151,31 +169,28 @@ impl Backtrack<'_> {
     }
 }
 
+/// One Passe of a design: its tables and who is spielfrei.
+pub type DesignPasse = (Vec<[usize; 4]>, Vec<usize>);
+
 /// `passen` Passen of `players` players in which no two players meet twice, from a
 /// 1-rotational design, or None (no shape found within the budget). The players are given
-/// to the design's points in a seeded random order.
-pub fn rotational(
-    players: usize,
-    passen: usize,
-    rng: &mut ChaCha8Rng,
-) -> Option<Vec<Vec<[usize; 4]>>> {
-    if players < 4
-        || !players.is_multiple_of(4)
-        || passen < 2
-        || players > MAX_PLAYERS
-        || 3 * passen > players - 1
-    {
+/// to the design's points in a seeded random order. With a number of players that is not a
+/// multiple of four, nobody is spielfrei twice and the ones who are rotate by rows.
+pub fn rotational(players: usize, passen: usize, rng: &mut ChaCha8Rng) -> Option<Vec<DesignPasse>> {
+    if players < 4 || passen < 2 || players > MAX_PLAYERS || 3 * passen > players - 1 {
         return None;
     }
     let g = passen;
+    let out = players % 4;
     for fixed in 0..=players / 4 {
-        if !(players - fixed).is_multiple_of(g) || players - fixed < g {
+        if !(players - fixed).is_multiple_of(g) || players - fixed < g * out.max(1) {
             continue;
         }
         let shape = Shape {
             g,
             rows: (players - fixed) / g,
             fixed,
+            out,
         };
         for _ in 0..TRIES {
             let mut search = Backtrack {
@@ -183,19 +198,23 @@ pub fn rotational(
                 used: vec![false; shape.orbits()],
                 free: vec![true; players],
                 tables: Vec::new(),
+                byes: Vec::new(),
                 steps: 0,
                 rng: &mut *rng,
             };
             if search.fill() {
-                let base = search.tables;
+                let (base, byes) = (search.tables, search.byes);
                 let mut label: Vec<usize> = (0..players).collect();
                 label.shuffle(rng);
                 return Some(
                     (0..passen)
                         .map(|w| {
-                            base.iter()
+                            let tables = base
+                                .iter()
                                 .map(|t| t.map(|p| label[shape.shifted(p, w)]))
-                                .collect()
+                                .collect();
+                            let out = byes.iter().map(|&p| label[shape.shifted(p, w)]).collect();
+                            (tables, out)
                         })
                         .collect(),
                 );
@@ -210,16 +229,22 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
 
-    fn meetings(players: usize, weeks: &[Vec<[usize; 4]>]) -> Vec<u32> {
+    fn meetings(players: usize, weeks: &[DesignPasse]) -> Vec<u32> {
         let mut meet = vec![0u32; players * players];
-        for week in weeks {
-            let mut seen: Vec<usize> = week.iter().flatten().copied().collect();
+        let mut sat_out = vec![0; players];
+        for (week, out) in weeks {
+            let mut seen: Vec<usize> = week.iter().flatten().chain(out).copied().collect();
             seen.sort_unstable();
             assert_eq!(
                 seen,
                 (0..players).collect::<Vec<_>>(),
-                "a Passe seats everybody once"
+                "a Passe seats everybody once or has them spielfrei"
             );
+            assert_eq!(out.len(), players % 4);
+            for &p in out {
+                sat_out[p] += 1;
+                assert_eq!(sat_out[p], 1, "player {p} spielfrei twice");
+            }
             for t in week {
                 for a in 0..4 {
                     for b in a + 1..4 {
@@ -233,7 +258,8 @@ mod tests {
 
     #[test]
     fn the_tight_fields_get_schedules_without_a_repeated_meeting() {
-        for (players, passen) in [(24, 7), (28, 9), (16, 5), (20, 5)] {
+        // 27 × 8 with three spielfrei per Passe (one row of eight players each).
+        for (players, passen) in [(24, 7), (28, 9), (16, 5), (20, 5), (27, 8)] {
             let mut rng = ChaCha8Rng::seed_from_u64(7);
             let weeks = rotational(players, passen, &mut rng)
                 .unwrap_or_else(|| panic!("{players} × {passen}: a design"));
@@ -251,9 +277,8 @@ mod tests {
         let draw = |seed| rotational(28, 9, &mut ChaCha8Rng::seed_from_u64(seed));
         assert_eq!(draw(3), draw(3));
         let mut rng = ChaCha8Rng::seed_from_u64(1);
-        // 3R > N − 1: no schedule without repeats exists; and not a multiple of four.
+        // 3R > N − 1: no schedule without repeats exists.
         assert_eq!(rotational(24, 8, &mut rng), None);
-        assert_eq!(rotational(26, 5, &mut rng), None);
         assert_eq!(rotational(0, 5, &mut rng), None);
     }
 }
