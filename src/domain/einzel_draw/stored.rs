@@ -19,7 +19,7 @@ use rand_chacha::ChaCha8Rng;
 const ORDER: usize = 8;
 
 fn apply(g: usize, point: usize) -> usize {
-    point / ORDER * ORDER + (point % ORDER ^ g)
+    point / ORDER * ORDER + ((point % ORDER) ^ g)
 }
 
 /// `g` and `h` lie in the same coset of the subgroup `sub`.
