@@ -6,7 +6,7 @@
 //! the counting bound unreachable) over 2 to 12 Passen (as far as partners last) and lists the ones
 //! that miss their target.
 
-use jassturnier::domain::einzel_draw::{EinzelRequest, draw_einzel, quality};
+use jassturnier::domain::einzel_draw::{DrawQuality, EinzelRequest, draw_einzel, quality};
 use std::time::Instant;
 
 /// The quality target of a field (see the README): no repeated meeting while `3R ≤ N − 1`,
@@ -19,22 +19,27 @@ fn target(players: usize, passen: usize, bound: u32) -> u32 {
     }
 }
 
+/// A whole schedule of `players` × `passen` (seed 1): how long it took and its quality.
+fn timed_draw(players: usize, passen: usize) -> (f64, DrawQuality) {
+    let start = Instant::now();
+    let drawn = draw_einzel(&EinzelRequest {
+        players,
+        fixed: &[],
+        passen,
+        clubs: None,
+        absent: &[],
+        seed: 1,
+    });
+    let millis = start.elapsed().as_secs_f64() * 1e3;
+    (millis, quality(players, &drawn, None))
+}
+
 fn sweep(players: std::ops::RangeInclusive<usize>) {
     let (mut fields, mut missed) = (0, 0);
     let start = Instant::now();
     for players in players {
         for passen in 2..=12usize.min(players - 1) {
-            let field = Instant::now();
-            let drawn = draw_einzel(&EinzelRequest {
-                players,
-                fixed: &[],
-                passen,
-                clubs: None,
-                absent: &[],
-                seed: 1,
-            });
-            let elapsed = field.elapsed();
-            let q = quality(players, &drawn, None);
+            let (millis, q) = timed_draw(players, passen);
             fields += 1;
             let goal = target(players, passen, q.bound);
             // Twice at most where each player has enough others to meet (3R ≤ 2(N − 1)).
@@ -43,11 +48,7 @@ fn sweep(players: std::ops::RangeInclusive<usize>) {
                 missed += 1;
                 println!(
                     "MISSED {players:>2} × {passen:>2}: {:>7.1} ms | partner repeats {} | meeting repeats {} (bound {}, target ≤ {goal}) | most meetings {}",
-                    elapsed.as_secs_f64() * 1e3,
-                    q.partner_repeats,
-                    q.meeting_repeats,
-                    q.bound,
-                    q.most_meetings,
+                    millis, q.partner_repeats, q.meeting_repeats, q.bound, q.most_meetings,
                 );
             }
         }
@@ -88,21 +89,11 @@ fn main() {
         (30, 12),
     ];
     for (players, passen) in fields {
-        let start = Instant::now();
-        let drawn = draw_einzel(&EinzelRequest {
-            players,
-            fixed: &[],
-            passen,
-            clubs: None,
-            absent: &[],
-            seed: 1,
-        });
-        let elapsed = start.elapsed();
-        let q = quality(players, &drawn, None);
+        let (millis, q) = timed_draw(players, passen);
         let target = target(players, passen, q.bound);
         println!(
             "{players:>3} × {passen:>2}: {:>7.1} ms | {} | {:>3} (bound {}, target ≤ {target}{}) | {}",
-            elapsed.as_secs_f64() * 1e3,
+            millis,
             q.partner_repeats,
             q.meeting_repeats,
             q.bound,
