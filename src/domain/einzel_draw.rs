@@ -305,18 +305,16 @@ pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
                 attempt.add_table(table, 1);
             }
         }
-        anneal(&mut attempt, &mut weeks, &mut rng);
+        let mut bench = Bench::new(n, request.fixed, &byes);
+        anneal(&mut attempt, &mut weeks, bench.as_mut(), &mut rng);
         polish(&mut attempt, &mut weeks, &mut rng, target);
         if target == 0 && total_cost(&attempt) > 0 {
             rebuild_weeks(&mut attempt, &mut weeks, &mut rng);
         }
         let cost = total_cost(&attempt);
         if kept.as_ref().is_none_or(|k| cost < k.cost) {
-            kept = Some(Kept {
-                cost,
-                weeks,
-                byes: byes.clone(),
-            });
+            let byes = bench.map_or_else(|| byes.clone(), |b| b.byes);
+            kept = Some(Kept { cost, weeks, byes });
         }
         if cost <= target {
             break;
@@ -387,9 +385,41 @@ fn consider_design(
     }
 }
 
+/// Who is spielfrei in the Passen being drawn, for moves that give a player's seat to one who
+/// sits out: only where nobody sits out twice (the fixed Passen counted), so that any player
+/// who has not sat out may take the place on the bench of one who has and the rotation's rule
+/// still holds. Which players sit out is then searched with the tables, not fixed beforehand.
+struct Bench {
+    byes: Vec<Vec<usize>>,
+    sat_out: Vec<u32>,
+}
+
+impl Bench {
+    fn new(players: usize, fixed: &[EinzelPasse], byes: &[Vec<usize>]) -> Option<Bench> {
+        let mut sat_out = vec![0u32; players];
+        for p in fixed.iter().flat_map(|passe| &passe.spielfrei) {
+            sat_out[*p] += 1;
+        }
+        for &p in byes.iter().flatten() {
+            sat_out[p] += 1;
+        }
+        let movable = byes.iter().any(|out| !out.is_empty()) && sat_out.iter().all(|&c| c <= 1);
+        movable.then(|| Bench {
+            byes: byes.to_vec(),
+            sat_out,
+        })
+    }
+}
+
 /// Simulated annealing over swaps of two players of one Passe at different tables (or of
-/// two seats at one table, which changes partners only).
-fn anneal(search: &mut Search<'_>, weeks: &mut [Vec<[usize; 4]>], rng: &mut ChaCha8Rng) {
+/// two seats at one table, which changes partners only), and, where the bench may move, of a
+/// seated player with one who sits out.
+fn anneal(
+    search: &mut Search<'_>,
+    weeks: &mut [Vec<[usize; 4]>],
+    mut bench: Option<&mut Bench>,
+    rng: &mut ChaCha8Rng,
+) {
     if weeks.iter().all(Vec::is_empty) {
         return;
     }
@@ -401,7 +431,8 @@ fn anneal(search: &mut Search<'_>, weeks: &mut [Vec<[usize; 4]>], rng: &mut ChaC
     let mut temperature = hot;
     for step in 0..budget {
         temperature *= cooling;
-        let week = &mut weeks[rng.random_range(0..weeks.len())];
+        let w = rng.random_range(0..weeks.len());
+        let week = &mut weeks[w];
         if week.is_empty() {
             continue;
         }
@@ -409,6 +440,25 @@ fn anneal(search: &mut Search<'_>, weeks: &mut [Vec<[usize; 4]>], rng: &mut ChaC
         let s1 = rng.random_range(0..4);
         // Mostly move players who have a repeat at their table: the others are fine.
         if step % 16 != 0 && !search.troubled(&week[t1], s1) {
+            continue;
+        }
+        if let Some(bench) = bench.as_deref_mut().filter(|_| step % 8 == 1) {
+            let seated = week[t1][s1];
+            let out = &mut bench.byes[w];
+            if out.is_empty() || bench.sat_out[seated] > 0 {
+                continue;
+            }
+            let i = rng.random_range(0..out.len());
+            let resting = out[i];
+            let delta = search.seat_change(&week[t1], s1, seated, resting);
+            if delta <= 0 || rng.random_bool((-(delta as f64) / temperature).exp().min(1.0)) {
+                search.add_table(&week[t1], -1);
+                week[t1][s1] = resting;
+                search.add_table(&week[t1], 1);
+                out[i] = seated;
+                bench.sat_out[seated] += 1;
+                bench.sat_out[resting] -= 1;
+            }
             continue;
         }
         let t2 = rng.random_range(0..week.len());
