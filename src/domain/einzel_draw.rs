@@ -11,14 +11,16 @@
 //! With a number of players that is not a multiple of four, one to three players are
 //! *spielfrei* in each Passe and get the Pauschale: a table of three or five is no
 //! Schieber (two pairs of two), so sitting out is the only fair way. Who sits out rotates:
-//! nobody twice before everybody once.
+//! nobody twice before everybody once. Where nobody sits out twice, who does is searched with
+//! the tables (see [`Bench`]).
 //!
 //! The search is simulated annealing over seat swaps (the method of choice for the "social
 //! golfer" problem, which this is with partners added): a swap changes the meeting counts
 //! of two players with six others, so its cost is known in constant time. It is seeded and
 //! counts iterations, never time, so a seed always gives the same draw. Whole schedules are
 //! searched at once (all Passen to draw); a single Passe (late arrivals, per-Passe drawing)
-//! is searched with the earlier Passen fixed.
+//! is searched with the earlier Passen fixed. Tight fields try designs first: 1-rotational
+//! ones ([`design`]) and stored ones ([`stored`]).
 
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
