@@ -27,6 +27,19 @@ fn assert_complete(players: usize, passe: &EinzelPasse) {
     assert_eq!(passe.spielfrei.len(), players % 4);
 }
 
+/// Every Passe complete, and nobody spielfrei twice (fields where everybody sits out at most
+/// once).
+fn assert_complete_and_nobody_out_twice(players: usize, drawn: &[EinzelPasse]) {
+    let mut sat_out = vec![0; players];
+    for passe in drawn {
+        assert_complete(players, passe);
+        for &p in &passe.spielfrei {
+            sat_out[p] += 1;
+        }
+    }
+    assert!(sat_out.iter().all(|&n| n <= 1), "nobody spielfrei twice");
+}
+
 #[test]
 fn the_counting_bound() {
     // 24 players × 8 Passen: 24 table mates each, 23 others: one repeat per player.
@@ -72,14 +85,7 @@ fn the_quality_targets_where_no_pair_may_meet_twice() {
     ];
     for (players, passen) in fields {
         let drawn = schedule(players, passen, 11);
-        let mut sat_out = vec![0; players];
-        for passe in &drawn {
-            assert_complete(players, passe);
-            for &p in &passe.spielfrei {
-                sat_out[p] += 1;
-            }
-        }
-        assert!(sat_out.iter().all(|&n| n <= 1), "nobody spielfrei twice");
+        assert_complete_and_nobody_out_twice(players, &drawn);
         let q = quality(players, &drawn, None);
         assert_eq!(
             (q.partner_repeats, q.meeting_repeats),
@@ -95,14 +101,7 @@ fn beyond_that_repeats_stay_near_the_bound_and_below_three() {
     // with the rotation's choice fixed beforehand, the bound is 30).
     for (players, passen) in [(16, 8), (20, 8), (21, 8)] {
         let drawn = schedule(players, passen, 5);
-        let mut sat_out = vec![0; players];
-        for passe in &drawn {
-            assert_complete(players, passe);
-            for &p in &passe.spielfrei {
-                sat_out[p] += 1;
-            }
-        }
-        assert!(sat_out.iter().all(|&n| n <= 1), "nobody spielfrei twice");
+        assert_complete_and_nobody_out_twice(players, &drawn);
         let q = quality(players, &drawn, None);
         assert_eq!(q.partner_repeats, 0, "{players} × {passen}: {q:?}");
         assert!(
