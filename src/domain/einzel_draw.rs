@@ -350,7 +350,7 @@ struct Kept {
     byes: Vec<Vec<usize>>,
 }
 
-/// Keeps a design's schedule (see [`design`]) if there is one for this request (a whole
+/// Keeps a design's schedule (see [`stored`], [`design`]) if there is one for this request (a whole
 /// schedule, nobody absent) and it costs less than what is kept. A design brings its own
 /// spielfrei players (nobody twice, as the rotation would have it).
 fn consider_design(
@@ -373,8 +373,8 @@ fn consider_design(
         }
         cost
     };
-    // A stored design first; the 1-rotational search where it is not perfect (24 players
-    // over 7 Passen: the first 7 of the stored 24 × 8 repeat, a rotational design does not).
+    // A stored design first (it has no repeated meeting; only Vereine can make it cost); the
+    // 1-rotational search where there is none or it is not free of cost.
     if let Some(weeks) = stored::schedule(request.players, request.passen, rng) {
         let byes = vec![Vec::new(); weeks.len()];
         if keep(weeks, byes) == 0 {

@@ -183,6 +183,7 @@ pub fn rotational(players: usize, passen: usize, rng: &mut ChaCha8Rng) -> Option
     let g = passen;
     let out = players % 4;
     for fixed in 0..=players / 4 {
+        // Whole rows, at least one, and a row for each player spielfrei.
         if !(players - fixed).is_multiple_of(g) || players - fixed < g * out.max(1) {
             continue;
         }
@@ -225,11 +226,16 @@ pub fn rotational(players: usize, passen: usize, rng: &mut ChaCha8Rng) -> Option
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use rand::SeedableRng;
 
-    fn meetings(players: usize, weeks: &[DesignPasse]) -> Vec<u32> {
+    /// How often each pair met; asserts that every Passe seats everybody once or has them
+    /// spielfrei, and nobody spielfrei twice. Also used by the stored designs' tests.
+    pub(in crate::domain::einzel_draw) fn meetings(
+        players: usize,
+        weeks: &[DesignPasse],
+    ) -> Vec<u32> {
         let mut meet = vec![0u32; players * players];
         let mut sat_out = vec![0; players];
         for (week, out) in weeks {

@@ -15,9 +15,10 @@
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
-/// The group Z₂³: its order, how an element moves a point, and cosets.
+/// The order of the group Z₂³.
 const ORDER: usize = 8;
 
+/// The point `point` moved by the group element `g`.
 fn apply(g: usize, point: usize) -> usize {
     point / ORDER * ORDER + ((point % ORDER) ^ g)
 }
@@ -146,31 +147,15 @@ pub fn schedule(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::einzel_draw::design::tests::meetings;
     use rand::SeedableRng;
-
-    /// How often each pair met, and that every Passe seats everybody once.
-    fn meetings(players: usize, passen: &[Vec<[usize; 4]>]) -> Vec<u32> {
-        let mut meet = vec![0u32; players * players];
-        for tables in passen {
-            let mut seen: Vec<usize> = tables.iter().flatten().copied().collect();
-            seen.sort_unstable();
-            assert_eq!(seen, (0..players).collect::<Vec<_>>());
-            for t in tables {
-                for a in 0..4 {
-                    for b in a + 1..4 {
-                        meet[t[a].min(t[b]) * players + t[a].max(t[b])] += 1;
-                    }
-                }
-            }
-        }
-        meet
-    }
 
     #[test]
     fn thirty_two_players_meet_nobody_twice_in_ten_passen() {
         let mut rng = ChaCha8Rng::seed_from_u64(4);
         let passen = schedule(32, 10, &mut rng).expect("stored");
         assert_eq!(passen.len(), 10);
+        let passen: Vec<_> = passen.into_iter().map(|t| (t, Vec::new())).collect();
         let meet = meetings(32, &passen);
         assert!(meet.iter().all(|&m| m <= 1));
         // 10 Passen × 8 tables × 6 pairs, all different.
