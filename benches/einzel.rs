@@ -1,7 +1,8 @@
 //! The Einzelschieber draw against its quality targets: for each field, the time of a whole
 //! schedule and its partner and meeting repeats beside the counting bound; and one Passe of
 //! 200 players drawn after 7 played ones (per-Passe drawing).
-//! Run with `cargo bench --bench einzel`; `cargo bench --bench einzel -- --sweep [from to]` draws every
+//! Run with `cargo bench --bench einzel` (`-- --fields 24x8 16x10` for those fields only);
+//! `cargo bench --bench einzel -- --sweep [from to]` draws every
 //! field of 16 to 48 players (below 16, fewer than four tables make
 //! the counting bound unreachable) over 2 to 12 Passen (as far as partners last) and lists the ones
 //! that miss their target.
@@ -68,10 +69,19 @@ fn main() {
         sweep(number(at + 1, 16)..=number(at + 2, 48));
         return;
     }
-    println!(
-        "players × Passen: time | partner repeats | meeting repeats (bound; target) | most meetings"
-    );
-    let fields = [
+    // Only the fields named, e.g. `--fields 24x8 16x10`.
+    if let Some(at) = args.iter().position(|a| a == "--fields") {
+        let fields: Vec<(usize, usize)> = args[at + 1..]
+            .iter()
+            .filter_map(|a| {
+                let (n, r) = a.split_once('x')?;
+                Some((n.parse().ok()?, r.parse().ok()?))
+            })
+            .collect();
+        report(&fields);
+        return;
+    }
+    report(&[
         (16, 4),
         (24, 4),
         (20, 5),
@@ -87,8 +97,16 @@ fn main() {
         (16, 8),
         (24, 8),
         (30, 12),
-    ];
-    for (players, passen) in fields {
+    ]);
+    one_passe_of_200();
+}
+
+/// Each field's time and quality beside its target.
+fn report(fields: &[(usize, usize)]) {
+    println!(
+        "players × Passen: time | partner repeats | meeting repeats (bound; target) | most meetings"
+    );
+    for &(players, passen) in fields {
         let (millis, q) = timed_draw(players, passen);
         let target = target(players, passen, q.bound);
         println!(
@@ -105,6 +123,10 @@ fn main() {
             q.most_meetings,
         );
     }
+}
+
+/// One Passe of 200 players drawn after 7 played ones (per-Passe drawing).
+fn one_passe_of_200() {
     let played = draw_einzel(&EinzelRequest {
         players: 200,
         fixed: &[],

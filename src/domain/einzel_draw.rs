@@ -20,7 +20,9 @@
 //! counts iterations, never time, so a seed always gives the same draw. Whole schedules are
 //! searched at once (all Passen to draw); a single Passe (late arrivals, per-Passe drawing)
 //! is searched with the earlier Passen fixed. Tight fields try designs first: 1-rotational
-//! ones ([`design`]) and stored ones ([`stored`]).
+//! ones ([`design`]) and stored ones ([`stored`]). Beyond the limit, a whole schedule starts
+//! with as many Passen without a repeat as there can be, and the rest is fitted around them
+//! (see [`consider_core`]).
 
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -241,6 +243,10 @@ pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
     }
     let absent = request.absent;
     let byes = byes(n, absent, request.fixed, request.passen, &mut rng);
+    // Designs draw from a stream of their own: trying one, found or not, leaves the search's
+    // random numbers as they were.
+    let mut design_rng = rng.clone();
+    design_rng.set_stream(1);
     let mut search = Search {
         n,
         meet: vec![0; n * n],
@@ -282,8 +288,11 @@ pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
     // So are the fields with a stored design (see [`stored`]): developing it costs nothing.
     let tight = 3 * request.passen + 4 >= n || stored::covers(n, request.passen);
     if tight {
-        consider_design(&search, request, &mut rng, &mut kept);
+        consider_design(&search, request, &mut design_rng, &mut kept);
     }
+    // Beyond the limit, Passen without a repeat for as long as a design has them, and the rest
+    // around them: where that reaches the bound, no search is needed.
+    consider_core(&search, request, target, &mut design_rng, &mut kept);
     for _ in 0..TRIES {
         if kept.as_ref().is_some_and(|k| k.cost <= target) {
             break;
@@ -325,7 +334,7 @@ pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
     // Where the search missed the target on a whole schedule, a design may still have no
     // repeat (tried once, after the search, where it was not tried first).
     if !tight && kept.as_ref().is_some_and(|k| k.cost > target) {
-        consider_design(&search, request, &mut rng, &mut kept);
+        consider_design(&search, request, &mut design_rng, &mut kept);
     }
     let Some(Kept { weeks, byes, .. }) = kept else {
         return Vec::new();
@@ -385,6 +394,181 @@ fn consider_design(
         let (weeks, byes) = passen.into_iter().unzip();
         keep(weeks, byes);
     }
+}
+
+/// A design's Passen without a repeated meeting for `players` (stored or 1-rotational), or
+/// None.
+fn perfect_passen(players: usize, passen: usize, rng: &mut ChaCha8Rng) -> Option<Vec<EinzelPasse>> {
+    if let Some(weeks) = stored::schedule(players, passen, rng) {
+        return Some(
+            weeks
+                .into_iter()
+                .map(|tables| EinzelPasse {
+                    tables,
+                    spielfrei: Vec::new(),
+                })
+                .collect(),
+        );
+    }
+    let passen = design::rotational(players, passen, rng)?;
+    Some(
+        passen
+            .into_iter()
+            .map(|(tables, spielfrei)| EinzelPasse { tables, spielfrei })
+            .collect(),
+    )
+}
+
+/// Beyond the limit (3R > N − 1, a whole schedule): the first Passen from a design, as many as
+/// can be without a repeated meeting (its *core*), and the rest either searched with the core
+/// fixed or laid over it as further designs (each one without a repeat in itself). Where the
+/// core meets every pair once (16, 28 players), every table of a later Passe adds exactly the
+/// repeats the counting bound counts, so the bound is reached; where it leaves pairs unmet
+/// (32 × 10 leaves each player one), the search seats those pairs together.
+fn consider_core(
+    search: &Search<'_>,
+    request: &EinzelRequest<'_>,
+    target: i64,
+    rng: &mut ChaCha8Rng,
+    kept: &mut Option<Kept>,
+) {
+    let (n, passen) = (request.players, request.passen);
+    if !request.fixed.is_empty() || !request.absent.is_empty() || 3 * passen < n {
+        return;
+    }
+    let longest = (n - 1) / 3;
+    let core_passen = longest.min(passen - 1);
+    // A design, or else the search's own schedule of that length if it has no repeat.
+    let core = match perfect_passen(n, core_passen, rng) {
+        Some(core) => core,
+        None => {
+            let drawn = draw_einzel(&EinzelRequest {
+                passen: core_passen,
+                seed: rng.random(),
+                ..*request
+            });
+            let q = quality(n, &drawn, None);
+            if q.meeting_repeats > 0 || q.partner_repeats > 0 {
+                return;
+            }
+            drawn
+        }
+    };
+    let mut keep = |passen: Vec<EinzelPasse>, rng: &mut ChaCha8Rng| {
+        let mut attempt = search.clone();
+        for table in passen.iter().flat_map(|p| &p.tables) {
+            attempt.add_table(table, 1);
+        }
+        let (mut weeks, byes): (Vec<_>, Vec<_>) =
+            passen.into_iter().map(|p| (p.tables, p.spielfrei)).unzip();
+        pair_partners(&mut attempt, &mut weeks, rng);
+        polish(&mut attempt, &mut weeks, rng, target);
+        let cost = total_cost(&attempt);
+        if kept.as_ref().is_none_or(|k| cost < k.cost) {
+            *kept = Some(Kept { cost, weeks, byes });
+        }
+        cost
+    };
+    // The rest searched around the core.
+    let rest = draw_einzel(&EinzelRequest {
+        fixed: &core,
+        passen: passen - core.len(),
+        seed: rng.random(),
+        ..*request
+    });
+    if keep([core.clone(), rest].concat(), rng) <= target {
+        return;
+    }
+    // Designs laid over the core, each placed so that who sits out goes on rotating.
+    let mut layered = core;
+    while layered.len() < passen {
+        let layer = (passen - layered.len()).min(longest);
+        // A single Passe: the first of a design's two.
+        let Some(mut next) = perfect_passen(n, layer.max(2), rng) else {
+            return;
+        };
+        next.truncate(layer);
+        layered.extend(onto_rotation(n, &layered, next, rng));
+    }
+    keep(layered, rng);
+}
+
+/// Steps of [`pair_partners`] per table at most.
+const PAIRING_STEPS: usize = 50;
+
+/// Which two of each table's four players are partners, so that nobody has a partner twice:
+/// the tables stay, only the pairing changes (min-conflicts: a table with a repeated partner
+/// takes the pairing of the three that repeats least, now and then a random one to get out of
+/// a cycle). Laying designs over each other leaves the pairing to this.
+fn pair_partners(search: &mut Search<'_>, weeks: &mut [Vec<[usize; 4]>], rng: &mut ChaCha8Rng) {
+    let seats: Vec<(usize, usize)> = weeks
+        .iter()
+        .enumerate()
+        .flat_map(|(w, week)| (0..week.len()).map(move |t| (w, t)))
+        .collect();
+    let repeats = |search: &Search<'_>, t: &[usize; 4]| {
+        i64::from(search.partner[search.at(t[0], t[1])])
+            + i64::from(search.partner[search.at(t[2], t[3])])
+    };
+    for _ in 0..PAIRING_STEPS * seats.len() {
+        let troubled: Vec<(usize, usize)> = seats
+            .iter()
+            .copied()
+            .filter(|&(w, t)| repeats(search, &weeks[w][t]) > 2)
+            .collect();
+        let Some(&(w, t)) = troubled.get(rng.random_range(0..troubled.len().max(1))) else {
+            return;
+        };
+        let table = &mut weeks[w][t];
+        search.add_table(table, -1);
+        let [a, b, c, d] = *table;
+        let ways = [[a, b, c, d], [a, c, b, d], [a, d, b, c]];
+        *table = if rng.random_bool(0.1) {
+            ways[rng.random_range(0..3)]
+        } else {
+            let fewest = ways.iter().map(|w| repeats(search, w)).min().unwrap_or(0);
+            let best: Vec<[usize; 4]> = ways
+                .into_iter()
+                .filter(|w| repeats(search, w) == fewest)
+                .collect();
+            best[rng.random_range(0..best.len())]
+        };
+        search.add_table(table, 1);
+    }
+}
+
+/// Renames the players of `next` (Passen of all `players`) so that those it has spielfrei are
+/// the ones who sat out least in `before`: nobody sits out twice before everybody once.
+fn onto_rotation(
+    players: usize,
+    before: &[EinzelPasse],
+    next: Vec<EinzelPasse>,
+    rng: &mut ChaCha8Rng,
+) -> Vec<EinzelPasse> {
+    let mut sat_out = vec![0u32; players];
+    for &p in before.iter().flat_map(|passe| &passe.spielfrei) {
+        sat_out[p] += 1;
+    }
+    let mut least: Vec<usize> = (0..players).collect();
+    least.shuffle(rng);
+    least.sort_by_key(|&p| sat_out[p]);
+    // The design's points, those it has spielfrei first (each once), named in that order.
+    let mut points: Vec<usize> = next.iter().flat_map(|p| p.spielfrei.clone()).collect();
+    points.extend(
+        (0..players)
+            .filter(|p| !points.contains(p))
+            .collect::<Vec<_>>(),
+    );
+    let mut name = vec![0; players];
+    for (point, player) in points.into_iter().zip(least) {
+        name[point] = player;
+    }
+    next.into_iter()
+        .map(|passe| EinzelPasse {
+            tables: passe.tables.iter().map(|t| t.map(|p| name[p])).collect(),
+            spielfrei: passe.spielfrei.iter().map(|&p| name[p]).collect(),
+        })
+        .collect()
 }
 
 /// Who is spielfrei in the Passen being drawn, for moves that give a player's seat to one who

@@ -169,6 +169,134 @@ impl Backtrack<'_> {
     }
 }
 
+/// A base Passe over Z_{3g} ∪ {∞} that the subgroup {0, g, 2g} fixes: the table
+/// {∞, 0, g, 2g} and (g − 1)/4 base tables, each with its two images under the subgroup. Its
+/// `g` shifts are a resolvable design (every pair once) when the base tables' differences are
+/// all different and none is a multiple of g; the base tables then take one point of each
+/// non-zero residue mod g. This is how 40 players get 13 Passen (the search over rows finds
+/// none within its budget).
+struct Cyclic {
+    g: usize,
+    /// Differences used so far (mod 3g).
+    used: Vec<bool>,
+    /// Residues mod g used so far.
+    taken: Vec<bool>,
+    tables: Vec<Vec<usize>>,
+    steps: u32,
+}
+
+impl Cyclic {
+    fn fill(&mut self, rng: &mut ChaCha8Rng) -> bool {
+        self.steps += 1;
+        if self.steps > STEP_BUDGET {
+            return false;
+        }
+        let g = self.g;
+        if self.tables.last().is_none_or(|t| t.len() == 4) {
+            // A new base table starts at the lowest free residue; of its three lifts one
+            // suffices, the others give the same table's images.
+            let Some(r) = (1..g).find(|&r| !self.taken[r]) else {
+                return true;
+            };
+            self.taken[r] = true;
+            self.tables.push(vec![r]);
+            if self.fill(rng) {
+                return true;
+            }
+            self.tables.pop();
+            self.taken[r] = false;
+            return false;
+        }
+        let n = 3 * g;
+        let mut candidates: Vec<usize> = (1..g)
+            .filter(|&r| !self.taken[r])
+            .flat_map(|r| [r, r + g, r + 2 * g])
+            .collect();
+        candidates.shuffle(rng);
+        let low = self.tables.last().map_or(0, |t| t[t.len() - 1] % g);
+        for x in candidates {
+            if x % g <= low {
+                continue;
+            }
+            let Some(table) = self.tables.last() else {
+                return false;
+            };
+            let differences: Vec<usize> = table
+                .iter()
+                .flat_map(|&y| [(x + n - y) % n, (y + n - x) % n])
+                .collect();
+            let fresh = differences.iter().enumerate().all(|(i, &d)| {
+                !d.is_multiple_of(g) && !self.used[d] && !differences[..i].contains(&d)
+            });
+            if !fresh {
+                continue;
+            }
+            for &d in &differences {
+                self.used[d] = true;
+            }
+            self.taken[x % g] = true;
+            if let Some(table) = self.tables.last_mut() {
+                table.push(x);
+            }
+            if self.fill(rng) {
+                return true;
+            }
+            if let Some(table) = self.tables.last_mut() {
+                table.pop();
+            }
+            self.taken[x % g] = false;
+            for &d in &differences {
+                self.used[d] = false;
+            }
+        }
+        false
+    }
+}
+
+/// `passen` Passen of a cyclic resolvable design (see [`Cyclic`]) for `players` = 3g + 1 with
+/// g ≡ 1 (mod 4), or None.
+fn cyclic(players: usize, passen: usize, rng: &mut ChaCha8Rng) -> Option<Vec<DesignPasse>> {
+    let g = (players - 1) / 3;
+    // g = 5 and g = 9 (16, 28 players) have no such base Passe (exhaustive search); the
+    // search over rows finds theirs.
+    if players % 12 != 4 || g < 13 || passen > g {
+        return None;
+    }
+    let mut search = Cyclic {
+        g,
+        used: vec![false; 3 * g],
+        taken: vec![false; g],
+        tables: Vec::new(),
+        steps: 0,
+    };
+    if !search.fill(rng) {
+        return None;
+    }
+    let n = 3 * g;
+    let infinity = n;
+    let mut base: Vec<[usize; 4]> = vec![[infinity, 0, g, 2 * g]];
+    for table in &search.tables {
+        for k in 0..3 {
+            let image: Vec<usize> = table.iter().map(|&x| (x + k * g) % n).collect();
+            base.push([image[0], image[1], image[2], image[3]]);
+        }
+    }
+    let mut label: Vec<usize> = (0..players).collect();
+    label.shuffle(rng);
+    let shifted = |p: usize, w: usize| if p == infinity { p } else { (p + w) % n };
+    Some(
+        (0..passen)
+            .map(|w| {
+                let tables = base
+                    .iter()
+                    .map(|t| t.map(|p| label[shifted(p, w)]))
+                    .collect();
+                (tables, Vec::new())
+            })
+            .collect(),
+    )
+}
+
 /// One Passe of a design: its tables and who is spielfrei.
 pub type DesignPasse = (Vec<[usize; 4]>, Vec<usize>);
 
@@ -180,9 +308,14 @@ pub fn rotational(players: usize, passen: usize, rng: &mut ChaCha8Rng) -> Option
     if players < 4 || passen < 2 || players > MAX_PLAYERS || 3 * passen > players - 1 {
         return None;
     }
-    let g = passen;
+    if let Some(passen) = cyclic(players, passen, rng) {
+        return Some(passen);
+    }
     let out = players % 4;
-    for fixed in 0..=players / 4 {
+    // A design of more Passen than asked for serves with its first ones (40 × 12: the
+    // resolvable (40,4,1) design over Z₁₃ where none over Z₁₂ is found).
+    let shapes = (passen..=(players - 1) / 3).flat_map(|g| (0..=players / 4).map(move |f| (g, f)));
+    for (g, fixed) in shapes {
         // Whole rows, at least one, and a row for each player spielfrei.
         if !(players - fixed).is_multiple_of(g) || players - fixed < g * out.max(1) {
             continue;
@@ -265,7 +398,7 @@ pub(super) mod tests {
     #[test]
     fn the_tight_fields_get_schedules_without_a_repeated_meeting() {
         // 27 × 8 with three spielfrei per Passe (one row of eight players each).
-        for (players, passen) in [(24, 7), (28, 9), (16, 5), (20, 5), (27, 8)] {
+        for (players, passen) in [(24, 7), (28, 9), (16, 5), (20, 5), (27, 8), (40, 13)] {
             let mut rng = ChaCha8Rng::seed_from_u64(7);
             let weeks = rotational(players, passen, &mut rng)
                 .unwrap_or_else(|| panic!("{players} × {passen}: a design"));

@@ -40,6 +40,16 @@ fn assert_complete_and_nobody_out_twice(players: usize, drawn: &[EinzelPasse]) {
     assert!(sat_out.iter().all(|&n| n <= 1), "nobody spielfrei twice");
 }
 
+/// A whole schedule's quality, after checking that every Passe is complete, nobody sits out
+/// twice and nobody has a partner twice.
+fn complete_without_partner_repeats(players: usize, passen: usize, seed: u64) -> DrawQuality {
+    let drawn = schedule(players, passen, seed);
+    assert_complete_and_nobody_out_twice(players, &drawn);
+    let q = quality(players, &drawn, None);
+    assert_eq!(q.partner_repeats, 0, "{players} × {passen}: {q:?}");
+    q
+}
+
 #[test]
 fn the_counting_bound() {
     // 24 players × 8 Passen: 24 table mates each, 23 others: one repeat per player.
@@ -72,7 +82,8 @@ fn nobody_sits_out_twice_before_everybody_once() {
 #[test]
 fn the_quality_targets_where_no_pair_may_meet_twice() {
     // 24 × 7, 28 × 9 and 27 × 8 (three spielfrei) are tight ones: found by the 1-rotational
-    // design, not the search; 32 × 10 (the social golfer instance 8-4-10) is a stored design.
+    // design, not the search; 32 × 10 (the social golfer instance 8-4-10) is a stored design;
+    // 40 × 12 the first Passen of the cyclic design of 13 (the search alone: 25 repeats).
     let fields = [
         (16, 4),
         (24, 4),
@@ -82,16 +93,11 @@ fn the_quality_targets_where_no_pair_may_meet_twice() {
         (27, 8),
         (32, 10),
         (32, 7),
+        (40, 12),
     ];
     for (players, passen) in fields {
-        let drawn = schedule(players, passen, 11);
-        assert_complete_and_nobody_out_twice(players, &drawn);
-        let q = quality(players, &drawn, None);
-        assert_eq!(
-            (q.partner_repeats, q.meeting_repeats),
-            (0, 0),
-            "{players} × {passen}: {q:?}"
-        );
+        let q = complete_without_partner_repeats(players, passen, 11);
+        assert_eq!(q.meeting_repeats, 0, "{players} × {passen}: {q:?}");
     }
 }
 
@@ -100,10 +106,7 @@ fn beyond_that_repeats_stay_near_the_bound_and_below_three() {
     // 21 × 8: one spielfrei per Passe; who sits out is searched with the tables (36 repeats
     // with the rotation's choice fixed beforehand, the bound is 30).
     for (players, passen) in [(16, 8), (20, 8), (21, 8)] {
-        let drawn = schedule(players, passen, 5);
-        assert_complete_and_nobody_out_twice(players, &drawn);
-        let q = quality(players, &drawn, None);
-        assert_eq!(q.partner_repeats, 0, "{players} × {passen}: {q:?}");
+        let q = complete_without_partner_repeats(players, passen, 5);
         assert!(
             f64::from(q.meeting_repeats) <= f64::from(q.bound) * 1.1,
             "{players} × {passen}: {q:?}"
@@ -117,6 +120,94 @@ fn beyond_that_repeats_stay_near_the_bound_and_below_three() {
         f64::from(q.meeting_repeats) <= f64::from(q.bound) * 1.1,
         "{q:?}"
     );
+}
+
+#[test]
+fn beyond_the_limit_a_design_and_the_passen_after_it_reach_the_bound() {
+    // 16 and 28 players: a design meets every pair once in 5 and 9 Passen, so every table
+    // after it repeats just what the counting bound counts (the search alone: 52 repeats on
+    // 28 × 10 where the bound is 42, a pair three times on 16 × 10). 32 × 11: the stored design
+    // leaves each player one other unmet, the 11th Passe seats those pairs together (the
+    // search alone: 52, bound 32).
+    for (players, passen) in [(16, 10), (28, 10), (32, 11)] {
+        let q = complete_without_partner_repeats(players, passen, 9);
+        assert_eq!(q.meeting_repeats, q.bound, "{players} × {passen}: {q:?}");
+        assert!(q.most_meetings <= 2, "{players} × {passen}: {q:?}");
+    }
+}
+
+/// 16 players at the same four tables in two Passen, seated alike, with their counts.
+fn sixteen_at_the_same_tables_twice() -> (Vec<Vec<[usize; 4]>>, Search<'static>) {
+    let first: Vec<[usize; 4]> = (0..4)
+        .map(|t| [4 * t, 4 * t + 1, 4 * t + 2, 4 * t + 3])
+        .collect();
+    let weeks = vec![first.clone(), first];
+    let mut search = Search {
+        n: 16,
+        meet: vec![0; 256],
+        partner: vec![0; 256],
+        clubs: None,
+        club_cost: 0,
+    };
+    for table in weeks.iter().flatten() {
+        search.add_table(table, 1);
+    }
+    (weeks, search)
+}
+
+fn without_spielfrei(weeks: Vec<Vec<[usize; 4]>>) -> Vec<EinzelPasse> {
+    weeks
+        .into_iter()
+        .map(|tables| EinzelPasse {
+            tables,
+            spielfrei: Vec::new(),
+        })
+        .collect()
+}
+
+#[test]
+fn a_laid_over_design_is_paired_without_a_repeated_partner() {
+    // 16 players at the same four tables in both Passen, seated alike: all eight partner
+    // pairs twice. Only the pairing may change, and it suffices.
+    let (mut weeks, mut search) = sixteen_at_the_same_tables_twice();
+    let first = weeks[0].clone();
+    pair_partners(&mut search, &mut weeks, &mut ChaCha8Rng::seed_from_u64(2));
+    let drawn = without_spielfrei(weeks);
+    for (table, kept) in drawn[1].tables.iter().zip(&first) {
+        let (mut now, mut was) = (*table, *kept);
+        now.sort_unstable();
+        was.sort_unstable();
+        assert_eq!(now, was, "the tables stay");
+    }
+    assert_eq!(quality(16, &drawn, None).partner_repeats, 0);
+}
+
+#[test]
+fn a_laid_over_design_has_those_spielfrei_who_sat_out_least() {
+    // 6 players, two spielfrei: 0 and 1 sat out before; the next design has its own two.
+    let before = [EinzelPasse {
+        tables: vec![[2, 3, 4, 5]],
+        spielfrei: vec![0, 1],
+    }];
+    let next = vec![EinzelPasse {
+        tables: vec![[0, 1, 2, 3]],
+        spielfrei: vec![4, 5],
+    }];
+    for seed in 0..20 {
+        let placed = onto_rotation(
+            6,
+            &before,
+            next.clone(),
+            &mut ChaCha8Rng::seed_from_u64(seed),
+        );
+        assert_complete(6, &placed[0]);
+        let mut out = placed[0].spielfrei.clone();
+        out.sort_unstable();
+        assert!(
+            !out.contains(&0) && !out.contains(&1),
+            "seed {seed}: {placed:?}"
+        );
+    }
 }
 
 #[test]
@@ -236,33 +327,12 @@ proptest! {
 #[test]
 fn a_passe_with_repeats_is_rebuilt_without_them() {
     // 16 players seated twice at the same four tables: the second Passe is all repeats.
-    let first: Vec<[usize; 4]> = (0..4)
-        .map(|t| [4 * t, 4 * t + 1, 4 * t + 2, 4 * t + 3])
-        .collect();
-    let mut weeks = vec![first.clone(), first];
-    let mut search = Search {
-        n: 16,
-        meet: vec![0; 256],
-        partner: vec![0; 256],
-        clubs: None,
-        club_cost: 0,
-    };
-    for week in &weeks {
-        for table in week {
-            search.add_table(table, 1);
-        }
-    }
+    let (mut weeks, mut search) = sixteen_at_the_same_tables_twice();
     assert!(total_cost(&search) > 0);
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     assert!(rebuild_week(&mut search, &mut weeks[1], &mut rng));
     assert_eq!(total_cost(&search), 0);
-    let drawn: Vec<EinzelPasse> = weeks
-        .into_iter()
-        .map(|tables| EinzelPasse {
-            tables,
-            spielfrei: Vec::new(),
-        })
-        .collect();
+    let drawn = without_spielfrei(weeks);
     assert_complete(16, &drawn[1]);
     let q = quality(16, &drawn, None);
     assert_eq!((q.meeting_repeats, q.partner_repeats), (0, 0), "{q:?}");
