@@ -323,10 +323,8 @@ pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
             rebuild_weeks(&mut attempt, &mut weeks, &mut rng);
         }
         let cost = total_cost(&attempt);
-        if kept.as_ref().is_none_or(|k| cost < k.cost) {
-            let byes = bench.map_or_else(|| byes.clone(), |b| b.byes);
-            kept = Some(Kept { cost, weeks, byes });
-        }
+        let byes = bench.map_or_else(|| byes.clone(), |b| b.byes);
+        Kept::offer(&mut kept, Kept { cost, weeks, byes });
         if cost <= target {
             break;
         }
@@ -359,6 +357,15 @@ struct Kept {
     byes: Vec<Vec<usize>>,
 }
 
+impl Kept {
+    /// `candidate` becomes the kept schedule if it costs less (or none is kept yet).
+    fn offer(kept: &mut Option<Kept>, candidate: Kept) {
+        if kept.as_ref().is_none_or(|k| candidate.cost < k.cost) {
+            *kept = Some(candidate);
+        }
+    }
+}
+
 /// Keeps a design's schedule (see [`stored`], [`design`]) if there is one for this request (a whole
 /// schedule, nobody absent) and it costs less than what is kept. A design brings its own
 /// spielfrei players (nobody twice, as the rotation would have it).
@@ -377,9 +384,7 @@ fn consider_design(
             attempt.add_table(table, 1);
         }
         let cost = total_cost(&attempt);
-        if kept.as_ref().is_none_or(|k| cost < k.cost) {
-            *kept = Some(Kept { cost, weeks, byes });
-        }
+        Kept::offer(kept, Kept { cost, weeks, byes });
         cost
     };
     // A stored design first (it has no repeated meeting; only Vereine can make it cost); the
@@ -464,9 +469,7 @@ fn consider_core(
         pair_partners(&mut attempt, &mut weeks, rng);
         polish(&mut attempt, &mut weeks, rng, target);
         let cost = total_cost(&attempt);
-        if kept.as_ref().is_none_or(|k| cost < k.cost) {
-            *kept = Some(Kept { cost, weeks, byes });
-        }
+        Kept::offer(kept, Kept { cost, weeks, byes });
         cost
     };
     // The rest searched around the core.
@@ -553,7 +556,10 @@ fn onto_rotation(
     least.shuffle(rng);
     least.sort_by_key(|&p| sat_out[p]);
     // The design's points, those it has spielfrei first (each once), named in that order.
-    let mut points: Vec<usize> = next.iter().flat_map(|p| p.spielfrei.clone()).collect();
+    let mut points: Vec<usize> = next
+        .iter()
+        .flat_map(|p| p.spielfrei.iter().copied())
+        .collect();
     points.extend(
         (0..players)
             .filter(|p| !points.contains(p))
