@@ -292,7 +292,9 @@ pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
     }
     // Beyond the limit, Passen without a repeat for as long as a design has them, and the rest
     // around them: where that reaches the bound, no search is needed.
-    consider_core(&search, request, target, &mut design_rng, &mut kept);
+    if 3 * request.passen >= n {
+        consider_core(&search, request, target, &mut design_rng, &mut kept);
+    }
     for _ in 0..TRIES {
         if kept.as_ref().is_some_and(|k| k.cost <= target) {
             break;
@@ -333,6 +335,11 @@ pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
     // repeat (tried once, after the search, where it was not tried first).
     if !tight && kept.as_ref().is_some_and(|k| k.cost > target) {
         consider_design(&search, request, &mut design_rng, &mut kept);
+    }
+    // Within the limit, where neither found a schedule without repeats: a design one Passe
+    // shorter and the last Passe around it.
+    if 3 * request.passen < n && kept.as_ref().is_some_and(|k| k.cost > target) {
+        consider_core(&search, request, target, &mut design_rng, &mut kept);
     }
     let Some(Kept { weeks, byes, .. }) = kept else {
         return Vec::new();
@@ -429,7 +436,9 @@ fn perfect_passen(players: usize, passen: usize, rng: &mut ChaCha8Rng) -> Option
 /// fixed or laid over it as further designs (each one without a repeat in itself). Where the
 /// core meets every pair once (16, 28 players), every table of a later Passe adds exactly the
 /// repeats the counting bound counts, so the bound is reached; where it leaves pairs unmet
-/// (32 × 10 leaves each player one), the search seats those pairs together.
+/// (32 × 10 leaves each player one), the search seats those pairs together. Within the limit
+/// (3R ≤ N − 1), where the search and the designs left repeats, the core is a design one Passe
+/// shorter and the last Passe is placed around it (37 × 12: 22 repeats instead of 35).
 fn consider_core(
     search: &Search<'_>,
     request: &EinzelRequest<'_>,
@@ -438,7 +447,7 @@ fn consider_core(
     kept: &mut Option<Kept>,
 ) {
     let (n, passen) = (request.players, request.passen);
-    if !request.fixed.is_empty() || !request.absent.is_empty() || 3 * passen < n {
+    if !request.fixed.is_empty() || !request.absent.is_empty() || passen < 2 {
         return;
     }
     let longest = (n - 1) / 3;
