@@ -292,7 +292,8 @@ pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
     }
     // Beyond the limit, Passen without a repeat for as long as a design has them, and the rest
     // around them: where that reaches the bound, no search is needed.
-    if 3 * request.passen >= n {
+    let beyond_the_limit = 3 * request.passen >= n;
+    if beyond_the_limit {
         consider_core(&search, request, target, &mut design_rng, &mut kept);
     }
     for _ in 0..TRIES {
@@ -338,7 +339,7 @@ pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
     }
     // Within the limit, where neither found a schedule without repeats: a design one Passe
     // shorter and the last Passe around it.
-    if 3 * request.passen < n && kept.as_ref().is_some_and(|k| k.cost > target) {
+    if !beyond_the_limit && kept.as_ref().is_some_and(|k| k.cost > target) {
         consider_core(&search, request, target, &mut design_rng, &mut kept);
     }
     let Some(Kept { weeks, byes, .. }) = kept else {

@@ -137,6 +137,17 @@ fn beyond_the_limit_a_design_and_the_passen_after_it_reach_the_bound() {
     }
 }
 
+/// The counts of a draw for `players` before anybody has met, without Vereine.
+fn nobody_met(players: usize) -> Search<'static> {
+    Search {
+        n: players,
+        meet: vec![0; players * players],
+        partner: vec![0; players * players],
+        clubs: None,
+        club_cost: 0,
+    }
+}
+
 #[test]
 fn within_the_limit_a_design_a_passe_shorter_is_offered_with_the_last_passe_around_it() {
     // 20 × 6: no schedule of 20 without a repeat has six Passen (the social golfer instance
@@ -152,13 +163,7 @@ fn within_the_limit_a_design_a_passe_shorter_is_offered_with_the_last_passe_arou
         absent: &[],
         seed: 3,
     };
-    let search = Search {
-        n: 20,
-        meet: vec![0; 400],
-        partner: vec![0; 400],
-        clubs: None,
-        club_cost: 0,
-    };
+    let search = nobody_met(20);
     let mut kept = None;
     consider_core(
         &search,
@@ -188,13 +193,7 @@ fn sixteen_at_the_same_tables_twice() -> (Vec<Vec<[usize; 4]>>, Search<'static>)
         .map(|t| [4 * t, 4 * t + 1, 4 * t + 2, 4 * t + 3])
         .collect();
     let weeks = vec![first.clone(), first];
-    let mut search = Search {
-        n: 16,
-        meet: vec![0; 256],
-        partner: vec![0; 256],
-        clubs: None,
-        club_cost: 0,
-    };
+    let mut search = nobody_met(16);
     for table in weeks.iter().flatten() {
         search.add_table(table, 1);
     }
