@@ -300,34 +300,9 @@ pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
         if kept.as_ref().is_some_and(|k| k.cost <= target) {
             break;
         }
-        let mut attempt = search.clone();
-        let mut weeks: Vec<Vec<[usize; 4]>> = byes
-            .iter()
-            .map(|out| {
-                let mut playing: Vec<usize> = (0..n)
-                    .filter(|p| !out.contains(p) && !absent.contains(p))
-                    .collect();
-                playing.shuffle(&mut rng);
-                playing
-                    .chunks_exact(4)
-                    .map(|c| [c[0], c[1], c[2], c[3]])
-                    .collect()
-            })
-            .collect();
-        for week in &weeks {
-            for table in week {
-                attempt.add_table(table, 1);
-            }
-        }
-        let mut bench = Bench::new(n, request.fixed, &byes);
-        anneal(&mut attempt, &mut weeks, bench.as_mut(), &mut rng);
-        polish(&mut attempt, &mut weeks, &mut rng, target);
-        if target == 0 && total_cost(&attempt) > 0 {
-            rebuild_weeks(&mut attempt, &mut weeks, &mut rng);
-        }
-        let cost = total_cost(&attempt);
-        let byes = bench.map_or_else(|| byes.clone(), |b| b.byes);
-        Kept::offer(&mut kept, Kept { cost, weeks, byes });
+        let tried = search_once(&search, request, &byes, target, true, &mut rng);
+        let cost = tried.cost;
+        Kept::offer(&mut kept, tried);
         if cost <= target {
             break;
         }
@@ -341,6 +316,21 @@ pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
     // shorter and the last Passe around it.
     if !beyond_the_limit && kept.as_ref().is_some_and(|k| k.cost > target) {
         consider_core(&search, request, target, &mut design_rng, &mut kept);
+    }
+    // Where no repeat at all is the target and everything above left one: short searches
+    // from fresh starts, without the rebuilding, which some fields need rather than a longer
+    // one (26 × 7 reaches 0 from about one start in ten). Fields reached above never get here;
+    // only whole schedules of small fields do, so that a large draw stays fast.
+    let small_whole = request.fixed.is_empty() && n <= QUICK_MAX_PLAYERS;
+    if small_whole && target == 0 && kept.as_ref().is_some_and(|k| k.cost > 0) {
+        for _ in 0..QUICK_TRIES {
+            let tried = search_once(&search, request, &byes, target, false, &mut rng);
+            let cost = tried.cost;
+            Kept::offer(&mut kept, tried);
+            if cost == 0 {
+                break;
+            }
+        }
     }
     let Some(Kept { weeks, byes, .. }) = kept else {
         return Vec::new();
@@ -356,6 +346,53 @@ pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
             passe
         })
         .collect()
+}
+
+/// Short searches from fresh starts at most, where no repeat is the target and the draw's
+/// other routes left one (see [`draw_einzel`]).
+const QUICK_TRIES: usize = 6;
+/// Fields larger than this do not get them (they reach their targets without).
+const QUICK_MAX_PLAYERS: usize = 64;
+
+/// One search from a random start: seats shuffled, annealing, the tabu search, and where no
+/// repeat is the target and `rebuild` is asked for, the rebuilding of whole Passen.
+fn search_once(
+    search: &Search<'_>,
+    request: &EinzelRequest<'_>,
+    byes: &[Vec<usize>],
+    target: i64,
+    rebuild: bool,
+    rng: &mut ChaCha8Rng,
+) -> Kept {
+    let (n, absent) = (request.players, request.absent);
+    let mut attempt = search.clone();
+    let mut weeks: Vec<Vec<[usize; 4]>> = byes
+        .iter()
+        .map(|out| {
+            let mut playing: Vec<usize> = (0..n)
+                .filter(|p| !out.contains(p) && !absent.contains(p))
+                .collect();
+            playing.shuffle(rng);
+            playing
+                .chunks_exact(4)
+                .map(|c| [c[0], c[1], c[2], c[3]])
+                .collect()
+        })
+        .collect();
+    for week in &weeks {
+        for table in week {
+            attempt.add_table(table, 1);
+        }
+    }
+    let mut bench = Bench::new(n, request.fixed, byes);
+    anneal(&mut attempt, &mut weeks, bench.as_mut(), rng);
+    polish(&mut attempt, &mut weeks, rng, target);
+    if rebuild && target == 0 && total_cost(&attempt) > 0 {
+        rebuild_weeks(&mut attempt, &mut weeks, rng);
+    }
+    let cost = total_cost(&attempt);
+    let byes = bench.map_or_else(|| byes.to_vec(), |b| b.byes);
+    Kept { cost, weeks, byes }
 }
 
 /// The best schedule so far: its cost, its Passen's tables and who is spielfrei in each.

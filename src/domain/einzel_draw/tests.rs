@@ -103,6 +103,14 @@ fn the_quality_targets_where_no_pair_may_meet_twice() {
 }
 
 #[test]
+fn where_one_repeat_is_left_short_searches_from_fresh_starts_remove_it() {
+    // 26 × 7 (two spielfrei per Passe) has a schedule without a repeat, but the search, the
+    // designs and the core leave one with this seed; one start in about ten reaches 0.
+    let q = complete_without_partner_repeats(26, 7, 1);
+    assert_eq!(q.meeting_repeats, 0, "{q:?}");
+}
+
+#[test]
 fn beyond_that_repeats_stay_near_the_bound_and_below_three() {
     // 21 × 8: one spielfrei per Passe; who sits out is searched with the tables (36 repeats
     // with the rotation's choice fixed beforehand, the bound is 30).
