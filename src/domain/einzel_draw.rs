@@ -301,9 +301,7 @@ pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
             break;
         }
         let tried = search_once(&search, request, &byes, target, true, &mut rng);
-        let cost = tried.cost;
-        Kept::offer(&mut kept, tried);
-        if cost <= target {
+        if Kept::offer(&mut kept, tried) <= target {
             break;
         }
     }
@@ -325,9 +323,7 @@ pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
     if small_whole && target == 0 && kept.as_ref().is_some_and(|k| k.cost > 0) {
         for _ in 0..QUICK_TRIES {
             let tried = search_once(&search, request, &byes, target, false, &mut rng);
-            let cost = tried.cost;
-            Kept::offer(&mut kept, tried);
-            if cost == 0 {
+            if Kept::offer(&mut kept, tried) == 0 {
                 break;
             }
         }
@@ -403,11 +399,13 @@ struct Kept {
 }
 
 impl Kept {
-    /// `candidate` becomes the kept schedule if it costs less (or none is kept yet).
-    fn offer(kept: &mut Option<Kept>, candidate: Kept) {
-        if kept.as_ref().is_none_or(|k| candidate.cost < k.cost) {
+    /// `candidate` becomes the kept schedule if it costs less (or none is kept yet); its cost.
+    fn offer(kept: &mut Option<Kept>, candidate: Kept) -> i64 {
+        let cost = candidate.cost;
+        if kept.as_ref().is_none_or(|k| cost < k.cost) {
             *kept = Some(candidate);
         }
+        cost
     }
 }
 
@@ -429,8 +427,7 @@ fn consider_design(
             attempt.add_table(table, 1);
         }
         let cost = total_cost(&attempt);
-        Kept::offer(kept, Kept { cost, weeks, byes });
-        cost
+        Kept::offer(kept, Kept { cost, weeks, byes })
     };
     // A stored design first (it has no repeated meeting; only Vereine can make it cost); the
     // 1-rotational search where there is none or it is not free of cost.
@@ -516,8 +513,7 @@ fn consider_core(
         pair_partners(&mut attempt, &mut weeks, rng);
         polish(&mut attempt, &mut weeks, rng, target);
         let cost = total_cost(&attempt);
-        Kept::offer(kept, Kept { cost, weeks, byes });
-        cost
+        Kept::offer(kept, Kept { cost, weeks, byes })
     };
     // The rest searched around the core.
     let rest = draw_einzel(&EinzelRequest {
