@@ -291,9 +291,10 @@ pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
         consider_design(&search, request, &mut design_rng, &mut kept);
     }
     // Beyond the limit, Passen without a repeat for as long as a design has them, and the rest
-    // around them: where that reaches the bound, no search is needed.
+    // around them: where that reaches the bound, no search is needed. Not where a design
+    // already has no cost at all (27 × 9: spielfrei players keep everybody within the limit).
     let beyond_the_limit = 3 * request.passen >= n;
-    if beyond_the_limit {
+    if beyond_the_limit && kept.as_ref().is_none_or(|k| k.cost > 0) {
         consider_core(&search, request, target, &mut design_rng, &mut kept);
     }
     for _ in 0..TRIES {
