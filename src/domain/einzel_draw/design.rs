@@ -419,6 +419,24 @@ const FOUND: &[Found] = &[
         ],
         out: &[8, 13, 18],
     },
+    // 38 × 12: three rows of Z₁₂ and two ∞, two spielfrei per Passe.
+    Found {
+        g: 12,
+        rows: 3,
+        fixed: 2,
+        tables: &[
+            [0, 17, 3, 2],
+            [14, 7, 28, 36],
+            [5, 37, 18, 35],
+            [32, 29, 13, 23],
+            [9, 15, 20, 19],
+            [1, 30, 6, 22],
+            [33, 26, 11, 25],
+            [24, 21, 12, 34],
+            [27, 16, 8, 4],
+        ],
+        out: &[10, 31],
+    },
 ];
 
 #[cfg(test)]
@@ -460,7 +478,8 @@ pub(super) mod tests {
 
     #[test]
     fn the_tight_fields_get_schedules_without_a_repeated_meeting() {
-        // 27 × 8 with three spielfrei per Passe (one row of eight players each).
+        // 27 × 8 with three spielfrei per Passe (one row of eight players each); 27 × 9 and
+        // 38 × 12 from the base Passen found offline.
         for (players, passen) in [
             (24, 7),
             (28, 9),
@@ -468,6 +487,7 @@ pub(super) mod tests {
             (20, 5),
             (27, 8),
             (27, 9),
+            (38, 12),
             (40, 13),
         ] {
             let mut rng = ChaCha8Rng::seed_from_u64(7);
