@@ -386,7 +386,7 @@ fn develop(
 
 /// A base Passe found once, offline, for a shape whose backtracking runs out of its budget:
 /// the same conditions (every orbit at most once, at most one spielfrei point per row, no ∞
-/// spielfrei), encoded as an exact cover for a SAT solver (cadical, seconds). Points are
+/// spielfrei), encoded as an exact cover for a SAT solver (cadical, under a minute). Points are
 /// numbered as in [`Shape`]: `(i, j)` is `j·g + i`, the ∞ follow the rows.
 struct Found {
     g: usize,
