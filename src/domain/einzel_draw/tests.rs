@@ -83,7 +83,8 @@ fn nobody_sits_out_twice_before_everybody_once() {
 fn the_quality_targets_where_no_pair_may_meet_twice() {
     // 24 × 7, 28 × 9 and 27 × 8 (three spielfrei) are tight ones: found by the 1-rotational
     // design, not the search; 27 × 9 (each player spielfrei once) and 38 × 12 from base Passen
-    // found offline (the search alone: 12 and 16 repeats); 32 × 10 (the social golfer instance 8-4-10) is a stored design;
+    // found offline (the search alone: 12 and 16 repeats); 32 × 10 (the social golfer
+    // instance 8-4-10) is a stored design;
     // 40 × 12 the first Passen of the cyclic design of 13 (the search alone: 26 repeats with
     // this seed).
     let fields = [
