@@ -10,11 +10,12 @@
 use jassturnier::domain::einzel_draw::{DrawQuality, EinzelRequest, draw_einzel, quality};
 use std::time::Instant;
 
-/// The quality target of a field (see the README): no repeated meeting while `3R ≤ N − 1`,
-/// else within 10 % of the counting bound.
+/// The quality target of a field (see the README): no repeated meeting while `3R ≤ N − 1`
+/// (or as few as any schedule can have where none is impossible: `bound`), else within 10 %
+/// of the bound.
 fn target(players: usize, passen: usize, bound: u32) -> u32 {
     if 3 * passen < players {
-        0
+        bound
     } else {
         bound + bound / 10
     }
@@ -45,6 +46,10 @@ fn sweep(players: std::ops::RangeInclusive<usize>) {
             let goal = target(players, passen, q.bound);
             // Twice at most where each player has enough others to meet (3R ≤ 2(N − 1)).
             let thrice = q.most_meetings > 2 && 3 * passen <= 2 * (players - 1);
+            // Fewer repeats than the bound would mean a wrong bound, not a good draw.
+            if q.meeting_repeats < q.bound {
+                println!("BELOW THE BOUND {players} × {passen}: {q:?}");
+            }
             if q.partner_repeats > 0 || q.meeting_repeats > goal || thrice {
                 missed += 1;
                 println!(

@@ -28,6 +28,8 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+pub use bound::meeting_bound;
+
 /// One Passe: the tables (seats A1, A2, B1, B2 as indices into the players) in table-number
 /// order, and who is spielfrei.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,20 +75,8 @@ pub struct DrawQuality {
     pub same_club: u32,
     /// Players at the same table number as in the Passe before.
     pub same_table: u32,
-    /// The counting bound of meeting repeats: no schedule has fewer (see [`meeting_bound`]).
+    /// The fewest meeting repeats a schedule of this field can have (see [`meeting_bound`]).
     pub bound: u32,
-}
-
-/// The fewest meeting repeats any schedule can have: each player has three table mates per
-/// Passe played, and only `N − 1` others to meet once; half the sum of the excess (a repeat
-/// is two players' excess).
-pub fn meeting_bound(players: usize, played: &[u32]) -> u32 {
-    let others = players.saturating_sub(1) as i64;
-    let excess: i64 = played
-        .iter()
-        .map(|&r| (3 * i64::from(r) - others).max(0))
-        .sum();
-    ((excess + 1) / 2) as u32
 }
 
 /// Who is spielfrei in each of `passen` Passen after `fixed`: those who sat out least so far,
@@ -1110,6 +1100,7 @@ pub fn quality(
     q
 }
 
+mod bound;
 mod design;
 mod stored;
 
