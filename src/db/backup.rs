@@ -171,8 +171,29 @@ pub fn list(dir: &Path) -> Vec<PathBuf> {
                 .collect()
         })
         .unwrap_or_default();
-    files.sort();
+    files.sort_by_key(|path| written(path));
     files
+}
+
+/// When a backup was written, from its name: the second, then the number that a further
+/// backup of the same second got ("-1", "-2"; none for the first). By name alone "-1" would
+/// come before ".sqlite3", the newer before the older.
+fn written(path: &Path) -> (String, u32) {
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    let stem = name
+        .trim_start_matches(PREFIX)
+        .trim_end_matches(SUFFIX)
+        .trim_end_matches(JSON_SUFFIX);
+    // "20261122-100000": the length of `file_name`'s time stamp.
+    let (second, rest) = stem.get(..15).zip(stem.get(15..)).unwrap_or((stem, ""));
+    let number = rest
+        .strip_prefix('-')
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    (second.to_string(), number)
 }
 
 /// Deletes the oldest automatic backups beyond `keep`.
@@ -250,6 +271,34 @@ mod tests {
         assert_eq!(list(&backups), vec![path.clone()]);
         remove_unfinished(&backups);
         assert_eq!(std::fs::read_dir(&backups).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_second_backup_within_the_same_second_is_the_newer() {
+        let dir = tempfile::tempdir().unwrap();
+        let names = [
+            "20261122-100000-2",
+            "20261122-100000",
+            "20261122-095959",
+            "20261122-100000-1",
+        ];
+        for name in names {
+            std::fs::write(dir.path().join(format!("{PREFIX}{name}{SUFFIX}")), b"x").unwrap();
+        }
+        let listed: Vec<String> = list(dir.path())
+            .iter()
+            .map(|p| p.file_name().unwrap().to_str().unwrap().to_string())
+            .collect();
+        let expected: Vec<String> = [
+            "20261122-095959",
+            "20261122-100000",
+            "20261122-100000-1",
+            "20261122-100000-2",
+        ]
+        .iter()
+        .map(|name| format!("{PREFIX}{name}{SUFFIX}"))
+        .collect();
+        assert_eq!(listed, expected);
     }
 
     #[test]
