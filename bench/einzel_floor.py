@@ -12,7 +12,7 @@ the order they sit in Passe 1, and tables within a Passe are ordered by their sm
 player. With one spielfrei per Passe, the S players of Passe 1 sit together as one of the
 integer partitions of R - 1 into at most N // 4 parts of at most 4 (renaming the later
 Passen with their spielfrei players gives every other arrangement): one case each.
-Without spielfrei, Passe 1 is fixed outright. Other fields are not covered.
+Without spielfrei, Passe 1 is fixed outright and the later Passen are ordered. Other fields are not covered.
 
 Usage: pip install python-sat; python3 bench/einzel_floor.py 17 5
 """
@@ -77,6 +77,11 @@ def solve(players, passen, sizes):
     for r, t, p in itertools.product(range(1, passen), range(1, tables), range(players)):
         if playing(p, r):
             clauses.append([-seat(p, r, t)] + [seat(q, r, t - 1) for q in range(p) if playing(q, r)])
+    # Without spielfrei the later Passen are interchangeable: ordered by player 0's smallest
+    # table mate (player 0 sits at table 0 in each; no mate twice, so these differ).
+    if out == 0:
+        for r, p in itertools.product(range(2, passen), range(1, players)):
+            clauses.append([-seat(p, r, 0)] + [seat(q, r - 1, 0) for q in range(1, p)])
     with Solver(name="cadical195", bootstrap_with=clauses) as solver:
         if not solver.solve():
             return None
