@@ -117,7 +117,7 @@ mod tests {
         assert_eq!(meeting_bound(17, &played), 0);
     }
 
-    /// A schedule of `players` over `passen` Passen seated in the order `orders` gives:
+    /// A schedule of `players`, one Passe per order in `orders`: each order seated in
     /// tables of four, the rest spielfrei.
     fn seated(players: usize, orders: &[Vec<usize>]) -> Vec<EinzelPasse> {
         orders
