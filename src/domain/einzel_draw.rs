@@ -476,6 +476,23 @@ fn consider_core(
     if !request.fixed.is_empty() || !request.absent.is_empty() || passen < 2 {
         return;
     }
+    // One player short of a design without spielfrei (31 = 32 − 1): first that design with
+    // one player taken out, whose three table mates are spielfrei in each Passe (nobody twice:
+    // each met him once). What it leaves unmet are disjoint triangles (those table mates) and
+    // the design's own unmet pairs, which the Passen after it can seat together: 31 × 12 gets
+    // 42 repeats (bound 39), where the core of its own leaves 43. With random numbers of its
+    // own, so that the routes below draw as they did without it.
+    if n % 4 == 3 {
+        let mut own = rng.clone();
+        own.set_stream(2);
+        let one_more = (n / 3).min(passen - 1);
+        if let Some(design) = perfect_passen(n + 1, one_more, &mut own) {
+            let core = without_player(design, n);
+            if keep_around_core(search, request, core, target, &mut own, kept) <= target {
+                return;
+            }
+        }
+    }
     let longest = (n - 1) / 3;
     let core_passen = longest.min(passen - 1);
     // A design, or else the search's own schedule of that length if it has no repeat.
@@ -494,26 +511,7 @@ fn consider_core(
             drawn
         }
     };
-    let mut keep = |passen: Vec<EinzelPasse>, rng: &mut ChaCha8Rng| {
-        let mut attempt = search.clone();
-        for table in passen.iter().flat_map(|p| &p.tables) {
-            attempt.add_table(table, 1);
-        }
-        let (mut weeks, byes): (Vec<_>, Vec<_>) =
-            passen.into_iter().map(|p| (p.tables, p.spielfrei)).unzip();
-        pair_partners(&mut attempt, &mut weeks, rng);
-        polish(&mut attempt, &mut weeks, rng, target);
-        let cost = total_cost(&attempt);
-        Kept::offer(kept, Kept { cost, weeks, byes })
-    };
-    // The rest searched around the core.
-    let rest = draw_einzel(&EinzelRequest {
-        fixed: &core,
-        passen: passen - core.len(),
-        seed: rng.random(),
-        ..*request
-    });
-    if keep([core.clone(), rest].concat(), rng) <= target {
+    if keep_around_core(search, request, core.clone(), target, rng, kept) <= target {
         return;
     }
     // Designs laid over the core, each placed so that who sits out goes on rotating.
@@ -527,7 +525,62 @@ fn consider_core(
         next.truncate(layer);
         layered.extend(onto_rotation(n, &layered, next, rng));
     }
-    keep(layered, rng);
+    keep_schedule(search, layered, target, rng, kept);
+}
+
+/// The rest of the request's Passen searched around `core` (its first Passen, fixed), the
+/// whole kept if it costs less than what is kept; its cost.
+fn keep_around_core(
+    search: &Search<'_>,
+    request: &EinzelRequest<'_>,
+    core: Vec<EinzelPasse>,
+    target: i64,
+    rng: &mut ChaCha8Rng,
+    kept: &mut Option<Kept>,
+) -> i64 {
+    let rest = draw_einzel(&EinzelRequest {
+        fixed: &core,
+        passen: request.passen - core.len(),
+        seed: rng.random(),
+        ..*request
+    });
+    keep_schedule(search, [core, rest].concat(), target, rng, kept)
+}
+
+/// A whole schedule's partners paired and its repeats polished, kept if it costs less than
+/// what is kept; its cost.
+fn keep_schedule(
+    search: &Search<'_>,
+    passen: Vec<EinzelPasse>,
+    target: i64,
+    rng: &mut ChaCha8Rng,
+    kept: &mut Option<Kept>,
+) -> i64 {
+    let mut attempt = search.clone();
+    for table in passen.iter().flat_map(|p| &p.tables) {
+        attempt.add_table(table, 1);
+    }
+    let (mut weeks, byes): (Vec<_>, Vec<_>) =
+        passen.into_iter().map(|p| (p.tables, p.spielfrei)).unzip();
+    pair_partners(&mut attempt, &mut weeks, rng);
+    polish(&mut attempt, &mut weeks, rng, target);
+    let cost = total_cost(&attempt);
+    Kept::offer(kept, Kept { cost, weeks, byes })
+}
+
+/// A design's Passen without the player `removed`: his table becomes his table mates' bench.
+fn without_player(design: Vec<EinzelPasse>, removed: usize) -> Vec<EinzelPasse> {
+    design
+        .into_iter()
+        .map(|passe| {
+            let (his, tables): (Vec<_>, Vec<_>) =
+                passe.tables.into_iter().partition(|t| t.contains(&removed));
+            let mut spielfrei = passe.spielfrei;
+            spielfrei.extend(his.iter().flatten().filter(|&&p| p != removed));
+            spielfrei.retain(|&p| p != removed);
+            EinzelPasse { tables, spielfrei }
+        })
+        .collect()
 }
 
 /// Steps of [`pair_partners`] per table at most.

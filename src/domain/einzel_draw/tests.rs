@@ -115,6 +115,33 @@ fn where_no_schedule_avoids_a_repeat_the_draw_has_the_fewest() {
 }
 
 #[test]
+fn a_design_for_one_player_more_without_him_sits_his_table_mates_out_once_each() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let design = perfect_passen(32, 10, &mut rng).expect("stored design");
+    let core = without_player(design, 31);
+    for passe in &core {
+        assert_complete(31, passe);
+    }
+    assert_complete_and_nobody_out_twice(31, &core);
+    let q = quality(31, &core, None);
+    assert_eq!((q.meeting_repeats, q.partner_repeats), (0, 0), "{q:?}");
+}
+
+#[test]
+fn thirty_one_players_over_twelve_passen_stay_within_a_tenth_of_the_bound() {
+    // 31 = 32 − 1: the stored design of 32 without one player, and two Passen around it
+    // (43 repeats with the 31 players' own core, the bound is 39).
+    let drawn = schedule(31, 12, 1);
+    for passe in &drawn {
+        assert_complete(31, passe);
+    }
+    let q = quality(31, &drawn, None);
+    assert_eq!(q.partner_repeats, 0, "{q:?}");
+    assert!(q.meeting_repeats <= q.bound + q.bound / 10, "{q:?}");
+    assert!(q.most_meetings <= 2, "{q:?}");
+}
+
+#[test]
 fn beyond_that_repeats_stay_near_the_bound_and_below_three() {
     // 21 × 8: one spielfrei per Passe; who sits out is searched with the tables (36 repeats
     // with the rotation's choice fixed beforehand, the bound is 30).
