@@ -476,21 +476,26 @@ fn consider_core(
     if !request.fixed.is_empty() || !request.absent.is_empty() || passen < 2 {
         return;
     }
-    // One player short of a design without spielfrei (31 = 32 − 1): first that design with
+    // One player off a design without spielfrei, the design first. One short (31 = 32 − 1):
     // one player taken out, whose three table mates are spielfrei in each Passe (nobody twice:
-    // each met him once). What it leaves unmet are disjoint triangles (those table mates) and
-    // the design's own unmet pairs, which the Passen after it can seat together: 31 × 12 gets
-    // 42 repeats (bound 39), where the core of its own leaves 43. With random numbers of its
-    // own, so that the routes below draw as they did without it.
-    if n % 4 == 3 {
-        let mut own = rng.clone();
-        own.set_stream(2);
-        let one_more = (n / 3).min(passen - 1);
-        if let Some(design) = perfect_passen(n + 1, one_more, &mut own) {
-            let core = without_player(design, n);
-            if keep_around_core(search, request, core, target, &mut own, kept) <= target {
-                return;
-            }
+    // each met him once); what it leaves unmet are disjoint triangles (those table mates) and
+    // the design's own unmet pairs, which the Passen after it can seat together (31 × 12: 42
+    // repeats, bound 39, where the core of its own leaves 43). One over (33 = 32 + 1): the
+    // extra player takes a seat in each Passe (see [`with_extra_player`]; 33 × 12: 52, bound
+    // 48, 53 before). With random numbers of its own, so that the routes below draw as they
+    // did without it.
+    let mut own = rng.clone();
+    own.set_stream(2);
+    let neighbour_core = match n % 4 {
+        3 => perfect_passen(n + 1, (n / 3).min(passen - 1), &mut own)
+            .map(|design| without_player(design, n)),
+        1 if n > 4 => perfect_passen(n - 1, ((n - 2) / 3).min(passen - 1), &mut own)
+            .and_then(|design| with_extra_player(&design, n - 1, &mut own)),
+        _ => None,
+    };
+    if let Some(core) = neighbour_core {
+        if keep_around_core(search, request, core, target, &mut own, kept) <= target {
+            return;
         }
     }
     let longest = (n - 1) / 3;
@@ -566,6 +571,49 @@ fn keep_schedule(
     polish(&mut attempt, &mut weeks, rng, target);
     let cost = total_cost(&attempt);
     Kept::offer(kept, Kept { cost, weeks, byes })
+}
+
+/// Tries at most of [`with_extra_player`] to find its seats.
+const EXTRA_SEAT_TRIES: usize = 100;
+
+/// A design's Passen with one player more, `extra`, who takes the seat of a different player
+/// in each Passe (that one sits out). The seats are drawn so that nobody sits out twice and the
+/// extra player meets nobody twice (those he replaces have table mates all different); None
+/// where no such seats are found.
+fn with_extra_player(
+    design: &[EinzelPasse],
+    extra: usize,
+    rng: &mut ChaCha8Rng,
+) -> Option<Vec<EinzelPasse>> {
+    'tries: for _ in 0..EXTRA_SEAT_TRIES {
+        let mut replaced = vec![false; extra + 1];
+        let mut met = vec![false; extra + 1];
+        let mut passen = Vec::with_capacity(design.len());
+        for passe in design {
+            let free: Vec<(usize, usize)> = (0..passe.tables.len())
+                .flat_map(|t| (0..4).map(move |s| (t, s)))
+                .filter(|&(t, s)| {
+                    let table = &passe.tables[t];
+                    !replaced[table[s]] && table.iter().all(|&q| q == table[s] || !met[q])
+                })
+                .collect();
+            if free.is_empty() {
+                continue 'tries;
+            }
+            let (t, s) = free[rng.random_range(0..free.len())];
+            let mut tables = passe.tables.clone();
+            let out = std::mem::replace(&mut tables[t][s], extra);
+            replaced[out] = true;
+            for &q in &tables[t] {
+                met[q] = true;
+            }
+            let mut spielfrei = passe.spielfrei.clone();
+            spielfrei.push(out);
+            passen.push(EinzelPasse { tables, spielfrei });
+        }
+        return Some(passen);
+    }
+    None
 }
 
 /// A design's Passen without the player `removed`: his table becomes his table mates' bench.

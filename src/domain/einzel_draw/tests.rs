@@ -142,6 +142,25 @@ fn thirty_one_players_over_twelve_passen_stay_within_a_tenth_of_the_bound() {
 }
 
 #[test]
+fn a_player_more_than_a_design_takes_a_seat_a_passe_and_meets_nobody_twice() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let design = perfect_passen(32, 10, &mut rng).expect("stored design");
+    let core = with_extra_player(&design, 32, &mut rng).expect("seats for the extra player");
+    assert_complete_and_nobody_out_twice(33, &core);
+    let q = quality(33, &core, None);
+    assert_eq!((q.meeting_repeats, q.partner_repeats), (0, 0), "{q:?}");
+}
+
+#[test]
+fn thirty_three_players_over_twelve_passen_stay_within_a_tenth_of_the_bound() {
+    // 33 = 32 + 1: the stored design of 32 with the 33rd player taking a seat in each Passe,
+    // and two Passen around it (53 repeats with the 33 players' own core, the bound is 48).
+    let q = complete_without_partner_repeats(33, 12, 1);
+    assert!(q.meeting_repeats <= q.bound + q.bound / 10, "{q:?}");
+    assert!(q.most_meetings <= 2, "{q:?}");
+}
+
+#[test]
 fn beyond_that_repeats_stay_near_the_bound_and_below_three() {
     // 21 × 8: one spielfrei per Passe; who sits out is searched with the tables (36 repeats
     // with the rotation's choice fixed beforehand, the bound is 30).
