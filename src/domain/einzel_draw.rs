@@ -493,10 +493,10 @@ fn consider_core(
             .and_then(|design| with_extra_player(&design, n - 1, &mut own)),
         _ => None,
     };
-    if let Some(core) = neighbour_core {
-        if keep_around_core(search, request, core, target, &mut own, kept) <= target {
-            return;
-        }
+    if let Some(core) = neighbour_core
+        && keep_around_core(search, request, core, target, &mut own, kept) <= target
+    {
+        return;
     }
     let longest = (n - 1) / 3;
     let core_passen = longest.min(passen - 1);
