@@ -476,27 +476,41 @@ fn consider_core(
     if !request.fixed.is_empty() || !request.absent.is_empty() || passen < 2 {
         return;
     }
-    // One player off a design without spielfrei, the design first. One short (31 = 32 − 1):
-    // one player taken out, whose three table mates are spielfrei in each Passe (nobody twice:
-    // each met him once); what it leaves unmet are disjoint triangles (those table mates) and
-    // the design's own unmet pairs, which the Passen after it can seat together (31 × 12: 42
-    // repeats, bound 39, where the core of its own leaves 43). One over (33 = 32 + 1): the
-    // extra player takes a seat in each Passe (see [`with_extra_player`]; 33 × 12: 52, bound
-    // 48, 53 before). With random numbers of its own, so that the routes below draw as they
-    // did without it.
+    // One or two players off a design without spielfrei, the design first. One short
+    // (31 = 32 − 1): one player taken out, whose three table mates are spielfrei in each Passe
+    // (nobody twice: each met him once); what it leaves unmet are disjoint triangles (those
+    // table mates) and the design's own unmet pairs, which the Passen after it can seat
+    // together (31 × 12: 42 repeats, bound 39, where the core of its own leaves 43). One over
+    // (33 = 32 + 1): the extra player takes a seat in each Passe (see [`with_extra_players`];
+    // 33 × 12: 52, bound 48, 53 before). Two over (26 = 24 + 2): two extra players take a
+    // seat each (26 × 10: 38, bound 35, 42 before, with seed 1; 40 with other random numbers;
+    // three over, 27 = 24 + 3, reached nothing one short did not). With random numbers of
+    // their own, so that the routes below draw as they did without them.
     let mut own = rng.clone();
     own.set_stream(2);
     let neighbour_core = match n % 4 {
         3 => perfect_passen(n + 1, (n / 3).min(passen - 1), &mut own)
             .map(|design| without_player(design, n)),
         1 if n > 4 => perfect_passen(n - 1, ((n - 2) / 3).min(passen - 1), &mut own)
-            .and_then(|design| with_extra_player(&design, n - 1, &mut own)),
+            .and_then(|design| with_extra_players(&design, n - 1, 1, &mut own)),
         _ => None,
     };
     if let Some(core) = neighbour_core
         && keep_around_core(search, request, core, target, &mut own, kept) <= target
     {
         return;
+    }
+    // Two over (26 = 24 + 2), from a stream of its own as well.
+    let mut over = rng.clone();
+    over.set_stream(3);
+    if n % 4 == 2 && n > 4 {
+        let over_core = perfect_passen(n - 2, ((n - 3) / 3).min(passen - 1), &mut over)
+            .and_then(|design| with_extra_players(&design, n - 2, 2, &mut over));
+        if let Some(core) = over_core
+            && keep_around_core(search, request, core, target, &mut over, kept) <= target
+        {
+            return;
+        }
     }
     let longest = (n - 1) / 3;
     let core_passen = longest.min(passen - 1);
@@ -573,44 +587,58 @@ fn keep_schedule(
     Kept::offer(kept, Kept { cost, weeks, byes })
 }
 
-/// Tries at most of [`with_extra_player`] to find its seats: in the last Passen of a long
-/// design few players are left whose table mates he has not met (100 tries found none for
-/// 32 × 10 with one seed), and a try is cheap.
+/// Tries at most of [`with_extra_players`] to find their seats: in the last Passen of a long
+/// design few players are left whose table mates an extra player has not met (100 tries found
+/// none for 32 × 10 and one extra player with one seed), and a try is cheap.
 const EXTRA_SEAT_TRIES: usize = 10_000;
 
-/// A design's Passen with one player more, `extra`, who takes the seat of a different player
-/// in each Passe (that one sits out). The seats are drawn so that nobody sits out twice and the
-/// extra player meets nobody twice (those he replaces have table mates all different); None
-/// where no such seats are found.
-fn with_extra_player(
+/// A design's Passen (of `base` players) with `extras` players more (numbered from `base`),
+/// each of whom takes the seat of a different player of the design in each Passe (that one
+/// sits out). The seats are drawn so that nobody sits out twice and no extra player meets
+/// anybody twice (those he replaces have table mates all different); None where no such
+/// seats are found.
+fn with_extra_players(
     design: &[EinzelPasse],
-    extra: usize,
+    base: usize,
+    extras: usize,
     rng: &mut ChaCha8Rng,
 ) -> Option<Vec<EinzelPasse>> {
+    let players = base + extras;
     'tries: for _ in 0..EXTRA_SEAT_TRIES {
-        let mut replaced = vec![false; extra + 1];
-        let mut met = vec![false; extra + 1];
+        let mut replaced = vec![false; players];
+        // Whom each extra player has met so far.
+        let mut met = vec![vec![false; players]; extras];
         let mut passen = Vec::with_capacity(design.len());
         for passe in design {
-            let free: Vec<(usize, usize)> = (0..passe.tables.len())
-                .flat_map(|t| (0..4).map(move |s| (t, s)))
-                .filter(|&(t, s)| {
-                    let table = &passe.tables[t];
-                    !replaced[table[s]] && table.iter().all(|&q| q == table[s] || !met[q])
-                })
-                .collect();
-            if free.is_empty() {
-                continue 'tries;
+            // Who sits out in the design itself does not sit out again.
+            for &p in &passe.spielfrei {
+                replaced[p] = true;
             }
-            let (t, s) = free[rng.random_range(0..free.len())];
             let mut tables = passe.tables.clone();
-            let out = std::mem::replace(&mut tables[t][s], extra);
-            replaced[out] = true;
-            for &q in &tables[t] {
-                met[q] = true;
-            }
             let mut spielfrei = passe.spielfrei.clone();
-            spielfrei.push(out);
+            for (e, met) in met.iter().enumerate() {
+                let free: Vec<(usize, usize)> = (0..tables.len())
+                    .flat_map(|t| (0..4).map(move |s| (t, s)))
+                    .filter(|&(t, s)| {
+                        let table = &tables[t];
+                        table[s] < base
+                            && !replaced[table[s]]
+                            && table.iter().all(|&q| q == table[s] || !met[q])
+                    })
+                    .collect();
+                if free.is_empty() {
+                    continue 'tries;
+                }
+                let (t, s) = free[rng.random_range(0..free.len())];
+                let out = std::mem::replace(&mut tables[t][s], base + e);
+                replaced[out] = true;
+                spielfrei.push(out);
+            }
+            for (e, met) in met.iter_mut().enumerate() {
+                for &q in tables.iter().filter(|t| t.contains(&(base + e))).flatten() {
+                    met[q] = true;
+                }
+            }
             passen.push(EinzelPasse { tables, spielfrei });
         }
         return Some(passen);
