@@ -608,12 +608,12 @@ fn with_extra_players(
         let mut replaced = vec![false; players];
         // Whom each extra player has met so far.
         let mut met = vec![vec![false; players]; extras];
+        // Who sits out in the design itself does not sit out again.
+        for &p in design.iter().flat_map(|passe| &passe.spielfrei) {
+            replaced[p] = true;
+        }
         let mut passen = Vec::with_capacity(design.len());
         for passe in design {
-            // Who sits out in the design itself does not sit out again.
-            for &p in &passe.spielfrei {
-                replaced[p] = true;
-            }
             let mut tables = passe.tables.clone();
             let mut spielfrei = passe.spielfrei.clone();
             for (e, met) in met.iter().enumerate() {

@@ -157,6 +157,27 @@ fn players_more_than_a_design_take_a_seat_a_passe_and_meet_nobody_twice() {
 }
 
 #[test]
+fn an_extra_player_takes_no_seat_of_one_who_sits_out_later_in_the_design() {
+    // Player 0 sits out in the second Passe of this (made-up) design: replacing him in the
+    // first would have him sit out twice.
+    let design = [
+        EinzelPasse {
+            tables: vec![[0, 1, 2, 3], [4, 5, 6, 7]],
+            spielfrei: vec![8],
+        },
+        EinzelPasse {
+            tables: vec![[1, 4, 8, 5], [2, 6, 3, 7]],
+            spielfrei: vec![0],
+        },
+    ];
+    for seed in 0..50 {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let core = with_extra_players(&design, 9, 1, &mut rng).expect("seats for him");
+        assert_complete_and_nobody_out_twice(10, &core);
+    }
+}
+
+#[test]
 fn thirty_three_players_over_twelve_passen_stay_within_a_tenth_of_the_bound() {
     // 33 = 32 + 1: the stored design of 32 with the 33rd player taking a seat in each Passe,
     // and two Passen around it (53 repeats with the 33 players' own core, the bound is 48).
