@@ -485,32 +485,25 @@ fn consider_core(
     // 33 × 12: 52, bound 48, 53 before). Two over (26 = 24 + 2): two extra players take a
     // seat each (26 × 10: 38, bound 35, 42 before, with seed 1; 40 with other random numbers;
     // three over, 27 = 24 + 3, reached nothing one short did not). With random numbers of
-    // their own, so that the routes below draw as they did without them.
+    // their own (two over: a third stream, the one its figures were measured with), so that
+    // the routes below draw as they did without them.
     let mut own = rng.clone();
-    own.set_stream(2);
+    own.set_stream(if n % 4 == 2 { 3 } else { 2 });
+    let over_design = |extras: usize, rng: &mut ChaCha8Rng| {
+        let base = n - extras;
+        perfect_passen(base, ((base - 1) / 3).min(passen - 1), rng)
+            .and_then(|design| with_extra_players(&design, base, extras, rng))
+    };
     let neighbour_core = match n % 4 {
         3 => perfect_passen(n + 1, (n / 3).min(passen - 1), &mut own)
             .map(|design| without_player(design, n)),
-        1 if n > 4 => perfect_passen(n - 1, ((n - 2) / 3).min(passen - 1), &mut own)
-            .and_then(|design| with_extra_players(&design, n - 1, 1, &mut own)),
+        extras @ (1 | 2) if n > 4 => over_design(extras, &mut own),
         _ => None,
     };
     if let Some(core) = neighbour_core
         && keep_around_core(search, request, core, target, &mut own, kept) <= target
     {
         return;
-    }
-    // Two over (26 = 24 + 2), from a stream of its own as well.
-    let mut over = rng.clone();
-    over.set_stream(3);
-    if n % 4 == 2 && n > 4 {
-        let over_core = perfect_passen(n - 2, ((n - 3) / 3).min(passen - 1), &mut over)
-            .and_then(|design| with_extra_players(&design, n - 2, 2, &mut over));
-        if let Some(core) = over_core
-            && keep_around_core(search, request, core, target, &mut over, kept) <= target
-        {
-            return;
-        }
     }
     let longest = (n - 1) / 3;
     let core_passen = longest.min(passen - 1);
