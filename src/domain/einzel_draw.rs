@@ -482,7 +482,7 @@ fn consider_core(
     // table mates) and the design's own unmet pairs, which the Passen after it can seat
     // together (31 × 12: 42 repeats, bound 39, where the core of its own leaves 43). One over
     // (33 = 32 + 1): the extra player takes a seat in each Passe (see [`with_extra_players`];
-    // 33 × 12: 52, bound 48, 53 before). Two over (26 = 24 + 2): two extra players take a
+    // 33 × 12: 51, bound 48, 53 before). Two over (26 = 24 + 2): two extra players take a
     // seat each (26 × 10: 38, bound 35, 42 before, with seed 1; 40 with other random numbers;
     // three over, 27 = 24 + 3, reached nothing one short did not). With random numbers of
     // their own (two over: a third stream, the one its figures were measured with), so that
