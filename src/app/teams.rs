@@ -11,6 +11,7 @@ use crate::domain::team::TeamInput;
 use crate::domain::team_import::ImportedTeam;
 
 /// Why a team was not written: the Startnummer (shown at its field), or another refusal.
+#[derive(Debug)]
 pub enum TeamRefusal {
     StartnummerTaken(u32),
     Refused(Refusal),

@@ -12,6 +12,18 @@ use std::collections::{HashMap, HashSet};
 /// An Einzelschieber tournament of `players` players (CSV with Name and Vorname, in Excel's
 /// Windows-1252), drawn with a fixed schedule.
 pub(crate) async fn einzel_field(leitung: &Client, players: usize, passen: &str) -> i32 {
+    let id = einzel_registered(leitung, players, passen).await;
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/draw"),
+            &[("mode", "fest"), ("seed", "7")],
+        )
+        .await;
+    id
+}
+
+/// An Einzelschieber tournament of `players` players imported, not drawn yet.
+async fn einzel_registered(leitung: &Client, players: usize, passen: &str) -> i32 {
     let r = leitung
         .post(
             "/tournaments",
@@ -37,12 +49,6 @@ pub(crate) async fn einzel_field(leitung: &Client, players: usize, passen: &str)
     }
     let preview = import_teams(leitung, id, csv).await;
     assert!(text(&preview, ".flash").contains(&format!("{players} Spieler importiert")));
-    leitung
-        .post_ok(
-            &format!("/tournaments/{id}/draw"),
-            &[("mode", "fest"), ("seed", "7")],
-        )
-        .await;
     id
 }
 
@@ -538,4 +544,138 @@ async fn leaving_in_a_played_passe_names_both_opponents() {
         );
     }
     assert!(question.contains("700 : 556"), "{question}");
+}
+
+/// The Turnierleitung's user, for calling use cases directly.
+fn leitung_actor(conn: &mut jassturnier::db::Conn) -> jassturnier::domain::role::Actor {
+    let user = jassturnier::db::users::find_by_name(conn, LEITUNG.0)
+        .unwrap()
+        .unwrap();
+    jassturnier::domain::role::Actor {
+        id: user.id,
+        username: user.username,
+        role: user.role,
+    }
+}
+
+/// Registers a player from another office desk, one that gives up at once where it would
+/// have to wait for another writer.
+fn register_without_waiting(
+    url: &str,
+    actor: &jassturnier::domain::role::Actor,
+    id: i32,
+    name: &str,
+) {
+    let impatient = jassturnier::db::connect(url, 1).unwrap();
+    let mut other = impatient.get().unwrap();
+    let no_waiting = if on_postgres() {
+        "SET lock_timeout = '100ms'"
+    } else {
+        "PRAGMA busy_timeout = 0"
+    };
+    diesel::connection::SimpleConnection::batch_execute(&mut *other, no_waiting).unwrap();
+    let player = jassturnier::domain::team::TeamInput::player(None, name, "Fritz", None, None);
+    jassturnier::app::teams::create(
+        &mut other,
+        actor,
+        jassturnier::domain::ids::TournamentId(id),
+        &player,
+    )
+    .expect("a registration while the draw is computed");
+}
+
+/// A tight field's schedule takes tens of seconds to draw. Meanwhile the office goes on
+/// writing (the draw is computed before its write transaction, which on SQLite holds the
+/// whole file); a player registered meanwhile is in the draw that is written.
+#[tokio::test]
+async fn a_registration_while_the_draw_is_computed_neither_waits_nor_is_left_out() {
+    use jassturnier::app::draw::{EinzelInput, compute_einzel, draw_computing};
+    use jassturnier::domain::draw::DrawMode;
+    use jassturnier::domain::ids::TournamentId;
+
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = einzel_registered(&leitung, 16, "4").await;
+    let (pool, url) = (app.pool.clone(), app.database_url.clone());
+    let seen = tokio::task::spawn_blocking(move || {
+        let mut conn = pool.get().unwrap();
+        let actor = leitung_actor(&mut conn);
+        let mut seen = Vec::new();
+        let mut compute = |input: &EinzelInput| {
+            if seen.is_empty() {
+                register_without_waiting(&url, &actor, id, "Spät");
+            }
+            seen.push(input.players());
+            compute_einzel(input)
+        };
+        draw_computing(
+            &mut conn,
+            &actor,
+            TournamentId(id),
+            DrawMode::Fest,
+            7,
+            &mut compute,
+        )
+        .unwrap();
+        seen
+    })
+    .await
+    .unwrap();
+    // Drawn for 16, found 17 at the write, drawn again for 17 and written.
+    assert_eq!(seen, [16, 17]);
+    let data = app.data(id);
+    let late = data.teams.iter().find(|t| t.player1 == "Spät").unwrap();
+    for passe in 1..=4 {
+        assert!(data.seat(passe, late.id).is_some(), "Passe {passe}");
+        let seated: usize = data.tables(passe).len() * 4 + data.byes(passe).len();
+        assert_eq!(seated, 17, "Passe {passe}");
+    }
+}
+
+/// A draw overtaken by a registration every time it is computed gives up after a few tries
+/// and says so; it writes nothing, and the tournament stays undrawn.
+#[tokio::test]
+async fn a_draw_overtaken_again_and_again_is_refused_and_writes_nothing() {
+    use jassturnier::app::Refusal;
+    use jassturnier::app::draw::{EinzelInput, compute_einzel, draw_computing};
+    use jassturnier::domain::draw::DrawMode;
+    use jassturnier::domain::ids::TournamentId;
+
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = einzel_registered(&leitung, 16, "4").await;
+    let (pool, url) = (app.pool.clone(), app.database_url.clone());
+    let (refusal, computed) = tokio::task::spawn_blocking(move || {
+        let mut conn = pool.get().unwrap();
+        let actor = leitung_actor(&mut conn);
+        let mut computed = 0;
+        let mut compute = |input: &EinzelInput| {
+            computed += 1;
+            register_without_waiting(&url, &actor, id, &format!("Spät{computed}"));
+            compute_einzel(input)
+        };
+        let refusal = draw_computing(
+            &mut conn,
+            &actor,
+            TournamentId(id),
+            DrawMode::Fest,
+            7,
+            &mut compute,
+        );
+        (refusal, computed)
+    })
+    .await
+    .unwrap();
+    assert_eq!(computed, 3);
+    match refusal {
+        Err(Refusal::Conflict(message)) => {
+            assert!(message.contains("Bitte nochmals auslosen"), "{message}")
+        }
+        other => panic!("expected a conflict, got {other:?}"),
+    }
+    let data = app.data(id);
+    assert_eq!(data.teams.len(), 19);
+    assert!(data.seats.is_empty());
+    assert!(data.tournament.draw_seed.is_none());
+    assert!(data.teams.iter().all(|t| t.los.is_none()));
 }
