@@ -352,6 +352,9 @@ async fn einzelschieber_registration_is_by_player_and_the_draw_needs_four() {
             .await;
         assert!(text(&html, ".flash").contains("Spieler erfasst"));
     }
+    // The draw form says that a tight field takes a while and the office may go on meanwhile.
+    let form = leitung.html(&format!("/tournaments/{id}/draw")).await;
+    assert!(text(&form, "#draw-duration").contains("Währenddessen kann weiter erfasst werden"));
     let r = leitung
         .post(
             &format!("/tournaments/{id}/draw"),
