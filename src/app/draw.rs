@@ -201,17 +201,15 @@ pub fn draw_computing(
         compute,
         |conn| new_draw(conn, id, seed),
         |new| new.einzel_input(id, mode, seed),
-        |conn, new, einzel| write_draw(conn, actor, id, mode, seed, new, einzel),
+        |conn, new, einzel| write_draw(conn, actor, mode, seed, new, einzel),
     )
 }
 
 /// The write of a new draw, inside its transaction, from `new` as read there: `einzel` is
 /// the Einzelschieber schedule computed from it.
-#[allow(clippy::too_many_arguments)]
 fn write_draw(
     conn: &mut Conn,
     actor: &Actor,
-    id: TournamentId,
     mode: DrawMode,
     seed: u64,
     new: NewDraw,
@@ -223,6 +221,7 @@ fn write_draw(
         active,
         lose,
     } = new;
+    let id = tournament.id;
     guard::begin_write(conn, id)?;
     seats::delete_all(conn, id)?;
     // Reports from the tables belong to the old tables (none has a result yet).
@@ -477,7 +476,7 @@ pub fn draw_next_passe(conn: &mut Conn, actor: &Actor, id: TournamentId) -> Resu
         &mut compute_einzel,
         |conn| next_passe(conn, id),
         |next| next.einzel_input(id),
-        |conn, next, einzel| write_next_passe(conn, actor, id, next, einzel),
+        |conn, next, einzel| write_next_passe(conn, actor, next, einzel),
     )
 }
 
@@ -485,7 +484,6 @@ pub fn draw_next_passe(conn: &mut Conn, actor: &Actor, id: TournamentId) -> Resu
 fn write_next_passe(
     conn: &mut Conn,
     actor: &Actor,
-    id: TournamentId,
     next: NextPasse,
     einzel: Option<EinzelDrawn>,
 ) -> Result<u32, Refusal> {
@@ -496,6 +494,7 @@ fn write_next_passe(
         passe,
         seed,
     } = next;
+    let id = tournament.id;
     guard::begin_write(conn, id)?;
     if let Some(EinzelDrawn { rows, quality }) = einzel {
         seats::insert(conn, &rows)?;

@@ -587,43 +587,54 @@ fn register_without_waiting(
     .expect("a registration while the draw is computed");
 }
 
+/// The Leitung draws tournament `id` (fixed schedule, seed 7) with the real computation, and
+/// before each computation `meanwhile(number, database URL, actor)` runs; the outcome and how
+/// many players each computation drew for.
+async fn draw_with_meanwhile(
+    app: &TestApp,
+    id: i32,
+    mut meanwhile: impl FnMut(usize, &str, &jassturnier::domain::role::Actor) + Send + 'static,
+) -> (Result<(), jassturnier::app::Refusal>, Vec<usize>) {
+    use jassturnier::app::draw::{EinzelInput, compute_einzel, draw_computing};
+    let (pool, url) = (app.pool.clone(), app.database_url.clone());
+    tokio::task::spawn_blocking(move || {
+        let mut conn = pool.get().unwrap();
+        let actor = leitung_actor(&mut conn);
+        let mut seen = Vec::new();
+        let mut compute = |input: &EinzelInput| {
+            meanwhile(seen.len(), &url, &actor);
+            seen.push(input.players());
+            compute_einzel(input)
+        };
+        let outcome = draw_computing(
+            &mut conn,
+            &actor,
+            jassturnier::domain::ids::TournamentId(id),
+            jassturnier::domain::draw::DrawMode::Fest,
+            7,
+            &mut compute,
+        );
+        (outcome, seen)
+    })
+    .await
+    .unwrap()
+}
+
 /// A tight field's schedule takes tens of seconds to draw. Meanwhile the office goes on
 /// writing (the draw is computed before its write transaction, which on SQLite holds the
 /// whole file); a player registered meanwhile is in the draw that is written.
 #[tokio::test]
 async fn a_registration_while_the_draw_is_computed_neither_waits_nor_is_left_out() {
-    use jassturnier::app::draw::{EinzelInput, compute_einzel, draw_computing};
-    use jassturnier::domain::draw::DrawMode;
-    use jassturnier::domain::ids::TournamentId;
-
     let app = spawn_app().await;
     let leitung = app.leitung().await;
     let id = einzel_registered(&leitung, 16, "4").await;
-    let (pool, url) = (app.pool.clone(), app.database_url.clone());
-    let seen = tokio::task::spawn_blocking(move || {
-        let mut conn = pool.get().unwrap();
-        let actor = leitung_actor(&mut conn);
-        let mut seen = Vec::new();
-        let mut compute = |input: &EinzelInput| {
-            if seen.is_empty() {
-                register_without_waiting(&url, &actor, id, "Spät");
-            }
-            seen.push(input.players());
-            compute_einzel(input)
-        };
-        draw_computing(
-            &mut conn,
-            &actor,
-            TournamentId(id),
-            DrawMode::Fest,
-            7,
-            &mut compute,
-        )
-        .unwrap();
-        seen
+    let (outcome, seen) = draw_with_meanwhile(&app, id, move |computation, url, actor| {
+        if computation == 0 {
+            register_without_waiting(url, actor, id, "Spät");
+        }
     })
-    .await
-    .unwrap();
+    .await;
+    outcome.unwrap();
     // Drawn for 16, found 17 at the write, drawn again for 17 and written.
     assert_eq!(seen, [16, 17]);
     let data = app.data(id);
@@ -640,36 +651,15 @@ async fn a_registration_while_the_draw_is_computed_neither_waits_nor_is_left_out
 #[tokio::test]
 async fn a_draw_overtaken_again_and_again_is_refused_and_writes_nothing() {
     use jassturnier::app::Refusal;
-    use jassturnier::app::draw::{EinzelInput, compute_einzel, draw_computing};
-    use jassturnier::domain::draw::DrawMode;
-    use jassturnier::domain::ids::TournamentId;
 
     let app = spawn_app().await;
     let leitung = app.leitung().await;
     let id = einzel_registered(&leitung, 16, "4").await;
-    let (pool, url) = (app.pool.clone(), app.database_url.clone());
-    let (refusal, computed) = tokio::task::spawn_blocking(move || {
-        let mut conn = pool.get().unwrap();
-        let actor = leitung_actor(&mut conn);
-        let mut computed = 0;
-        let mut compute = |input: &EinzelInput| {
-            computed += 1;
-            register_without_waiting(&url, &actor, id, &format!("Spät{computed}"));
-            compute_einzel(input)
-        };
-        let refusal = draw_computing(
-            &mut conn,
-            &actor,
-            TournamentId(id),
-            DrawMode::Fest,
-            7,
-            &mut compute,
-        );
-        (refusal, computed)
+    let (refusal, seen) = draw_with_meanwhile(&app, id, move |computation, url, actor| {
+        register_without_waiting(url, actor, id, &format!("Spät{}", computation + 1));
     })
-    .await
-    .unwrap();
-    assert_eq!(computed, 3);
+    .await;
+    assert_eq!(seen.len(), 3);
     match refusal {
         Err(Refusal::Conflict(message)) => {
             assert!(message.contains("Bitte nochmals auslosen"), "{message}")
