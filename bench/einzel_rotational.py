@@ -1,0 +1,162 @@
+"""Is there an Einzelschieber schedule without a repeated meeting that has a given symmetry?
+
+The draw's designs (src/domain/einzel_draw/design.rs) are 1-rotational: the players are ROWS
+rows of Z_G (point (i, j)) and FIXED points ∞; a *base Passe* moved by every shift i -> i + s
+gives G Passen, and a pair of players used once in the base meets exactly once in them. This
+script asks a SAT solver for a schedule of that form, a little more general than the draw's
+own backtracking, and answers exhaustively:
+
+- BASES base Passen (each one gives G Passen; the spielfrei points of all of them in different
+  rows, so that every player sits out at most once, and no ∞ spielfrei there);
+- INVARIANT further Passen that the shift maps onto themselves (their tables are unions of
+  orbits, so only ∞ can be spielfrei there, each at most once);
+- no two players at one table twice over all BASES * G + INVARIANT Passen.
+
+"UNSAT" says that no schedule of the field has this symmetry; it says nothing about schedules
+without it. Symmetry breaking that keeps every solution up to renaming: the first spielfrei
+point of base 0 is (0, 0) (rows and shifts are interchangeable), and tables within a base
+Passe are ordered by their smallest point.
+
+Usage: pip install python-sat
+       python3 bench/einzel_rotational.py G ROWS FIXED BASES INVARIANT
+e.g.   python3 bench/einzel_rotational.py 8 3 1 1 0     (25 players x 8 Passen: UNSAT)
+"""
+
+import itertools
+import sys
+import time
+from collections import Counter
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+from pysat.solvers import Solver
+
+
+def solve(g, rows, fixed, bases, invariant):
+    finite = g * rows
+    players = finite + fixed
+    out = players % 4
+    tables = players // 4
+
+    def shifted(p, s):
+        return p if p >= finite else p // g * g + (p % g + s) % g
+
+    # Every pair's orbit under the shift: its smallest image stands for it.
+    orbit = {}
+    members = {}
+    for p, q in itertools.combinations(range(players), 2):
+        images = {tuple(sorted((shifted(p, s), shifted(q, s)))) for s in range(g)}
+        orbit[p, q] = min(images)
+        members[min(images)] = images
+    pool = IDPool()
+    clauses = []
+
+    def cardinality(literals, bound, encode, unless=None):
+        encoded = encode(lits=literals, bound=bound, vpool=pool, encoding=EncType.seqcounter)
+        clauses.extend(c + ([unless] if unless else []) for c in encoded.clauses)
+
+    seat = lambda b, p, t: pool.id(("seat", b, p, t))
+    sits_out = lambda b, p: pool.id(("out", b, p))
+    together = lambda b, p, q: pool.id(("together", b, p, q))
+    used = lambda b, o: pool.id(("used", b, o))
+    joined = lambda k, o: pool.id(("joined", k, o))
+    spielfrei = lambda k, p: pool.id(("spielfrei", k, p))
+    for b in range(bases):
+        for p in range(players):
+            options = [seat(b, p, t) for t in range(tables)]
+            cardinality(options + ([sits_out(b, p)] if p < finite else []), 1, CardEnc.equals)
+        for t in range(tables):
+            cardinality([seat(b, p, t) for p in range(players)], 4, CardEnc.equals)
+        cardinality([sits_out(b, p) for p in range(finite)], out, CardEnc.equals)
+        for (p, q), t in itertools.product(orbit, range(tables)):
+            clauses.append([-seat(b, p, t), -seat(b, q, t), together(b, p, q)])
+        for p, t in itertools.product(range(players), range(1, tables)):
+            clauses.append([-seat(b, p, t)] + [seat(b, q, t - 1) for q in range(p)])
+    for j in range(rows):
+        row = [sits_out(b, j * g + i) for b in range(bases) for i in range(g)]
+        cardinality(row, 1, CardEnc.atmost)
+    if bases and out:
+        clauses.append([sits_out(0, 0)])
+    for o, pairs in members.items():
+        users = []
+        for b in range(bases):
+            pairs_together = [together(b, p, q) for p, q in pairs]
+            if len(pairs) < g:
+                # A shorter orbit (two ∞, a half-length difference) would meet twice.
+                clauses.extend([-x] for x in pairs_together)
+                continue
+            cardinality(pairs_together, 1, CardEnc.atmost)
+            clauses.extend([-x, used(b, o)] for x in pairs_together)
+            users.append(used(b, o))
+        cardinality(users + [joined(k, o) for k in range(invariant)], 1, CardEnc.atmost)
+    for k in range(invariant):
+        mates = lambda p, q: joined(k, orbit[min(p, q), max(p, q)])
+        for p in range(players):
+            others = [q for q in range(players) if q != p]
+            if p < finite:
+                # One literal per mate (an orbit can hold two of p's mates).
+                copies = [pool.id(("mate", k, p, q)) for q in others]
+                for c, q in zip(copies, others):
+                    clauses.extend([[-c, mates(p, q)], [c, -mates(p, q)]])
+                cardinality(copies, 3, CardEnc.equals)
+            else:
+                cardinality([mates(p, q) for q in others], 3, CardEnc.equals, unless=spielfrei(k, p))
+                clauses.extend([-spielfrei(k, p), -mates(p, q)] for q in others)
+        for p, q, r in itertools.permutations(range(players), 3):
+            clauses.append([-mates(p, q), -mates(q, r), mates(p, r)])
+        cardinality([spielfrei(k, p) for p in range(finite, players)], out, CardEnc.equals)
+    for p in range(finite, players):
+        if invariant:
+            cardinality([spielfrei(k, p) for k in range(invariant)], 1, CardEnc.atmost)
+    with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+        if not solver.solve():
+            return None
+        model = {literal for literal in solver.get_model() if literal > 0}
+    schedule = []
+    for b in range(bases):
+        base = [[p for p in range(players) if seat(b, p, t) in model] for t in range(tables)]
+        byes = [p for p in range(finite) if sits_out(b, p) in model]
+        for s in range(g):
+            schedule.append(([[shifted(p, s) for p in t] for t in base], [shifted(p, s) for p in byes]))
+    for k in range(invariant):
+        byes = [p for p in range(finite, players) if spielfrei(k, p) in model]
+        seated, passe = set(byes), []
+        for p in range(players):
+            if p not in seated:
+                table = [p] + [q for q in range(players) if q != p and joined(k, orbit[min(p, q), max(p, q)]) in model]
+                seated.update(table)
+                passe.append(table)
+        schedule.append((passe, byes))
+    return schedule
+
+
+def check(players, schedule):
+    """Every Passe seats everybody once at tables of four; the most any pair met; the most
+    anybody sat out."""
+    met, spielfrei = Counter(), Counter()
+    for passe, byes in schedule:
+        assert sorted([p for t in passe for p in t] + byes) == list(range(players))
+        assert all(len(t) == 4 for t in passe)
+        for t in passe:
+            met.update(itertools.combinations(sorted(t), 2))
+        spielfrei.update(byes)
+    return max(met.values()), max(spielfrei.values(), default=0)
+
+
+def main():
+    g, rows, fixed, bases, invariant = map(int, sys.argv[1:6])
+    players, passen = g * rows + fixed, bases * g + invariant
+    start = time.time()
+    schedule = solve(g, rows, fixed, bases, invariant)
+    took = f"{time.time() - start:.1f} s"
+    shape = f"{players} x {passen} (Z_{g}, {rows} rows, {fixed} fixed, {bases} base, {invariant} invariant)"
+    if schedule is None:
+        print(f"{shape}: UNSAT ({took})")
+        return
+    print(f"{shape}: SAT ({took}); most meetings of a pair, most spielfrei: {check(players, schedule)}")
+    for passe, byes in schedule:
+        print(passe, "spielfrei", byes)
+
+
+if __name__ == "__main__":
+    main()
