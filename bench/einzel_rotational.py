@@ -105,9 +105,9 @@ def solve(g, rows, fixed, bases, invariant):
         for p, q, r in itertools.permutations(range(players), 3):
             clauses.append([-mates(p, q), -mates(q, r), mates(p, r)])
         cardinality([spielfrei(k, p) for p in range(finite, players)], out, CardEnc.equals)
-    for p in range(finite, players):
-        if invariant:
-            cardinality([spielfrei(k, p) for k in range(invariant)], 1, CardEnc.atmost)
+    # Each ∞ sits out at most once over the invariant Passen.
+    for p in range(finite, players) if invariant else []:
+        cardinality([spielfrei(k, p) for k in range(invariant)], 1, CardEnc.atmost)
     with Solver(name="cadical195", bootstrap_with=clauses) as solver:
         if not solver.solve():
             return None
