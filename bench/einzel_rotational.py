@@ -17,9 +17,15 @@ without it. Symmetry breaking that keeps every solution up to renaming: the firs
 point of base 0 is (0, 0) (rows and shifts are interchangeable), and tables within a base
 Passe are ordered by their smallest point.
 
+With REPEATS (default 0) it asks for a schedule of that form with at most that many repeated
+meetings instead, for fields beyond the limit: an orbit may then be gone over more than once
+(used in two base Passen, or a half-length orbit or two ∞ in one), each pass after the first
+meeting each of its pairs once more.
+
 Usage: pip install python-sat
-       python3 bench/einzel_rotational.py G ROWS FIXED BASES INVARIANT
+       python3 bench/einzel_rotational.py G ROWS FIXED BASES INVARIANT [REPEATS]
 e.g.   python3 bench/einzel_rotational.py 8 3 1 1 0     (25 players x 8 Passen: UNSAT)
+       python3 bench/einzel_rotational.py 7 3 0 1 0 7   (21 x 7 within its bound of 7: UNSAT)
 """
 
 import itertools
@@ -27,12 +33,12 @@ import sys
 import time
 from collections import Counter
 
-from pysat.card import CardEnc, EncType
+from pysat.card import CardEnc, EncType, ITotalizer
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
 
-def solve(g, rows, fixed, bases, invariant):
+def solve(g, rows, fixed, bases, invariant, repeats=0):
     finite = g * rows
     players = finite + fixed
     out = players % 4
@@ -54,6 +60,24 @@ def solve(g, rows, fixed, bases, invariant):
     def cardinality(literals, bound, encode, unless=None):
         encoded = encode(lits=literals, bound=bound, vpool=pool, encoding=EncType.seqcounter)
         clauses.extend(c + ([unless] if unless else []) for c in encoded.clauses)
+
+    def orbit_costs(o, pairs):
+        # Counted in passes over the orbit's pairs: a base Passe's pair goes over them
+        # g / len(pairs) times, an invariant Passe's once. Every pass after the first meets
+        # each of its pairs once more; literals that stand for those repeats, one per repeat.
+        units = []
+        for b, (p, q) in itertools.product(range(bases), pairs):
+            units += [pool.id(("unit", b, p, q, c)) for c in range(g // len(pairs))]
+            clauses.extend([-together(b, p, q), u] for u in units[-(g // len(pairs)):])
+        units += [joined(k, o) for k in range(invariant)]
+        passes = 1 + repeats // len(pairs)
+        total = ITotalizer(lits=units, ubound=passes, top_id=pool.top)
+        pool.top = total.top_id  # the totalizer's own variables are taken
+        clauses.extend(total.cnf.clauses)
+        # rhs[k] holds when more than k passes; more than `passes` is not allowed (the
+        # totalizer has no rhs[passes] where there are not that many units).
+        clauses.extend([-x] for x in total.rhs[passes:])
+        return [x for x in total.rhs[1:passes] for _ in pairs]
 
     seat = lambda b, p, t: pool.id(("seat", b, p, t))
     sits_out = lambda b, p: pool.id(("out", b, p))
@@ -77,7 +101,11 @@ def solve(g, rows, fixed, bases, invariant):
         cardinality(row, 1, CardEnc.atmost)
     if bases and out:
         clauses.append([sits_out(0, 0)])
+    costs = []
     for o, pairs in members.items():
+        if repeats:
+            costs += orbit_costs(o, pairs)
+            continue
         users = []
         for b in range(bases):
             pairs_together = [together(b, p, q) for p, q in pairs]
@@ -105,6 +133,7 @@ def solve(g, rows, fixed, bases, invariant):
         for p, q, r in itertools.permutations(range(players), 3):
             clauses.append([-mates(p, q), -mates(q, r), mates(p, r)])
         cardinality([spielfrei(k, p) for p in range(finite, players)], out, CardEnc.equals)
+    cardinality(costs, repeats, CardEnc.atmost)
     # Each ∞ sits out at most once over the invariant Passen.
     for p in range(finite, players) if invariant else []:
         cardinality([spielfrei(k, p) for k in range(invariant)], 1, CardEnc.atmost)
@@ -131,8 +160,8 @@ def solve(g, rows, fixed, bases, invariant):
 
 
 def check(players, schedule):
-    """Every Passe seats everybody once at tables of four; the most any pair met; the most
-    anybody sat out."""
+    """Every Passe seats everybody once at tables of four; the repeated meetings, the most any
+    pair met and the most anybody sat out."""
     met, spielfrei = Counter(), Counter()
     for passe, byes in schedule:
         assert sorted([p for t in passe for p in t] + byes) == list(range(players))
@@ -140,22 +169,30 @@ def check(players, schedule):
         for t in passe:
             met.update(itertools.combinations(sorted(t), 2))
         spielfrei.update(byes)
-    return max(met.values()), max(spielfrei.values(), default=0)
+    repeats = sum(m - 1 for m in met.values())
+    return repeats, max(met.values()), max(spielfrei.values(), default=0)
+
+
+def report(shape, players, search):
+    """Runs `search` (a schedule or None) and prints its answer with the time it took; a
+    schedule is checked first and printed Passe by Passe."""
+    start = time.time()
+    schedule = search()
+    took = f"{time.time() - start:.1f} s"
+    if schedule is None:
+        print(f"{shape}: UNSAT ({took})")
+        return
+    print(f"{shape}: SAT ({took}); repeats, most meetings of a pair, most spielfrei: {check(players, schedule)}")
+    for passe, byes in schedule:
+        print(passe, "spielfrei", byes)
 
 
 def main():
     g, rows, fixed, bases, invariant = map(int, sys.argv[1:6])
+    repeats = int(sys.argv[6]) if len(sys.argv) > 6 else 0
     players, passen = g * rows + fixed, bases * g + invariant
-    start = time.time()
-    schedule = solve(g, rows, fixed, bases, invariant)
-    took = f"{time.time() - start:.1f} s"
-    shape = f"{players} x {passen} (Z_{g}, {rows} rows, {fixed} fixed, {bases} base, {invariant} invariant)"
-    if schedule is None:
-        print(f"{shape}: UNSAT ({took})")
-        return
-    print(f"{shape}: SAT ({took}); most meetings of a pair, most spielfrei: {check(players, schedule)}")
-    for passe, byes in schedule:
-        print(passe, "spielfrei", byes)
+    shape = f"{players} x {passen} (Z_{g}, {rows} rows, {fixed} fixed, {bases} base, {invariant} invariant, at most {repeats} repeats)"
+    report(shape, players, lambda: solve(g, rows, fixed, bases, invariant, repeats))
 
 
 if __name__ == "__main__":
