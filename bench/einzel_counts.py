@@ -32,9 +32,10 @@ from einzel_rotational import report
 
 def uses_21x7_33x11(kind, orbits):
     # One player spielfrei per Passe, from row 0. Rows 1 and 2 play all G Passen: 3G mates,
-    # one more than the 3G − 1 others, so one orbit between them is used twice (a repeat for
-    # each of its G pairs). Row 0 plays G − 1 Passen: 3G − 3 mates, two fewer than the others,
-    # so one difference within row 0 is not used. Everything else once.
+    # one more than the 3G − 1 others, and G is odd (no half-length orbit), so one orbit
+    # between them is used twice (a repeat for each of its G pairs; the target, 7 or 12,
+    # allows one such orbit, not two). Row 0 plays G − 1 Passen: 3G − 3 mates, two fewer than
+    # the others, so one difference within row 0 is not used. Everything else once.
     if kind == ("between", 1, 2):
         return 2, orbits + 1
     if kind[:2] == ("within", 0):
@@ -44,9 +45,10 @@ def uses_21x7_33x11(kind, orbits):
 
 def uses_30x10(kind, orbits):
     # Two spielfrei per Passe, from rows 0 and 1. Row 2 plays all ten Passen: 30 mates for 29
-    # others, so its half-length orbit is used once (five repeats, the bound). Rows 0 and 1
-    # play nine: 27 mates for 29 others, so one orbit between them is not used. Everything
-    # else once; the half-length orbits of rows 0 and 1 not at all.
+    # others, so its half-length orbit is used once (five repeats, the bound; an orbit used
+    # twice would cost ten). Rows 0 and 1 play nine: 27 mates for 29 others, so one orbit
+    # between them is not used. Everything else once; the half-length orbits of rows 0 and 1
+    # not at all.
     if kind[0] == "within" and kind[2] == 5:
         return 1, int(kind[1] == 2)
     if kind == ("between", 0, 1):
