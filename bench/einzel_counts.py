@@ -27,7 +27,7 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
-from einzel_rotational import report
+from einzel_rotational import pair_orbits, report
 
 
 def uses_21x7_33x11(kind, orbits):
@@ -95,11 +95,7 @@ FIELDS = {
 def solve(g, uses, rows_turned, rows=3):
     players = g * rows
     out, tables = players % 4, players // 4
-    shifted = lambda p, s: p // g * g + (p % g + s) % g
-    members = {}
-    for p, q in itertools.combinations(range(players), 2):
-        images = {tuple(sorted((shifted(p, s), shifted(q, s)))) for s in range(g)}
-        members[min(images)] = images
+    shifted, _, members = pair_orbits(g, rows, 0)
 
     def kind(o):
         p, q = o

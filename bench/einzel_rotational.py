@@ -38,22 +38,28 @@ from pysat.formula import IDPool
 from pysat.solvers import Solver
 
 
+def pair_orbits(g, rows, fixed):
+    """The shift (point p in the Passe moved by s), every pair's orbit under it (its smallest
+    image stands for it) and each orbit's pairs."""
+    finite = g * rows
+
+    def shifted(p, s):
+        return p if p >= finite else p // g * g + (p % g + s) % g
+
+    orbit, members = {}, {}
+    for p, q in itertools.combinations(range(finite + fixed), 2):
+        images = {tuple(sorted((shifted(p, s), shifted(q, s)))) for s in range(g)}
+        orbit[p, q] = min(images)
+        members[min(images)] = images
+    return shifted, orbit, members
+
+
 def solve(g, rows, fixed, bases, invariant, repeats=0):
     finite = g * rows
     players = finite + fixed
     out = players % 4
     tables = players // 4
-
-    def shifted(p, s):
-        return p if p >= finite else p // g * g + (p % g + s) % g
-
-    # Every pair's orbit under the shift: its smallest image stands for it.
-    orbit = {}
-    members = {}
-    for p, q in itertools.combinations(range(players), 2):
-        images = {tuple(sorted((shifted(p, s), shifted(q, s)))) for s in range(g)}
-        orbit[p, q] = min(images)
-        members[min(images)] = images
+    shifted, orbit, members = pair_orbits(g, rows, fixed)
     pool = IDPool()
     clauses = []
 
