@@ -38,33 +38,68 @@ def partitions(total, parts, largest):
             yield [first] + rest
 
 
+class Seating:
+    """The SAT model of a schedule that this script and einzel_twice.py share: the literal
+    seat(p, r, t) for player p at table t in Passe r and met(p, q, r) for p and q at one table
+    in Passe r (implied by their seats, see `meetings`); clauses seat every player who is not
+    spielfrei at one table per Passe and four players at each table."""
+
+    def __init__(self, players, passen, spielfrei):
+        self.players, self.passen, self.tables = players, passen, players // 4
+        self.spielfrei = spielfrei
+        self.pool, self.clauses = IDPool(), []
+        for p, r in itertools.product(range(players), range(passen)):
+            if self.playing(p, r):
+                self.cardinality([self.seat(p, r, t) for t in range(self.tables)], 1, CardEnc.equals)
+            else:
+                self.clauses.extend([-self.seat(p, r, t)] for t in range(self.tables))
+        for r, t in itertools.product(range(passen), range(self.tables)):
+            playing = [self.seat(p, r, t) for p in range(players) if self.playing(p, r)]
+            self.cardinality(playing, 4, CardEnc.equals)
+
+    def playing(self, p, r):
+        return p not in self.spielfrei[r]
+
+    def seat(self, p, r, t):
+        return self.pool.id(("seat", p, r, t))
+
+    def met(self, p, q, r):
+        return self.pool.id(("met", p, q, r))
+
+    def cardinality(self, literals, bound, encode):
+        encoded = encode(lits=literals, bound=bound, vpool=self.pool, encoding=EncType.seqcounter)
+        self.clauses.extend(encoded.clauses)
+
+    def meetings(self, p, q):
+        """The Passen that p and q both play, with met(p, q, r) implied by a shared table."""
+        both = [r for r in range(self.passen) if self.playing(p, r) and self.playing(q, r)]
+        for r, t in itertools.product(both, range(self.tables)):
+            self.clauses.append([-self.seat(p, r, t), -self.seat(q, r, t), self.met(p, q, r)])
+        return both
+
+    def solve(self, solver_name):
+        """Each Passe's tables in a model of the clauses, or None if there is none."""
+        with Solver(name=solver_name, bootstrap_with=self.clauses) as solver:
+            if not solver.solve():
+                return None
+            model = {literal for literal in solver.get_model() if literal > 0}
+        return [
+            [[p for p in range(self.players) if self.seat(p, r, t) in model] for t in range(self.tables)]
+            for r in range(self.passen)
+        ]
+
+
 def solve(players, passen, sizes):
     """A schedule without a repeat whose first Passe seats the S players as `sizes`, or None."""
     tables, out = players // 4, players % 4
     full = players - out * passen
     spielfrei = [set(range(full + out * r, full + out * (r + 1))) for r in range(passen)]
-    pool = IDPool()
-    seat = lambda p, r, t: pool.id(("seat", p, r, t))
-    met = lambda p, q, r: pool.id(("met", p, q, r))
-    clauses = []
-
-    def cardinality(literals, bound, encode):
-        clauses.extend(encode(lits=literals, bound=bound, vpool=pool, encoding=EncType.seqcounter).clauses)
-
-    playing = lambda p, r: p not in spielfrei[r]
-    for p, r in itertools.product(range(players), range(passen)):
-        if playing(p, r):
-            cardinality([seat(p, r, t) for t in range(tables)], 1, CardEnc.equals)
-        else:
-            clauses.extend([-seat(p, r, t)] for t in range(tables))
-    for r, t in itertools.product(range(passen), range(tables)):
-        cardinality([seat(p, r, t) for p in range(players) if playing(p, r)], 4, CardEnc.equals)
+    model = Seating(players, passen, spielfrei)
+    seat, clauses, playing = model.seat, model.clauses, model.playing
     for p, q in itertools.combinations(range(players), 2):
-        both = [r for r in range(passen) if playing(p, r) and playing(q, r)]
-        for r, t in itertools.product(both, range(tables)):
-            clauses.append([-seat(p, r, t), -seat(q, r, t), met(p, q, r)])
+        both = model.meetings(p, q)
         if len(both) > 1:
-            cardinality([met(p, q, r) for r in both], 1, CardEnc.atmost)
+            model.cardinality([model.met(p, q, r) for r in both], 1, CardEnc.atmost)
     # The first Passe: the S players in groups of `sizes`, then the F players in order.
     s_players = iter(sorted(p for p in range(full, players) if playing(p, 0)))
     first = [[next(s_players) for _ in range(size)] for size in sizes]
@@ -82,14 +117,7 @@ def solve(players, passen, sizes):
     if out == 0:
         for r, p in itertools.product(range(2, passen), range(1, players)):
             clauses.append([-seat(p, r, 0)] + [seat(q, r - 1, 0) for q in range(1, p)])
-    with Solver(name="cadical195", bootstrap_with=clauses) as solver:
-        if not solver.solve():
-            return None
-        model = {literal for literal in solver.get_model() if literal > 0}
-        return [
-            [[p for p in range(players) if seat(p, r, t) in model] for t in range(tables)]
-            for r in range(passen)
-        ]
+    return model.solve("cadical195")
 
 
 def main():

@@ -20,9 +20,10 @@
 //! counts iterations, never time, so a seed always gives the same draw. Whole schedules are
 //! searched at once (all Passen to draw); a single Passe (late arrivals, per-Passe drawing)
 //! is searched with the earlier Passen fixed. Tight fields try designs first: 1-rotational
-//! ones ([`design`]) and stored ones ([`stored`]). Beyond the limit, a whole schedule starts
-//! with as many Passen without a repeat as there can be, and the rest is fitted around them
-//! (see [`consider_core`]).
+//! ones ([`design`]), stored ones ([`stored`]) and, for two small fields over many Passen,
+//! stored whole schedules with no pair three times ([`at_most_twice`]). Beyond the limit, a
+//! whole schedule starts with as many Passen without a repeat as there can be, and the rest
+//! is fitted around them (see [`consider_core`]).
 
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -282,9 +283,10 @@ pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
     }
     // Beyond the limit, Passen without a repeat for as long as a design has them, and the rest
     // around them: where that reaches the bound, no search is needed. Not where a design
-    // already has no cost at all (27 × 9: spielfrei players keep everybody within the limit).
+    // already meets the target (27 × 9: spielfrei players keep everybody within the limit, no
+    // cost at all; 20 × 11: a stored schedule near the bound with no pair three times).
     let beyond_the_limit = 3 * request.passen >= n;
-    if beyond_the_limit && kept.as_ref().is_none_or(|k| k.cost > 0) {
+    if beyond_the_limit && kept.as_ref().is_none_or(|k| k.cost > target) {
         consider_core(&search, request, target, &mut design_rng, &mut kept);
     }
     for _ in 0..TRIES {
@@ -400,9 +402,10 @@ impl Kept {
     }
 }
 
-/// Keeps a design's schedule (see [`stored`], [`design`]) if there is one for this request (a whole
-/// schedule, nobody absent) and it costs less than what is kept. A design brings its own
-/// spielfrei players (nobody twice, as the rotation would have it).
+/// Keeps a design's schedule (see [`stored`], [`design`], [`at_most_twice`]) if there is one
+/// for this request (a whole schedule, nobody absent) and it costs less than what is kept. A
+/// design brings its own spielfrei players (nobody twice before everybody once, as the
+/// rotation would have it).
 fn consider_design(
     search: &Search<'_>,
     request: &EinzelRequest<'_>,
@@ -430,6 +433,9 @@ fn consider_design(
     }
     if let Some(passen) = design::rotational(request.players, request.passen, rng) {
         let (weeks, byes) = passen.into_iter().unzip();
+        keep(weeks, byes);
+    }
+    if let Some((weeks, byes)) = at_most_twice::schedule(request.players, request.passen, rng) {
         keep(weeks, byes);
     }
 }
@@ -1224,6 +1230,7 @@ pub fn quality(
     q
 }
 
+mod at_most_twice;
 mod bound;
 mod design;
 mod stored;

@@ -217,6 +217,25 @@ fn beyond_that_repeats_stay_near_the_bound_and_below_three() {
 }
 
 #[test]
+fn small_fields_over_many_passen_have_no_pair_three_times() {
+    // 3R ≤ 2(N − 1): twice suffices by counting. The search alone reached the bound with a
+    // pair three times (18 × 11: 113 repeats, 20 × 11: 141); the stored schedules have none.
+    for (players, passen) in [(18, 11), (20, 11)] {
+        let drawn = schedule(players, passen, 1);
+        let q = quality(players, &drawn, None);
+        assert_eq!(q.partner_repeats, 0, "{players} × {passen}: {q:?}");
+        assert!(q.most_meetings <= 2, "{players} × {passen}: {q:?}");
+        assert!(
+            q.meeting_repeats <= q.bound + q.bound / 10,
+            "{players} × {passen}: {q:?}"
+        );
+        for passe in &drawn {
+            assert_complete(players, passe);
+        }
+    }
+}
+
+#[test]
 fn beyond_the_limit_a_design_and_the_passen_after_it_reach_the_bound() {
     // 16 and 28 players: a design meets every pair once in 5 and 9 Passen, so every table
     // after it repeats just what the counting bound counts (the search alone, this seed: 51 on
