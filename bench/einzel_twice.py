@@ -17,10 +17,11 @@ by a second, small SAT question so that nobody has the same partner twice. The r
 checked and printed as the Rust rows of at_most_twice.rs: per Passe the seats A1, A2, B1, B2
 table by table, then the spielfrei. The solver is CaDiCaL 1.5.3: on 20 x 11 (at most 14
 unmet) version 1.9.5 gave no answer in 13 minutes where 1.5.3 answered in two. MAX_UNMET "-"
-sets no limit.
+sets no limit; PREFIX "zG" asks for the symmetry Z_G instead (see tables_of).
 
 Usage: pip install python-sat; python3 bench/einzel_twice.py 20 11 1 5  (12 s: 141 repeats)
        python3 bench/einzel_twice.py 18 11 1     (2.5 minutes: 112 repeats)
+       python3 bench/einzel_twice.py 20 12 - z5  (5 s: 170 repeats, Z_5 on rows of five)
 """
 
 import itertools
@@ -41,9 +42,12 @@ def rotation(players, passen):
     return [[(out * r + i) % players for i in range(out)] for r in range(passen)]
 
 
-def tables_of(players, passen, most, max_unmet, fixed):
+def tables_of(players, passen, most, max_unmet, fixed, cyclic=None):
     """Tables of `passen` Passen, every pair at most `most` times, at most `max_unmet` pairs
-    never met (None: any), the Passen `fixed` as given; None if there is no such schedule."""
+    never met (None: any), the Passen `fixed` as given; None if there is no such schedule.
+    With `cyclic` = g, the players are rows of Z_g (player g·row + j), and the schedule is
+    invariant under j -> j + 1: Passen in orbits of g (each the next one moved), the last
+    passen mod g each mapped onto itself."""
     model = Seating(players, passen, rotation(players, passen))
     seat, clauses = model.seat, model.clauses
     for r, passe in enumerate(fixed):
@@ -58,18 +62,28 @@ def tables_of(players, passen, most, max_unmet, fixed):
         both = model.meetings(p, q)
         met = [model.met(p, q, r) for r in both]
         model.cardinality(met, most, CardEnc.atmost)
-        if max_unmet is None:
+        if max_unmet is None and cyclic is None:
             continue
-        # Met only where they share a table, so that "never met" is counted right.
+        # Met only where they share a table: "never met" is counted right, and the symmetry
+        # below moves the meetings themselves.
         for r in both:
             together = [model.pool.id(("both", p, q, r, t)) for t in range(model.tables)]
             for t, shared in enumerate(together):
                 clauses += [[-shared, seat(p, r, t)], [-shared, seat(q, r, t)]]
             clauses.append([-model.met(p, q, r)] + together)
-        never.append(model.pool.id(("never", p, q)))
-        clauses.append([never[-1]] + met)
+        if max_unmet is not None:
+            never.append(model.pool.id(("never", p, q)))
+            clauses.append([never[-1]] + met)
     if max_unmet is not None:
         model.cardinality(never, max_unmet, CardEnc.atmost)
+    if cyclic is not None:
+        move = lambda p: p // cyclic * cyclic + (p % cyclic + 1) % cyclic
+        orbits = passen // cyclic * cyclic
+        image = lambda r: r // cyclic * cyclic + (r + 1) % cyclic if r < orbits else r
+        met = lambda p, q, r: model.met(min(p, q), max(p, q), r)
+        for p, q, r in itertools.product(range(players), range(players), range(passen)):
+            if p < q:
+                clauses += [[-met(p, q, r), met(move(p), move(q), image(r))]]
     return model.solve("cadical153")
 
 
@@ -120,14 +134,18 @@ def check(players, seated):
 def main():
     players, passen = int(sys.argv[1]), int(sys.argv[2])
     max_unmet = None if sys.argv[3] == "-" else int(sys.argv[3])
-    prefix = int(sys.argv[4]) if len(sys.argv) > 4 else 1
+    prefix = sys.argv[4] if len(sys.argv) > 4 else "1"
     start = time.time()
     playing = [p for p in range(players) if p not in rotation(players, 1)[0]]
     fixed = [[playing[4 * t : 4 * t + 4] for t in range(players // 4)]]
-    if prefix > 1:
+    cyclic = int(prefix[1:]) if prefix.startswith("z") else None
+    prefix = 0 if cyclic else int(prefix)
+    if cyclic:
+        fixed = []  # Passe 1 fixed as it is would break the symmetry.
+    elif prefix > 1:
         fixed = tables_of(players, prefix, 1, None, fixed)
         print(f"{prefix} Passen without a repeat: {time.time() - start:.1f} s", flush=True)
-    schedule = tables_of(players, passen, 2, max_unmet, fixed)
+    schedule = tables_of(players, passen, 2, max_unmet, fixed, cyclic)
     if schedule is None:
         print(f"{players} x {passen}: UNSAT ({time.time() - start:.1f} s)")
         return
