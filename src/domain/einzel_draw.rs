@@ -431,11 +431,12 @@ fn consider_design(
             return;
         }
     }
-    if let Some(passen) = design::rotational(request.players, request.passen, rng) {
+    let designs = [design::rotational, at_most_twice::schedule];
+    for passen in designs
+        .iter()
+        .filter_map(|d| d(request.players, request.passen, rng))
+    {
         let (weeks, byes) = passen.into_iter().unzip();
-        keep(weeks, byes);
-    }
-    if let Some((weeks, byes)) = at_most_twice::schedule(request.players, request.passen, rng) {
         keep(weeks, byes);
     }
 }

@@ -13,6 +13,8 @@
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
+use super::design::DesignPasse;
+
 struct Field {
     players: usize,
     passen: &'static [&'static [u8]],
@@ -80,12 +82,10 @@ const FIELD_20_12: Field = Field {
 
 const FIELDS: [&Field; 3] = [&FIELD_18_11, &FIELD_20_11, &FIELD_20_12];
 
-/// A stored schedule's Passen: tables (seats A1, A2, B1, B2) and spielfrei players.
-pub type Passen = (Vec<Vec<[usize; 4]>>, Vec<Vec<usize>>);
-
-/// The stored schedule for `players` × `passen`, players placed in a seeded order; None where
-/// none is stored for exactly that field.
-pub fn schedule(players: usize, passen: usize, rng: &mut ChaCha8Rng) -> Option<Passen> {
+/// The stored schedule for `players` × `passen` (each Passe's tables and spielfrei, as the
+/// 1-rotational designs give them), players placed in a seeded order; None where none is
+/// stored for exactly that field.
+pub fn schedule(players: usize, passen: usize, rng: &mut ChaCha8Rng) -> Option<Vec<DesignPasse>> {
     let field = FIELDS
         .iter()
         .find(|f| f.players == players && f.passen.len() == passen)?;
@@ -107,7 +107,7 @@ pub fn schedule(players: usize, passen: usize, rng: &mut ChaCha8Rng) -> Option<P
                     .collect();
                 (tables, spielfrei)
             })
-            .unzip(),
+            .collect(),
     )
 }
 
@@ -121,7 +121,10 @@ mod tests {
     fn every_stored_field_has_no_pair_three_times_and_stays_within_a_tenth_of_the_bound() {
         for field in FIELDS {
             let (n, r) = (field.players, field.passen.len());
-            let (weeks, byes) = schedule(n, r, &mut ChaCha8Rng::seed_from_u64(2)).expect("stored");
+            let (weeks, byes): (Vec<_>, Vec<_>) = schedule(n, r, &mut ChaCha8Rng::seed_from_u64(2))
+                .expect("stored")
+                .into_iter()
+                .unzip();
             let (mut meet, mut partner) = (vec![0u32; n * n], vec![0u32; n * n]);
             let mut sat_out = vec![0u32; n];
             let mut played = vec![0u32; n];
