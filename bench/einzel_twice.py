@@ -17,11 +17,14 @@ by a second, small SAT question so that nobody has the same partner twice. The r
 checked and printed as the Rust rows of at_most_twice.rs: per Passe the seats A1, A2, B1, B2
 table by table, then the spielfrei. The solver is CaDiCaL 1.5.3: on 20 x 11 (at most 14
 unmet) version 1.9.5 gave no answer in 13 minutes where 1.5.3 answered in two. MAX_UNMET "-"
-sets no limit; PREFIX "zG" asks for the symmetry Z_G instead (see tables_of).
+sets no limit, "once" asks for no pair twice; PREFIX "zG" asks for the symmetry Z_G instead
+(see tables_of). With the symmetry, spielfrei players sit out row by row (see rotation): the
+stored schedules only need nobody twice, and the draw renames the players anyway.
 
 Usage: pip install python-sat; python3 bench/einzel_twice.py 20 11 1 5  (12 s: 141 repeats)
        python3 bench/einzel_twice.py 18 11 1     (2.5 minutes: 112 repeats)
        python3 bench/einzel_twice.py 20 12 - z5  (5 s: 170 repeats, Z_5 on rows of five)
+       python3 bench/einzel_twice.py 24 8 1 z3   (about a minute: 12 repeats, Z_3 on rows of three)
 """
 
 import itertools
@@ -37,18 +40,25 @@ from einzel_floor import Seating
 PAIRINGS = [((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2))]
 
 
-def rotation(players, passen):
+def rotation(players, passen, cyclic=None):
+    """Who is spielfrei in each Passe: players 0, 1 | 2, 3 | ... or, with the symmetry Z_g,
+    whole rows orbit by orbit (Passe g·k + j: element j of rows out·k, out·k + 1, ...), so
+    that the symmetry maps the spielfrei of a Passe onto those of the next."""
     out = players % 4
-    return [[(out * r + i) % players for i in range(out)] for r in range(passen)]
+    if cyclic is None:
+        return [[(out * r + i) % players for i in range(out)] for r in range(passen)]
+    return [[cyclic * (out * (r // cyclic) + i) + r % cyclic for i in range(out)] for r in range(passen)]
 
 
 def tables_of(players, passen, most, max_unmet, fixed, cyclic=None):
     """Tables of `passen` Passen, every pair at most `most` times, at most `max_unmet` pairs
     never met (None: any), the Passen `fixed` as given; None if there is no such schedule.
-    With `cyclic` = g, the players are rows of Z_g (player g·row + j), and the schedule is
-    invariant under j -> j + 1: Passen in orbits of g (each the next one moved), the last
-    passen mod g each mapped onto itself."""
-    model = Seating(players, passen, rotation(players, passen))
+    With `cyclic` = g, the players are rows of Z_g (player g·row + j; players beyond the last
+    whole row are fixed points), and the schedule is invariant under j -> j + 1: Passen in
+    orbits of g (each the next one moved), the last passen mod g each mapped onto itself.
+    `most` = 1 asks for no repeat at all (max_unmet is then None)."""
+    spielfrei = rotation(players, passen, cyclic)
+    model = Seating(players, passen, spielfrei)
     seat, clauses = model.seat, model.clauses
     for r, passe in enumerate(fixed):
         for t, table in enumerate(passe):
@@ -77,7 +87,8 @@ def tables_of(players, passen, most, max_unmet, fixed, cyclic=None):
     if max_unmet is not None:
         model.cardinality(never, max_unmet, CardEnc.atmost)
     if cyclic is not None:
-        move = lambda p: p // cyclic * cyclic + (p % cyclic + 1) % cyclic
+        rows = players // cyclic
+        move = lambda p: p // cyclic * cyclic + (p % cyclic + 1) % cyclic if p < rows * cyclic else p
         orbits = passen // cyclic * cyclic
         image = lambda r: r // cyclic * cyclic + (r + 1) % cyclic if r < orbits else r
         met = lambda p, q, r: model.met(min(p, q), max(p, q), r)
@@ -115,9 +126,8 @@ def seat_partners(schedule):
     return seated
 
 
-def check(players, seated):
-    """Meetings per pair, after checking seats, the rotation and partners."""
-    spielfrei = rotation(players, len(seated))
+def check(players, seated, spielfrei):
+    """Meetings per pair, after checking seats, the spielfrei and partners."""
     meetings, partners = {}, set()
     for passe, out in zip(seated, spielfrei):
         seats = sorted(p for table in passe for p in table)
@@ -133,7 +143,8 @@ def check(players, seated):
 
 def main():
     players, passen = int(sys.argv[1]), int(sys.argv[2])
-    max_unmet = None if sys.argv[3] == "-" else int(sys.argv[3])
+    most = 1 if sys.argv[3] == "once" else 2
+    max_unmet = None if sys.argv[3] in ("-", "once") else int(sys.argv[3])
     prefix = sys.argv[4] if len(sys.argv) > 4 else "1"
     start = time.time()
     playing = [p for p in range(players) if p not in rotation(players, 1)[0]]
@@ -142,22 +153,26 @@ def main():
     prefix = 0 if cyclic else int(prefix)
     if cyclic:
         fixed = []  # Passe 1 fixed as it is would break the symmetry.
+        out, rows = players % 4, players // cyclic
+        if out and (passen % cyclic or out * passen // cyclic > rows):
+            sys.exit("with spielfrei, Z_g needs whole orbits of Passen and a spielfrei row each")
     elif prefix > 1:
         fixed = tables_of(players, prefix, 1, None, fixed)
         print(f"{prefix} Passen without a repeat: {time.time() - start:.1f} s", flush=True)
-    schedule = tables_of(players, passen, 2, max_unmet, fixed, cyclic)
+    schedule = tables_of(players, passen, most, max_unmet, fixed, cyclic)
     if schedule is None:
         print(f"{players} x {passen}: UNSAT ({time.time() - start:.1f} s)")
         return
     seated = seat_partners(schedule)
-    meetings = check(players, seated)
+    spielfrei = rotation(players, passen, cyclic)
+    meetings = check(players, seated, spielfrei)
     unmet = players * (players - 1) // 2 - len(meetings)
     repeats = sum(m - 1 for m in meetings.values())
     print(
         f"{players} x {passen}: SAT ({time.time() - start:.1f} s), most meetings "
         f"{max(meetings.values())}, never met {unmet}, repeated meetings {repeats}"
     )
-    for passe, out in zip(seated, rotation(players, passen)):
+    for passe, out in zip(seated, spielfrei):
         print("    &[" + ", ".join(str(p) for p in [p for t in passe for p in t] + out) + "],")
 
 

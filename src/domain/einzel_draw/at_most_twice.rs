@@ -1,11 +1,13 @@
 //! Whole schedules for small fields over many Passen, where every pair must meet and many twice
-//! (3R > N − 1) but none needs to meet three times (3R ≤ 2(N − 1)): 18 × 11, 20 × 11 and
-//! 20 × 12. The annealing search reaches the counting bound there, but with a pair at one
-//! table three times; these schedules have every pair at most twice and stay within a tenth of
-//! the bound (20 × 12 at it).
+//! (3R > N − 1) but none needs to meet three times (3R ≤ 2(N − 1)): 18 × 11, 20 × 11,
+//! 20 × 12 and 24 × 8. The annealing search reaches the counting bound on the first three
+//! only with a pair at one table three times, and stays well above it on 24 × 8; these
+//! schedules have every pair at most twice and stay within a tenth of the bound (20 × 12 and
+//! 24 × 8 at it).
 //!
 //! They were found once, offline, by a SAT solver (`bench/einzel_twice.py`, which prints the
-//! rows below; 12 s for 20 × 11, 2.5 minutes for 18 × 11, 5 s for 20 × 12) and are stored
+//! rows below; 12 s for 20 × 11, 2.5 minutes for 18 × 11, 5 s for 20 × 12, about a minute for
+//! 24 × 8) and are stored
 //! whole: per Passe the seats A1, A2, B1, B2 table by table, then the spielfrei players, in the
 //! rotation (nobody twice before everybody once). The draw gives the players to the points in
 //! a seeded random order.
@@ -80,7 +82,26 @@ const FIELD_20_12: Field = Field {
     ],
 };
 
-const FIELDS: [&Field; 3] = [&FIELD_18_11, &FIELD_20_11, &FIELD_20_12];
+/// `python3 bench/einzel_twice.py 24 8 1 z3`: 12 repeats = bound, every pair met, the repeats a
+/// perfect matching (each player meets one other twice). Found with the symmetry Z₃ on eight
+/// rows of three (two orbits of three Passen, two Passen it fixes) in about a minute; Z₄ and Z₆
+/// gave no answer in 12 minutes each, and the search alone leaves 18.
+#[rustfmt::skip]
+const FIELD_24_8: Field = Field {
+    players: 24,
+    passen: &[
+        &[0, 3, 14, 16, 1, 5, 10, 11, 2, 4, 18, 19, 6, 13, 17, 22, 7, 9, 20, 21, 8, 12, 15, 23],
+        &[0, 5, 19, 20, 1, 4, 12, 17, 2, 3, 9, 11, 6, 16, 13, 21, 7, 15, 14, 23, 8, 10, 18, 22],
+        &[0, 4, 9, 10, 1, 3, 18, 20, 2, 5, 13, 15, 8, 16, 12, 21, 6, 11, 19, 23, 7, 17, 14, 22],
+        &[0, 1, 15, 21, 5, 9, 22, 23, 2, 6, 8, 20, 3, 4, 7, 13, 11, 12, 14, 18, 10, 16, 17, 19],
+        &[0, 6, 7, 18, 1, 2, 16, 22, 9, 12, 13, 19, 3, 10, 21, 23, 4, 5, 8, 14, 11, 15, 17, 20],
+        &[0, 2, 17, 23, 1, 7, 8, 19, 3, 5, 6, 12, 4, 11, 21, 22, 9, 15, 16, 18, 10, 13, 14, 20],
+        &[0, 8, 11, 13, 1, 6, 9, 14, 2, 7, 10, 12, 3, 15, 19, 22, 4, 16, 20, 23, 5, 17, 18, 21],
+        &[0, 12, 20, 22, 1, 13, 18, 23, 2, 14, 19, 21, 3, 8, 9, 17, 4, 6, 10, 15, 5, 7, 11, 16],
+    ],
+};
+
+const FIELDS: [&Field; 4] = [&FIELD_18_11, &FIELD_20_11, &FIELD_20_12, &FIELD_24_8];
 
 /// The stored schedule for `players` × `passen` (each Passe's tables and spielfrei, as the
 /// 1-rotational designs give them), players placed in a seeded order; None where none is
