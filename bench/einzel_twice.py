@@ -18,7 +18,7 @@ checked and printed as the Rust rows of at_most_twice.rs: per Passe the seats A1
 table by table, then the spielfrei. The solver is CaDiCaL 1.5.3: on 20 x 11 (at most 14
 unmet) version 1.9.5 gave no answer in 13 minutes where 1.5.3 answered in two. MAX_UNMET "-"
 sets no limit, "once" asks for no pair twice; PREFIX "zG" asks for the symmetry Z_G instead
-(see tables_of). With the symmetry, spielfrei players sit out row by row (see rotation): the
+(see tables_of; "zG/K" puts only K Passen in its orbits). With the symmetry, spielfrei players sit out row by row (see rotation): the
 stored schedules only need nobody twice, and the draw renames the players anyway.
 
 Usage: pip install python-sat; python3 bench/einzel_twice.py 20 11 1 5  (12 s: 141 repeats)
@@ -50,12 +50,13 @@ def rotation(players, passen, cyclic=None):
     return [[cyclic * (out * (r // cyclic) + i) + r % cyclic for i in range(out)] for r in range(passen)]
 
 
-def tables_of(players, passen, most, max_unmet, fixed, cyclic=None):
+def tables_of(players, passen, most, max_unmet, fixed, cyclic=None, in_orbits=None):
     """Tables of `passen` Passen, every pair at most `most` times, at most `max_unmet` pairs
     never met (None: any), the Passen `fixed` as given; None if there is no such schedule.
     With `cyclic` = g, the players are rows of Z_g (player g·row + j; players beyond the last
     whole row are fixed points), and the schedule is invariant under j -> j + 1: Passen in
-    orbits of g (each the next one moved), the last passen mod g each mapped onto itself.
+    orbits of g (each the next one moved; the first `in_orbits` Passen, by default as many as
+    whole orbits hold), the others each mapped onto itself.
     `most` = 1 asks for no repeat at all (max_unmet is then None)."""
     spielfrei = rotation(players, passen, cyclic)
     model = Seating(players, passen, spielfrei)
@@ -89,7 +90,7 @@ def tables_of(players, passen, most, max_unmet, fixed, cyclic=None):
     if cyclic is not None:
         rows = players // cyclic
         move = lambda p: p // cyclic * cyclic + (p % cyclic + 1) % cyclic if p < rows * cyclic else p
-        orbits = passen // cyclic * cyclic
+        orbits = passen // cyclic * cyclic if in_orbits is None else in_orbits
         image = lambda r: r // cyclic * cyclic + (r + 1) % cyclic if r < orbits else r
         met = lambda p, q, r: model.met(min(p, q), max(p, q), r)
         for p, q, r in itertools.product(range(players), range(players), range(passen)):
@@ -149,7 +150,10 @@ def main():
     start = time.time()
     playing = [p for p in range(players) if p not in rotation(players, 1)[0]]
     fixed = [[playing[4 * t : 4 * t + 4] for t in range(players // 4)]]
-    cyclic = int(prefix[1:]) if prefix.startswith("z") else None
+    # "zG" or "zG/K": the symmetry Z_G, with K Passen in its orbits (see tables_of).
+    cyclic, in_orbits = (int(prefix[1:].split("/")[0]), None) if prefix.startswith("z") else (None, None)
+    if cyclic and "/" in prefix:
+        in_orbits = int(prefix.split("/")[1])
     prefix = 0 if cyclic else int(prefix)
     if cyclic:
         fixed = []  # Passe 1 fixed as it is would break the symmetry.
@@ -159,7 +163,7 @@ def main():
     elif prefix > 1:
         fixed = tables_of(players, prefix, 1, None, fixed)
         print(f"{prefix} Passen without a repeat: {time.time() - start:.1f} s", flush=True)
-    schedule = tables_of(players, passen, most, max_unmet, fixed, cyclic)
+    schedule = tables_of(players, passen, most, max_unmet, fixed, cyclic, in_orbits)
     if schedule is None:
         print(f"{players} x {passen}: UNSAT ({time.time() - start:.1f} s)")
         return
