@@ -18,8 +18,9 @@ checked and printed as the Rust rows of at_most_twice.rs: per Passe the seats A1
 table by table, then the spielfrei. The solver is CaDiCaL 1.5.3: on 20 x 11 (at most 14
 unmet) version 1.9.5 gave no answer in 13 minutes where 1.5.3 answered in two. MAX_UNMET "-"
 sets no limit, "once" asks for no pair twice; PREFIX "zG" asks for the symmetry Z_G instead
-(see tables_of; "zG/K" puts only K Passen in its orbits). With the symmetry, spielfrei players sit out row by row (see rotation): the
-stored schedules only need nobody twice, and the draw renames the players anyway.
+(see tables_of; "zG/K" puts only K Passen in its orbits). With the symmetry, spielfrei players
+sit out row by row (see rotation): the stored schedules only need nobody twice, and the draw
+renames the players anyway.
 
 Usage: pip install python-sat; python3 bench/einzel_twice.py 20 11 1 5  (12 s: 141 repeats)
        python3 bench/einzel_twice.py 18 11 1     (2.5 minutes: 112 repeats)
@@ -151,9 +152,10 @@ def main():
     playing = [p for p in range(players) if p not in rotation(players, 1)[0]]
     fixed = [[playing[4 * t : 4 * t + 4] for t in range(players // 4)]]
     # "zG" or "zG/K": the symmetry Z_G, with K Passen in its orbits (see tables_of).
-    cyclic, in_orbits = (int(prefix[1:].split("/")[0]), None) if prefix.startswith("z") else (None, None)
-    if cyclic and "/" in prefix:
-        in_orbits = int(prefix.split("/")[1])
+    cyclic = in_orbits = None
+    if prefix.startswith("z"):
+        group, _, orbit_passen = prefix[1:].partition("/")
+        cyclic, in_orbits = int(group), int(orbit_passen) if orbit_passen else None
     prefix = 0 if cyclic else int(prefix)
     if cyclic:
         fixed = []  # Passe 1 fixed as it is would break the symmetry.

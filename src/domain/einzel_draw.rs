@@ -20,7 +20,7 @@
 //! counts iterations, never time, so a seed always gives the same draw. Whole schedules are
 //! searched at once (all Passen to draw); a single Passe (late arrivals, per-Passe drawing)
 //! is searched with the earlier Passen fixed. Tight fields try designs first: 1-rotational
-//! ones ([`design`]), stored ones ([`stored`]) and, for three small fields over many Passen,
+//! ones ([`design`]), stored ones ([`stored`]) and, for four small fields over many Passen,
 //! stored whole schedules with no pair three times ([`at_most_twice`]). Beyond the limit, a
 //! whole schedule starts with as many Passen without a repeat as there can be, and the rest
 //! is fitted around them (see [`consider_core`]).

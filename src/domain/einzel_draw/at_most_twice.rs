@@ -7,10 +7,9 @@
 //!
 //! They were found once, offline, by a SAT solver (`bench/einzel_twice.py`, which prints the
 //! rows below; 12 s for 20 × 11, 2.5 minutes for 18 × 11, 5 s for 20 × 12, about a minute for
-//! 24 × 8) and are stored
-//! whole: per Passe the seats A1, A2, B1, B2 table by table, then the spielfrei players, in the
-//! rotation (nobody twice before everybody once). The draw gives the players to the points in
-//! a seeded random order.
+//! 24 × 8) and are stored whole: per Passe the seats A1, A2, B1, B2 table by table, then the
+//! spielfrei players, nobody twice before everybody once. The draw gives the players to the
+//! points in a seeded random order.
 
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
