@@ -1,7 +1,8 @@
 //! The Einzelschieber draw against its quality targets: for each field, the time of a whole
 //! schedule and its partner and meeting repeats beside the counting bound; and one Passe of
 //! 200 players drawn after 7 played ones (per-Passe drawing).
-//! Run with `cargo bench --bench einzel` (`-- --fields 24x8 16x10` for those fields only);
+//! Run with `cargo bench --bench einzel` (`-- --fields 24x8 16x10` for those fields only, and
+//! `-- --fields 24x8 --seeds 10` for each of them drawn with seeds 1 to 10);
 //! `cargo bench --bench einzel -- --sweep [from to]` draws every
 //! field of 16 to 48 players (below 16, fewer than four tables make
 //! the counting bound unreachable) over 2 to 12 Passen (as far as partners last) and lists the ones
@@ -23,6 +24,11 @@ fn target(players: usize, passen: usize, bound: u32) -> u32 {
 
 /// A whole schedule of `players` × `passen` (seed 1): how long it took and its quality.
 fn timed_draw(players: usize, passen: usize) -> (f64, DrawQuality) {
+    timed_seeded_draw(players, passen, 1)
+}
+
+/// A whole schedule of `players` × `passen` drawn with `seed`.
+fn timed_seeded_draw(players: usize, passen: usize, seed: u64) -> (f64, DrawQuality) {
     let start = Instant::now();
     let drawn = draw_einzel(&EinzelRequest {
         players,
@@ -30,7 +36,7 @@ fn timed_draw(players: usize, passen: usize) -> (f64, DrawQuality) {
         passen,
         clubs: None,
         absent: &[],
-        seed: 1,
+        seed,
     });
     let millis = start.elapsed().as_secs_f64() * 1e3;
     (millis, quality(players, &drawn, None))
@@ -83,7 +89,15 @@ fn main() {
                 Some((n.parse().ok()?, r.parse().ok()?))
             })
             .collect();
-        report(&fields);
+        // With `--seeds K` after them: each field drawn with seeds 1 to K, to tell a field the
+        // draw misses by chance from one it misses whatever the seed.
+        match args.iter().position(|a| a == "--seeds") {
+            Some(k) => {
+                let seeds = args.get(k + 1).and_then(|a| a.parse().ok()).unwrap_or(10);
+                by_seed(&fields, seeds);
+            }
+            None => report(&fields),
+        }
         return;
     }
     report(&[
@@ -104,6 +118,30 @@ fn main() {
         (30, 12),
     ]);
     one_passe_of_200();
+}
+
+/// Each field drawn with seeds 1 to `seeds`: the meeting repeats of each draw beside the
+/// target, and how many draws met it.
+fn by_seed(fields: &[(usize, usize)], seeds: u64) {
+    for &(players, passen) in fields {
+        let draws: Vec<(f64, DrawQuality)> = (1..=seeds)
+            .map(|seed| timed_seeded_draw(players, passen, seed))
+            .collect();
+        let target = target(players, passen, draws[0].1.bound);
+        let repeats: Vec<String> = draws
+            .iter()
+            .map(|(_, q)| q.meeting_repeats.to_string())
+            .collect();
+        let met = draws
+            .iter()
+            .filter(|(_, q)| q.meeting_repeats <= target && q.partner_repeats == 0)
+            .count();
+        let slowest = draws.iter().map(|(ms, _)| *ms).fold(0.0, f64::max);
+        println!(
+            "{players:>3} × {passen:>2}: target ≤ {target}, met by {met} of {seeds} seeds, slowest {slowest:.0} ms | {}",
+            repeats.join(" ")
+        );
+    }
 }
 
 /// Each field's time and quality beside its target.

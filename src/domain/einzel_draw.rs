@@ -128,9 +128,6 @@ const PARTNER_COST: i64 = 1_000_000;
 /// A same-Verein table mate, when asked for: a tenth of a repeated meeting.
 const CLUB_COST: i64 = 1;
 
-/// A seat in the schedule: Passe (of those drawn), table, seat.
-type Seat = (usize, usize, usize);
-
 /// Independent tries at most (see [`draw_einzel`]).
 const TRIES: usize = 3;
 
@@ -375,7 +372,7 @@ fn search_once(
     }
     let mut bench = Bench::new(n, request.fixed, byes);
     anneal(&mut attempt, &mut weeks, bench.as_mut(), rng);
-    polish(&mut attempt, &mut weeks, rng, target);
+    polish(&mut attempt, &mut weeks, bench.as_mut(), rng, target);
     if rebuild && target == 0 && total_cost(&attempt) > 0 {
         rebuild_weeks(&mut attempt, &mut weeks, rng);
     }
@@ -582,7 +579,7 @@ fn keep_schedule(
     let (mut weeks, byes): (Vec<_>, Vec<_>) =
         passen.into_iter().map(|p| (p.tables, p.spielfrei)).unzip();
     pair_partners(&mut attempt, &mut weeks, rng);
-    polish(&mut attempt, &mut weeks, rng, target);
+    polish(&mut attempt, &mut weeks, None, rng, target);
     let cost = total_cost(&attempt);
     Kept::offer(kept, Kept { cost, weeks, byes })
 }
@@ -746,6 +743,7 @@ fn onto_rotation(
 /// sits out: only where nobody sits out twice (the fixed Passen counted), so that any player
 /// who has not sat out may take the place on the bench of one who has and the rotation's rule
 /// still holds. Which players sit out is then searched with the tables, not fixed beforehand.
+#[derive(Clone)]
 struct Bench {
     byes: Vec<Vec<usize>>,
     sat_out: Vec<u32>,
@@ -848,13 +846,48 @@ fn total_cost(search: &Search<'_>) -> i64 {
     cost
 }
 
+/// A move of the tabu search in one Passe: two seats swapped (at two tables, or at one, which
+/// changes partners only), or a seated player giving his seat to the `i`-th who sits out.
+#[derive(Clone, Copy)]
+enum Move {
+    Swap((usize, usize), (usize, usize)),
+    Bench((usize, usize), usize),
+}
+
+impl Move {
+    /// Keeps `candidate` (Passe, move, cost change) if it changes the cost less than the
+    /// chosen one, or as little (one of the `ties` picked at random).
+    fn offer(
+        chosen: &mut Option<(usize, Move, i64)>,
+        ties: &mut u32,
+        candidate: (usize, Move, i64),
+        rng: &mut ChaCha8Rng,
+    ) {
+        match chosen {
+            Some((_, _, d)) if *d < candidate.2 => {}
+            Some((_, _, d)) if *d == candidate.2 => {
+                *ties += 1;
+                if rng.random_range(0..=*ties) == 0 {
+                    *chosen = Some(candidate);
+                }
+            }
+            _ => {
+                *ties = 0;
+                *chosen = Some(candidate);
+            }
+        }
+    }
+}
+
 /// Tabu search (after Dotú and Van Hentenryck's for the social golfer problem): take a
 /// player with a repeat at their table, make the best swap with a player of another table of
-/// that Passe that is not tabu (a swap undone too soon), even when it is worse; shake the
-/// schedule when nothing improves for a while; keep the best.
+/// that Passe (or, where the bench may move, with one who sits out) that is not tabu (a swap
+/// undone too soon), even when it is worse; shake the schedule when nothing improves for a
+/// while; keep the best.
 fn polish(
     search: &mut Search<'_>,
     weeks: &mut [Vec<[usize; 4]>],
+    mut bench: Option<&mut Bench>,
     rng: &mut ChaCha8Rng,
     target: i64,
 ) {
@@ -862,6 +895,7 @@ fn polish(
     let mut cost = total_cost(search);
     let mut best_cost = cost;
     let mut best: Vec<Vec<[usize; 4]>> = weeks.to_vec();
+    let mut best_bench: Option<Bench> = bench.as_deref().cloned();
     let mut tabu = vec![0u64; weeks.len() * n * n];
     let steps = 10_000 + 100 * (n * weeks.len()) as u64;
     let mut last_better = 0;
@@ -883,12 +917,15 @@ fn polish(
             break;
         }
         // The best move of a few conflicted players (all of them when there are few).
-        let mut chosen: Option<(Seat, (usize, usize), i64)> = None;
+        let mut chosen: Option<(usize, Move, i64)> = None;
         let mut ties = 0;
         for _ in 0..conflicts.len().min(16) {
             let (w, t1, s1) = conflicts[rng.random_range(0..conflicts.len())];
             let week = &weeks[w];
             let a = week[t1][s1];
+            let banned = |b: usize, delta: i64| {
+                tabu[(w * n + a) * n + b] > step && cost + delta >= best_cost
+            };
             for (t2, table) in week.iter().enumerate() {
                 for (s2, &b) in table.iter().enumerate() {
                     if a == b {
@@ -900,38 +937,62 @@ fn polish(
                         search.seat_change(&week[t1], s1, a, b)
                             + search.seat_change(table, s2, b, a)
                     };
-                    if t2 == t1 && delta == 0 {
+                    if (t2 == t1 && delta == 0) || banned(b, delta) {
                         continue;
                     }
-                    let banned = tabu[(w * n + a) * n + b] > step;
-                    if banned && cost + delta >= best_cost {
-                        continue;
-                    }
-                    match chosen {
-                        Some((_, _, d)) if d < delta => {}
-                        Some((_, _, d)) if d == delta => {
-                            ties += 1;
-                            if rng.random_range(0..=ties) == 0 {
-                                chosen = Some(((w, t1, s1), (t2, s2), delta));
-                            }
-                        }
-                        _ => {
-                            ties = 0;
-                            chosen = Some(((w, t1, s1), (t2, s2), delta));
-                        }
-                    }
+                    Move::offer(
+                        &mut chosen,
+                        &mut ties,
+                        (w, Move::Swap((t1, s1), (t2, s2)), delta),
+                        rng,
+                    );
+                }
+            }
+            // A player who has not sat out may take the bench of one who sits out here.
+            let Some(bench) = bench.as_deref().filter(|b| b.sat_out[a] == 0) else {
+                continue;
+            };
+            for (i, &resting) in bench.byes[w].iter().enumerate() {
+                let delta = search.seat_change(&week[t1], s1, a, resting);
+                if !banned(resting, delta) {
+                    Move::offer(
+                        &mut chosen,
+                        &mut ties,
+                        (w, Move::Bench((t1, s1), i), delta),
+                        rng,
+                    );
                 }
             }
         }
         // Never more than one new repeat at a time; from a dead end, back to the best.
-        let Some(((w, t1, s1), (t2, s2), delta)) = chosen.filter(|c| c.2 <= meet_cost(2)) else {
+        let Some((w, mv, delta)) = chosen.filter(|c| c.2 <= meet_cost(2)) else {
             restore(search, weeks, &best);
+            if let (Some(bench), Some(kept)) = (bench.as_deref_mut(), &best_bench) {
+                bench.clone_from(kept);
+            }
             cost = best_cost;
             continue;
         };
-        let a = weeks[w][t1][s1];
-        let b = weeks[w][t2][s2];
-        search.apply_swap(&mut weeks[w], (t1, s1), (t2, s2));
+        let (a, b) = match mv {
+            Move::Swap((t1, s1), (t2, s2)) => {
+                let (a, b) = (weeks[w][t1][s1], weeks[w][t2][s2]);
+                search.apply_swap(&mut weeks[w], (t1, s1), (t2, s2));
+                (a, b)
+            }
+            Move::Bench((t, s), i) => {
+                let Some(bench) = bench.as_deref_mut() else {
+                    continue;
+                };
+                let (seated, resting) = (weeks[w][t][s], bench.byes[w][i]);
+                search.add_table(&weeks[w][t], -1);
+                weeks[w][t][s] = resting;
+                search.add_table(&weeks[w][t], 1);
+                bench.byes[w][i] = seated;
+                bench.sat_out[seated] += 1;
+                bench.sat_out[resting] -= 1;
+                (seated, resting)
+            }
+        };
         cost += delta;
         let tenure = step + 2 + rng.random_range(0..10);
         tabu[(w * n + a) * n + b] = tenure;
@@ -939,6 +1000,9 @@ fn polish(
         if cost < best_cost {
             best_cost = cost;
             best.clone_from_slice(weeks);
+            if let (Some(bench), Some(kept)) = (bench.as_deref(), best_bench.as_mut()) {
+                kept.clone_from(bench);
+            }
             last_better = step;
         } else if step - last_better > 500 {
             // Stuck: a few random swaps, then go on from there.
@@ -966,6 +1030,9 @@ fn polish(
     }
     if best_cost < cost {
         restore(search, weeks, &best);
+        if let (Some(bench), Some(kept)) = (bench, best_bench) {
+            *bench = kept;
+        }
     }
 }
 
