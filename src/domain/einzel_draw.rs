@@ -579,7 +579,9 @@ fn keep_schedule(
     let (mut weeks, byes): (Vec<_>, Vec<_>) =
         passen.into_iter().map(|p| (p.tables, p.spielfrei)).unzip();
     pair_partners(&mut attempt, &mut weeks, rng);
-    polish(&mut attempt, &mut weeks, None, rng, target);
+    let mut bench = Bench::new(search.n, &[], &byes);
+    polish(&mut attempt, &mut weeks, bench.as_mut(), rng, target);
+    let byes = bench.map_or(byes, |b| b.byes);
     let cost = total_cost(&attempt);
     Kept::offer(kept, Kept { cost, weeks, byes })
 }

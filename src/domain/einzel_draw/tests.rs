@@ -546,3 +546,43 @@ fn the_tabu_search_also_moves_who_sits_out() {
     }
     assert!(with_bench < without, "{with_bench} against {without}");
 }
+
+/// A schedule laid over a core is polished with its spielfrei players movable too: who sits
+/// out changes, and the rotation's rule still holds.
+#[test]
+fn a_kept_schedule_searches_who_sits_out_too() {
+    let (players, passen) = (18, 6);
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let byes = byes(players, &[], &[], passen, &mut rng);
+    let schedule: Vec<EinzelPasse> = byes
+        .iter()
+        .map(|out| {
+            let mut playing: Vec<usize> = (0..players).filter(|p| !out.contains(p)).collect();
+            playing.shuffle(&mut rng);
+            let tables = playing
+                .chunks_exact(4)
+                .map(|c| [c[0], c[1], c[2], c[3]])
+                .collect();
+            EinzelPasse {
+                tables,
+                spielfrei: out.clone(),
+            }
+        })
+        .collect();
+    let mut kept = None;
+    keep_schedule(&nobody_met(players), schedule, 0, &mut rng, &mut kept);
+    let kept = kept.expect("a schedule is kept");
+    assert_ne!(kept.byes, byes, "who sits out was searched");
+    let drawn: Vec<EinzelPasse> = kept
+        .weeks
+        .into_iter()
+        .zip(kept.byes)
+        .map(|(tables, spielfrei)| EinzelPasse { tables, spielfrei })
+        .collect();
+    assert_complete_and_nobody_out_twice(players, &drawn);
+    let mut recounted = nobody_met(players);
+    for table in drawn.iter().flat_map(|p| &p.tables) {
+        recounted.add_table(table, 1);
+    }
+    assert_eq!(kept.cost, total_cost(&recounted));
+}
