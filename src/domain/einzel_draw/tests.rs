@@ -496,6 +496,45 @@ fn a_passe_with_repeats_is_rebuilt_without_them() {
     assert_eq!((q.meeting_repeats, q.partner_repeats), (0, 0), "{q:?}");
 }
 
+/// Tables of four drawn at random for each Passe, around who sits out in it (`byes`).
+fn seated_at_random(
+    players: usize,
+    byes: &[Vec<usize>],
+    rng: &mut ChaCha8Rng,
+) -> Vec<Vec<[usize; 4]>> {
+    byes.iter()
+        .map(|out| {
+            let mut playing: Vec<usize> = (0..players).filter(|p| !out.contains(p)).collect();
+            playing.shuffle(rng);
+            playing
+                .chunks_exact(4)
+                .map(|c| [c[0], c[1], c[2], c[3]])
+                .collect()
+        })
+        .collect()
+}
+
+/// Asserts of a searched schedule that every Passe is complete, nobody sits out twice, and
+/// the cost the search counted is the schedule's own.
+fn assert_checked_schedule(
+    players: usize,
+    weeks: Vec<Vec<[usize; 4]>>,
+    byes: Vec<Vec<usize>>,
+    counted: i64,
+) {
+    let drawn: Vec<EinzelPasse> = weeks
+        .into_iter()
+        .zip(byes)
+        .map(|(tables, spielfrei)| EinzelPasse { tables, spielfrei })
+        .collect();
+    assert_complete_and_nobody_out_twice(players, &drawn);
+    let mut recounted = nobody_met(players);
+    for table in drawn.iter().flat_map(|p| &p.tables) {
+        recounted.add_table(table, 1);
+    }
+    assert_eq!(counted, total_cost(&recounted));
+}
+
 /// The tabu search after the annealing, from the same start with and without moves of who
 /// sits out: with them it leaves fewer repeats on 18 players × 6 Passen (two spielfrei a
 /// Passe), and the rotation's rule still holds (nobody out twice, every Passe complete).
@@ -506,18 +545,8 @@ fn the_tabu_search_also_moves_who_sits_out() {
     for seed in 1..=4 {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let byes = byes(players, &[], &[], passen, &mut rng);
+        let mut weeks = seated_at_random(players, &byes, &mut rng);
         let mut search = nobody_met(players);
-        let mut weeks: Vec<Vec<[usize; 4]>> = byes
-            .iter()
-            .map(|out| {
-                let mut playing: Vec<usize> = (0..players).filter(|p| !out.contains(p)).collect();
-                playing.shuffle(&mut rng);
-                playing
-                    .chunks_exact(4)
-                    .map(|c| [c[0], c[1], c[2], c[3]])
-                    .collect()
-            })
-            .collect();
         for table in weeks.iter().flatten() {
             search.add_table(table, 1);
         }
@@ -531,18 +560,7 @@ fn the_tabu_search_also_moves_who_sits_out() {
 
         polish(&mut search, &mut weeks, Some(&mut bench), &mut rng, 0);
         with_bench += total_cost(&search);
-        let drawn: Vec<EinzelPasse> = weeks
-            .into_iter()
-            .zip(bench.byes)
-            .map(|(tables, spielfrei)| EinzelPasse { tables, spielfrei })
-            .collect();
-        assert_complete_and_nobody_out_twice(players, &drawn);
-        // The counts the search kept are the schedule's own.
-        let mut recounted = nobody_met(players);
-        for table in drawn.iter().flat_map(|p| &p.tables) {
-            recounted.add_table(table, 1);
-        }
-        assert_eq!(total_cost(&search), total_cost(&recounted), "seed {seed}");
+        assert_checked_schedule(players, weeks, bench.byes, total_cost(&search));
     }
     assert!(with_bench < without, "{with_bench} against {without}");
 }
@@ -554,35 +572,17 @@ fn a_kept_schedule_searches_who_sits_out_too() {
     let (players, passen) = (18, 6);
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     let byes = byes(players, &[], &[], passen, &mut rng);
-    let schedule: Vec<EinzelPasse> = byes
-        .iter()
-        .map(|out| {
-            let mut playing: Vec<usize> = (0..players).filter(|p| !out.contains(p)).collect();
-            playing.shuffle(&mut rng);
-            let tables = playing
-                .chunks_exact(4)
-                .map(|c| [c[0], c[1], c[2], c[3]])
-                .collect();
-            EinzelPasse {
-                tables,
-                spielfrei: out.clone(),
-            }
+    let schedule: Vec<EinzelPasse> = seated_at_random(players, &byes, &mut rng)
+        .into_iter()
+        .zip(&byes)
+        .map(|(tables, out)| EinzelPasse {
+            tables,
+            spielfrei: out.clone(),
         })
         .collect();
     let mut kept = None;
     keep_schedule(&nobody_met(players), schedule, 0, &mut rng, &mut kept);
     let kept = kept.expect("a schedule is kept");
     assert_ne!(kept.byes, byes, "who sits out was searched");
-    let drawn: Vec<EinzelPasse> = kept
-        .weeks
-        .into_iter()
-        .zip(kept.byes)
-        .map(|(tables, spielfrei)| EinzelPasse { tables, spielfrei })
-        .collect();
-    assert_complete_and_nobody_out_twice(players, &drawn);
-    let mut recounted = nobody_met(players);
-    for table in drawn.iter().flat_map(|p| &p.tables) {
-        recounted.add_table(table, 1);
-    }
-    assert_eq!(kept.cost, total_cost(&recounted));
+    assert_checked_schedule(players, kept.weeks, kept.byes, kept.cost);
 }
