@@ -370,7 +370,7 @@ fn search_once(
             attempt.add_table(table, 1);
         }
     }
-    let mut bench = Bench::new(n, request.fixed, byes);
+    let mut bench = Bench::new(n, request.fixed, byes, absent);
     anneal(&mut attempt, &mut weeks, bench.as_mut(), rng);
     polish(&mut attempt, &mut weeks, bench.as_mut(), rng, target);
     if rebuild && target == 0 && total_cost(&attempt) > 0 {
@@ -579,7 +579,7 @@ fn keep_schedule(
     let (mut weeks, byes): (Vec<_>, Vec<_>) =
         passen.into_iter().map(|p| (p.tables, p.spielfrei)).unzip();
     pair_partners(&mut attempt, &mut weeks, rng);
-    let mut bench = Bench::new(search.n, &[], &byes);
+    let mut bench = Bench::new(search.n, &[], &byes, &[]);
     polish(&mut attempt, &mut weeks, bench.as_mut(), rng, target);
     let byes = bench.map_or(byes, |b| b.byes);
     let cost = total_cost(&attempt);
@@ -742,29 +742,132 @@ fn onto_rotation(
 }
 
 /// Who is spielfrei in the Passen being drawn, for moves that give a player's seat to one who
-/// sits out: only where nobody sits out twice (the fixed Passen counted), so that any player
-/// who has not sat out may take the place on the bench of one who has and the rotation's rule
-/// still holds. Which players sit out is then searched with the tables, not fixed beforehand.
+/// sits out, as long as the rotation's rule still holds: where nobody sits out twice (the
+/// fixed Passen counted), any player who has not sat out may take the place on the bench of
+/// one who has; where some do (small fields, see [`ROTATION_CHECK_MAX_PLAYERS`]), each trade
+/// is checked against the whole rotation. Which players sit out is then searched with the
+/// tables, not fixed beforehand.
 #[derive(Clone)]
 struct Bench {
     byes: Vec<Vec<usize>>,
     sat_out: Vec<u32>,
+    /// Where some player sits out more than once (more spielfrei places than players, 19 × 7):
+    /// the record for checking the whole rotation on each trade.
+    rotation: Option<Rotation>,
 }
 
+/// The rotation's record where players sit out more than once: the Passen (fixed ones first,
+/// then the ones drawn) in which each player sits out, in order, and who takes part at all.
+#[derive(Clone)]
+struct Rotation {
+    when: Vec<Vec<usize>>,
+    present: Vec<bool>,
+    fixed: usize,
+}
+
+impl Rotation {
+    /// The Passe of `p`'s (k + 1)-th time out if `seated` sat out in Passe `at` instead of
+    /// `resting`.
+    fn nth(
+        &self,
+        p: usize,
+        k: usize,
+        (at, seated, resting): (usize, usize, usize),
+    ) -> Option<usize> {
+        let times = &self.when[p];
+        let before = times.partition_point(|&t| t < at);
+        if p == seated {
+            match k.cmp(&before) {
+                std::cmp::Ordering::Less => times.get(k).copied(),
+                std::cmp::Ordering::Equal => Some(at),
+                std::cmp::Ordering::Greater => times.get(k - 1).copied(),
+            }
+        } else if p == resting {
+            times.get(if k < before { k } else { k + 1 }).copied()
+        } else {
+            times.get(k).copied()
+        }
+    }
+}
+
+/// Fields up to this size may move the bench where players sit out more than once (the
+/// rotation is then checked whole on every trade; only small fields have that many places).
+const ROTATION_CHECK_MAX_PLAYERS: usize = 64;
+
 impl Bench {
-    fn new(players: usize, fixed: &[EinzelPasse], byes: &[Vec<usize>]) -> Option<Bench> {
-        let mut sat_out = vec![0u32; players];
-        for p in fixed.iter().flat_map(|passe| &passe.spielfrei) {
-            sat_out[*p] += 1;
+    fn new(
+        players: usize,
+        fixed: &[EinzelPasse],
+        byes: &[Vec<usize>],
+        absent: &[usize],
+    ) -> Option<Bench> {
+        let mut when: Vec<Vec<usize>> = vec![Vec::new(); players];
+        let all = fixed.iter().map(|passe| &passe.spielfrei).chain(byes);
+        for (passe, out) in all.enumerate() {
+            for &p in out {
+                when[p].push(passe);
+            }
         }
-        for &p in byes.iter().flatten() {
-            sat_out[p] += 1;
+        let sat_out: Vec<u32> = when.iter().map(|times| times.len() as u32).collect();
+        if byes.iter().all(Vec::is_empty) {
+            return None;
         }
-        let movable = byes.iter().any(|out| !out.is_empty()) && sat_out.iter().all(|&c| c <= 1);
-        movable.then(|| Bench {
+        let rotation = if sat_out.iter().all(|&c| c <= 1) {
+            None
+        } else if players <= ROTATION_CHECK_MAX_PLAYERS {
+            Some(Rotation {
+                when,
+                present: (0..players).map(|p| !absent.contains(&p)).collect(),
+                fixed: fixed.len(),
+            })
+        } else {
+            return None;
+        };
+        Some(Bench {
             byes: byes.to_vec(),
             sat_out,
+            rotation,
         })
+    }
+
+    /// Whether `seated` may sit out in Passe `w` instead of `resting` and the rotation still
+    /// holds: nobody sits out a (k + 1)-th time before everybody has sat out k times.
+    fn may_trade(&self, w: usize, seated: usize, resting: usize) -> bool {
+        let Some(rotation) = &self.rotation else {
+            // Nobody sits out twice: any player who has not sat out may.
+            return self.sat_out[seated] == 0;
+        };
+        let trade = (rotation.fixed + w, seated, resting);
+        let players = self.sat_out.len();
+        let most = self.sat_out.iter().max().map_or(0, |&m| m as usize + 1);
+        (1..most).all(|k| {
+            // The k-th time of everybody present, and the earliest (k + 1)-th of anybody.
+            let latest_kth = (0..players)
+                .filter(|&p| rotation.present[p])
+                .try_fold(0, |latest, p| {
+                    Some(latest.max(rotation.nth(p, k - 1, trade)?))
+                });
+            let earliest_next = (0..players).filter_map(|p| rotation.nth(p, k, trade)).min();
+            match (latest_kth, earliest_next) {
+                (_, None) => true,
+                (None, Some(_)) => false,
+                (Some(latest), Some(next)) => latest <= next,
+            }
+        })
+    }
+
+    /// `seated` sits out in Passe `w` in place of the `i`-th who did; returns who did.
+    fn trade(&mut self, w: usize, i: usize, seated: usize) -> usize {
+        let resting = std::mem::replace(&mut self.byes[w][i], seated);
+        self.sat_out[seated] += 1;
+        self.sat_out[resting] -= 1;
+        if let Some(rotation) = &mut self.rotation {
+            let at = rotation.fixed + w;
+            rotation.when[resting].retain(|&t| t != at);
+            let times = &mut rotation.when[seated];
+            times.insert(times.partition_point(|&t| t < at), at);
+        }
+        resting
     }
 }
 
@@ -801,20 +904,21 @@ fn anneal(
         }
         if let Some(bench) = bench.as_deref_mut().filter(|_| step % 8 == 1) {
             let seated = week[t1][s1];
-            let out = &mut bench.byes[w];
-            if out.is_empty() || bench.sat_out[seated] > 0 {
+            // Where nobody sits out twice, only who has not sat out may (checked before a
+            // random number is drawn, as it always was: the same draws for those fields).
+            if bench.byes[w].is_empty() || (bench.rotation.is_none() && bench.sat_out[seated] > 0) {
                 continue;
             }
-            let i = rng.random_range(0..out.len());
-            let resting = out[i];
+            let i = rng.random_range(0..bench.byes[w].len());
+            let resting = bench.byes[w][i];
+            if !bench.may_trade(w, seated, resting) {
+                continue;
+            }
             let delta = search.seat_change(&week[t1], s1, seated, resting);
             if delta <= 0 || rng.random_bool((-(delta as f64) / temperature).exp().min(1.0)) {
                 search.add_table(&week[t1], -1);
-                week[t1][s1] = resting;
+                week[t1][s1] = bench.trade(w, i, seated);
                 search.add_table(&week[t1], 1);
-                out[i] = seated;
-                bench.sat_out[seated] += 1;
-                bench.sat_out[resting] -= 1;
             }
             continue;
         }
@@ -951,12 +1055,12 @@ fn polish(
                 }
             }
             // A player who has not sat out may take the bench of one who sits out here.
-            let Some(bench) = bench.as_deref().filter(|b| b.sat_out[a] == 0) else {
+            let Some(bench) = bench.as_deref() else {
                 continue;
             };
             for (i, &resting) in bench.byes[w].iter().enumerate() {
                 let delta = search.seat_change(&week[t1], s1, a, resting);
-                if !banned(resting, delta) {
+                if !banned(resting, delta) && bench.may_trade(w, a, resting) {
                     Move::offer(
                         &mut chosen,
                         &mut ties,
@@ -985,13 +1089,11 @@ fn polish(
                 let Some(bench) = bench.as_deref_mut() else {
                     continue;
                 };
-                let (seated, resting) = (weeks[w][t][s], bench.byes[w][i]);
+                let seated = weeks[w][t][s];
                 search.add_table(&weeks[w][t], -1);
+                let resting = bench.trade(w, i, seated);
                 weeks[w][t][s] = resting;
                 search.add_table(&weeks[w][t], 1);
-                bench.byes[w][i] = seated;
-                bench.sat_out[seated] += 1;
-                bench.sat_out[resting] -= 1;
                 (seated, resting)
             }
         };
