@@ -801,6 +801,9 @@ impl Bench {
         byes: &[Vec<usize>],
         absent: &[usize],
     ) -> Option<Bench> {
+        if byes.iter().all(Vec::is_empty) {
+            return None;
+        }
         let mut when: Vec<Vec<usize>> = vec![Vec::new(); players];
         let all = fixed.iter().map(|passe| &passe.spielfrei).chain(byes);
         for (passe, out) in all.enumerate() {
@@ -809,9 +812,6 @@ impl Bench {
             }
         }
         let sat_out: Vec<u32> = when.iter().map(|times| times.len() as u32).collect();
-        if byes.iter().all(Vec::is_empty) {
-            return None;
-        }
         let rotation = if sat_out.iter().all(|&c| c <= 1) {
             None
         } else if players <= ROTATION_CHECK_MAX_PLAYERS {
@@ -856,8 +856,16 @@ impl Bench {
         })
     }
 
-    /// `seated` sits out in Passe `w` in place of the `i`-th who did; returns who did.
-    fn trade(&mut self, w: usize, i: usize, seated: usize) -> usize {
+    /// The player at `seat` of `table` (in Passe `w`) sits out in place of the `i`-th who did,
+    /// who takes the seat, the counts kept; returns (who sat, who sat out).
+    fn trade(
+        &mut self,
+        search: &mut Search<'_>,
+        (w, i): (usize, usize),
+        table: &mut [usize; 4],
+        seat: usize,
+    ) -> (usize, usize) {
+        let seated = table[seat];
         let resting = std::mem::replace(&mut self.byes[w][i], seated);
         self.sat_out[seated] += 1;
         self.sat_out[resting] -= 1;
@@ -867,7 +875,10 @@ impl Bench {
             let times = &mut rotation.when[seated];
             times.insert(times.partition_point(|&t| t < at), at);
         }
-        resting
+        search.add_table(table, -1);
+        table[seat] = resting;
+        search.add_table(table, 1);
+        (seated, resting)
     }
 }
 
@@ -916,9 +927,7 @@ fn anneal(
             }
             let delta = search.seat_change(&week[t1], s1, seated, resting);
             if delta <= 0 || rng.random_bool((-(delta as f64) / temperature).exp().min(1.0)) {
-                search.add_table(&week[t1], -1);
-                week[t1][s1] = bench.trade(w, i, seated);
-                search.add_table(&week[t1], 1);
+                bench.trade(search, (w, i), &mut week[t1], s1);
             }
             continue;
         }
@@ -1054,7 +1063,7 @@ fn polish(
                     );
                 }
             }
-            // A player who has not sat out may take the bench of one who sits out here.
+            // Or the player sits out here instead of one who does, where the rotation allows.
             let Some(bench) = bench.as_deref() else {
                 continue;
             };
@@ -1089,12 +1098,7 @@ fn polish(
                 let Some(bench) = bench.as_deref_mut() else {
                     continue;
                 };
-                let seated = weeks[w][t][s];
-                search.add_table(&weeks[w][t], -1);
-                let resting = bench.trade(w, i, seated);
-                weeks[w][t][s] = resting;
-                search.add_table(&weeks[w][t], 1);
-                (seated, resting)
+                bench.trade(search, (w, i), &mut weeks[w][t], s)
             }
         };
         cost += delta;
