@@ -57,6 +57,12 @@ def cyclic_system(family, v):
     return sorted({tuple(sorted((x + s) % v for x in b)) for b in family for s in range(v)})
 
 
+def images(blocks, v, multiplier):
+    """For each block, the index of its image under x -> multiplier·x."""
+    index = {b: i for i, b in enumerate(blocks)}
+    return [index[tuple(sorted(x * multiplier % v for x in b))] for b in blocks]
+
+
 def split(blocks, v, removed=None, multiplier=None):
     """Passen of the system less (v - 1) / 12 disjoint blocks (`removed`, or any), or None.
     With `multiplier` m the split is invariant under x -> m·x (classes in orbits of three)."""
@@ -68,14 +74,13 @@ def split(blocks, v, removed=None, multiplier=None):
 
     at = lambda b, k: pool.id(("at", b, k))
     out = lambda b: pool.id(("out", b))
-    index = {b: i for i, b in enumerate(blocks)}
+    image = images(blocks, v, multiplier) if multiplier is not None else None
     for b in range(len(blocks)):
         cardinality([at(b, k) for k in range(passen)] + [out(b)], 1, CardEnc.equals)
         if removed is not None:
             clauses.append([out(b)] if b in removed else [-out(b)])
-        if multiplier is not None:
-            image = index[tuple(sorted(x * multiplier % v for x in blocks[b]))]
-            clauses.extend([-at(b, k), at(image, k // 3 * 3 + (k + 1) % 3)] for k in range(passen))
+        if image is not None:
+            clauses.extend([-at(b, k), at(image[b], k // 3 * 3 + (k + 1) % 3)] for k in range(passen))
     cardinality([out(b) for b in range(len(blocks))], (v - 1) // 12, CardEnc.equals)
     for p in range(v):
         through = [b for b in range(len(blocks)) if p in blocks[b]]
@@ -97,9 +102,8 @@ def split(blocks, v, removed=None, multiplier=None):
 
 def removable_orbits(blocks, v, multiplier):
     """Sets of three disjoint blocks that x -> m·x maps onto themselves (no block is fixed)."""
-    index = {b: i for i, b in enumerate(blocks)}
-    image = lambda b: index[tuple(sorted(x * multiplier % v for x in blocks[b]))]
-    orbits = {frozenset([b, image(b), image(image(b))]) for b in range(len(blocks))}
+    image = images(blocks, v, multiplier)
+    orbits = {frozenset([b, image[b], image[image[b]]]) for b in range(len(blocks))}
     return [o for o in orbits if len(o) == 3 and len({p for b in o for p in blocks[b]}) == 12]
 
 
