@@ -1,15 +1,16 @@
 //! Whole schedules for small fields over many Passen, where every pair must meet and many twice
-//! (3R > N − 1) but none needs to meet three times (3R ≤ 2(N − 1)): 18 × 11, 20 × 11,
-//! 20 × 12 and 24 × 8. The annealing search reaches the counting bound on the first three
-//! only with a pair at one table three times, and stays well above it on 24 × 8; these
-//! schedules have every pair at most twice and stay within a tenth of the bound (20 × 12 and
-//! 24 × 8 at it).
+//! (3R > N − 1) but none needs to meet three times (3R ≤ 2(N − 1)): 18 × 7, 18 × 11, 20 × 11,
+//! 20 × 12 and 24 × 8. The annealing search reaches the counting bound on three of them only
+//! with a pair at one table three times, and stays more than a tenth above it on 18 × 7 and
+//! 24 × 8; these schedules have every pair at most twice and stay within a tenth of the bound
+//! (20 × 12 and 24 × 8 at it).
 //!
-//! They were found once, offline, by a SAT solver (`bench/einzel_twice.py`, which prints the
-//! rows below; 12 s for 20 × 11, 2.5 minutes for 18 × 11, 5 s for 20 × 12, about a minute for
-//! 24 × 8) and are stored whole: per Passe the seats A1, A2, B1, B2 table by table, then the
-//! spielfrei players, nobody twice before everybody once. The draw gives the players to the
-//! points in a seeded random order.
+//! They were found once, offline — four by a SAT solver (`bench/einzel_twice.py`, which prints
+//! the rows below; 12 s for 20 × 11, 2.5 minutes for 18 × 11, 5 s for 20 × 12, about a minute
+//! for 24 × 8), 18 × 7 by a long tabu search (`benches/einzel_offline.rs`) — and are stored
+//! whole: per Passe the seats A1, A2, B1, B2 table by table, then the spielfrei players,
+//! nobody twice before everybody once. The draw gives the players to the points in a seeded
+//! random order.
 
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -100,7 +101,30 @@ const FIELD_24_8: Field = Field {
     ],
 };
 
-const FIELDS: [&Field; 4] = [&FIELD_18_11, &FIELD_20_11, &FIELD_20_12, &FIELD_24_8];
+/// `cargo bench --bench einzel_offline -- 18 7 16`: 16 repeats (bound 15), every pair at most
+/// twice. Found by the offline tabu search in 2 s, where the SAT solver gave no answer in
+/// 15 minutes and the draw's own search leaves 17.
+#[rustfmt::skip]
+const FIELD_18_7: Field = Field {
+    players: 18,
+    passen: &[
+        &[6, 7, 11, 4, 8, 15, 1, 16, 3, 0, 13, 2, 12, 5, 14, 10, 9, 17],
+        &[3, 4, 8, 11, 16, 6, 5, 2, 15, 1, 9, 13, 7, 17, 14, 0, 10, 12],
+        &[1, 12, 7, 2, 10, 0, 15, 11, 3, 14, 6, 9, 17, 5, 4, 13, 8, 16],
+        &[14, 11, 5, 1, 16, 9, 4, 0, 2, 10, 13, 8, 17, 12, 15, 3, 7, 6],
+        &[2, 15, 4, 14, 9, 7, 5, 8, 17, 6, 1, 10, 13, 16, 11, 12, 0, 3],
+        &[0, 6, 8, 12, 2, 9, 17, 11, 3, 16, 7, 10, 14, 13, 4, 1, 5, 15],
+        &[15, 6, 13, 7, 5, 3, 1, 0, 17, 8, 16, 14, 4, 10, 12, 9, 11, 2],
+    ],
+};
+
+const FIELDS: [&Field; 5] = [
+    &FIELD_18_7,
+    &FIELD_18_11,
+    &FIELD_20_11,
+    &FIELD_20_12,
+    &FIELD_24_8,
+];
 
 /// The stored schedule for `players` × `passen` (each Passe's tables and spielfrei, as the
 /// 1-rotational designs give them), players placed in a seeded order; None where none is
