@@ -15,6 +15,7 @@
 //! Here it runs for minutes instead of milliseconds.
 
 use jassturnier::domain::einzel_draw::{EinzelRequest, draw_einzel};
+use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
@@ -44,7 +45,6 @@ impl Schedule {
         let mut weeks = Vec::new();
         // Who sits out: the players in turn.
         for w in 0..passen {
-            use rand::seq::SliceRandom;
             let resting: Vec<usize> = (0..byes).map(|i| (w * byes + i) % n).collect();
             order.retain(|p| !resting.contains(p));
             order.shuffle(rng);
