@@ -39,35 +39,22 @@ struct Schedule {
 
 impl Schedule {
     fn random(n: usize, passen: usize, rng: &mut ChaCha8Rng) -> Self {
-        let tables = n / 4;
-        let byes = n - 4 * tables;
-        let mut order: Vec<usize> = (0..n).collect();
-        let mut weeks = Vec::new();
-        // Who sits out: the players in turn.
-        for w in 0..passen {
-            let resting: Vec<usize> = (0..byes).map(|i| (w * byes + i) % n).collect();
-            order.retain(|p| !resting.contains(p));
-            order.shuffle(rng);
-            let mut week = order.clone();
-            week.extend(&resting);
-            weeks.push(week);
-            order = (0..n).collect();
-        }
-        let mut schedule = Schedule {
-            n,
-            tables,
-            weeks,
-            meet: vec![0; n * n],
-        };
-        for w in 0..passen {
-            for t in 0..tables {
-                schedule.add_table(w, t, 1);
-            }
-        }
-        schedule
+        let byes = n % 4;
+        let weeks = (0..passen)
+            .map(|w| {
+                // Who sits out: the players in turn.
+                let resting: Vec<usize> = (0..byes).map(|i| (w * byes + i) % n).collect();
+                let mut week: Vec<usize> = (0..n).filter(|p| !resting.contains(p)).collect();
+                week.shuffle(rng);
+                week.extend(resting);
+                week
+            })
+            .collect();
+        Self::from_weeks(n, weeks)
     }
 
-    /// The app's draw with `seed` as the start (its rotation has nobody sit out twice here).
+    /// The app's draw with `seed` as the start (its rotation has nobody sit out twice
+    /// before everybody once).
     fn drawn(n: usize, passen: usize, seed: u64) -> Self {
         let drawn = draw_einzel(&EinzelRequest {
             players: n,
@@ -88,14 +75,28 @@ impl Schedule {
                     .collect()
             })
             .collect();
+        Self::from_weeks(n, weeks)
+    }
+
+    fn from_weeks(n: usize, weeks: Vec<Vec<usize>>) -> Self {
         let mut schedule = Schedule {
             n,
             tables: n / 4,
             weeks,
             meet: vec![0; n * n],
         };
-        rebuild_counts(&mut schedule);
+        schedule.recount();
         schedule
+    }
+
+    /// The meeting counts anew from the seats.
+    fn recount(&mut self) {
+        self.meet.iter_mut().for_each(|m| *m = 0);
+        for w in 0..self.weeks.len() {
+            for t in 0..self.tables {
+                self.add_table(w, t, 1);
+            }
+        }
     }
 
     fn add_table(&mut self, w: usize, t: usize, by: i32) {
@@ -109,18 +110,20 @@ impl Schedule {
         }
     }
 
-    fn cost(&self) -> i64 {
+    /// `per_pair` of each pair's meetings, summed over all pairs.
+    fn sum_over_pairs(&self, per_pair: impl Fn(i32) -> i64) -> i64 {
         (0..self.n)
             .flat_map(|a| (a + 1..self.n).map(move |b| (a, b)))
-            .map(|(a, b)| pair_cost(self.meet[a * self.n + b]))
+            .map(|(a, b)| per_pair(self.meet[a * self.n + b]))
             .sum()
     }
 
+    fn cost(&self) -> i64 {
+        self.sum_over_pairs(pair_cost)
+    }
+
     fn repeats(&self) -> i64 {
-        (0..self.n)
-            .flat_map(|a| (a + 1..self.n).map(move |b| (a, b)))
-            .map(|(a, b)| i64::from((self.meet[a * self.n + b] - 1).max(0)))
-            .sum()
+        self.sum_over_pairs(|m| i64::from((m - 1).max(0)))
     }
 
     /// The cost change of `leaving` giving his seat `s` (a seat at a table, or one sitting
@@ -163,14 +166,11 @@ impl Schedule {
         for (v, week) in self.weeks.iter().enumerate() {
             for &p in &week[seated..] {
                 // In Passe `w`, `a` and `b` trade places.
-                let p = if v != w {
-                    p
-                } else if p == a {
-                    b
-                } else if p == b {
-                    a
-                } else {
-                    p
+                let p = match p {
+                    _ if v != w => p,
+                    p if p == a => b,
+                    p if p == b => a,
+                    p => p,
                 };
                 sat_out[p] += 1;
             }
@@ -214,11 +214,10 @@ impl Schedule {
 fn search(
     mut schedule: Schedule,
     target: i64,
-    seed: u64,
+    rng: &mut ChaCha8Rng,
     limit: Duration,
 ) -> (Vec<Vec<usize>>, i64) {
     let (n, passen) = (schedule.n, schedule.weeks.len());
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut cost = schedule.cost();
     let mut best = schedule.weeks.clone();
     let mut best_cost = cost;
@@ -280,7 +279,7 @@ fn search(
         } else if step - last_better > 20_000 {
             // A long stall: from the best schedule, a few random swaps.
             schedule.weeks.clone_from(&best);
-            rebuild_counts(&mut schedule);
+            schedule.recount();
             for _ in 0..rng.random_range(2..8) {
                 let w = rng.random_range(0..passen);
                 let (s1, s2) = (rng.random_range(0..n), rng.random_range(0..n));
@@ -292,8 +291,8 @@ fn search(
             last_better = step;
         }
     }
-    schedule.weeks = best.clone();
-    rebuild_counts(&mut schedule);
+    schedule.weeks.clone_from(&best);
+    schedule.recount();
     eprintln!(
         "{} steps, {:.1} s; meeting repeats {}",
         step,
@@ -301,15 +300,6 @@ fn search(
         schedule.repeats()
     );
     (best, best_cost)
-}
-
-fn rebuild_counts(schedule: &mut Schedule) {
-    schedule.meet.iter_mut().for_each(|m| *m = 0);
-    for w in 0..schedule.weeks.len() {
-        for t in 0..schedule.tables {
-            schedule.add_table(w, t, 1);
-        }
-    }
 }
 
 /// Orders each table's four seats so that nobody partners anybody twice (A1 with A2, B1 with
@@ -340,23 +330,25 @@ fn choose_partners(weeks: &mut [Vec<usize>], tables: usize, n: usize) -> bool {
             if partnered[p * n + q] || partnered[r * n + s] {
                 continue;
             }
-            for (x, y, on) in [(p, q, true), (r, s, true)] {
-                partnered[x * n + y] = on;
-                partnered[y * n + x] = on;
-            }
+            mark(partnered, n, [(p, q), (r, s)], true);
             weeks[w][4 * t..4 * t + 4].copy_from_slice(&[p, q, r, s]);
             if place(at + 1, slots, weeks, partnered, n) {
                 return true;
             }
-            for (x, y) in [(p, q), (r, s)] {
-                partnered[x * n + y] = false;
-                partnered[y * n + x] = false;
-            }
+            mark(partnered, n, [(p, q), (r, s)], false);
         }
         weeks[w][4 * t..4 * t + 4].copy_from_slice(&seats);
         false
     }
     place(0, &slots, weeks, &mut partnered, n)
+}
+
+/// Marks the pairs as partnered (or no longer).
+fn mark(partnered: &mut [bool], n: usize, pairs: [(usize, usize); 2], partners: bool) {
+    for (x, y) in pairs {
+        partnered[x * n + y] = partners;
+        partnered[y * n + x] = partners;
+    }
 }
 
 fn main() {
@@ -366,20 +358,23 @@ fn main() {
         .collect();
     let number = |i: usize| args.get(i).and_then(|a| a.parse::<u64>().ok());
     let (Some(n), Some(passen), Some(target)) = (number(0), number(1), number(2)) else {
-        eprintln!("usage: einzel_offline PLAYERS PASSEN TARGET [SEED] [MINUTES]");
+        eprintln!("usage: einzel_offline PLAYERS PASSEN TARGET [SEED] [MINUTES] [draw]");
         return;
     };
     let (n, passen) = (n as usize, passen as usize);
     let seed = number(3).unwrap_or(1);
     let minutes = number(4).unwrap_or(10);
+    // One stream for the random start and the search after it, so that a seed gives the
+    // same schedule again (the stored ones name theirs).
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let start = if args.get(5).is_some_and(|a| a == "draw") {
         Schedule::drawn(n, passen, seed)
     } else {
-        Schedule::random(n, passen, &mut ChaCha8Rng::seed_from_u64(seed))
+        Schedule::random(n, passen, &mut rng)
     };
     eprintln!("start: meeting repeats {}", start.repeats());
     let limit = Duration::from_secs(60 * minutes);
-    let (mut weeks, cost) = search(start, target as i64, seed, limit);
+    let (mut weeks, cost) = search(start, target as i64, &mut rng, limit);
     // The best schedule is printed even above the target: `bench/einzel_lns.py` goes on from it.
     let verdict = if cost <= target as i64 {
         "found"
