@@ -61,6 +61,14 @@ pub struct EinzelRequest<'a> {
     pub seed: u64,
 }
 
+impl EinzelRequest<'_> {
+    /// A whole schedule for the whole field: nothing played yet, nobody absent — what the
+    /// designs and the stored schedules are made for.
+    fn is_whole(&self) -> bool {
+        self.fixed.is_empty() && self.absent.is_empty()
+    }
+}
+
 /// The quality of a schedule, as the draw list prints it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct DrawQuality {
@@ -270,8 +278,8 @@ pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
     // Where a whole schedule is stored, it is the best that searches of minutes found, offline;
     // the search here, with the budget of a tournament day, does not beat it (the fields that
     // miss their target, measured in bench/EINZEL_DRAW.md): reaching it is enough, too.
-    let whole = request.fixed.is_empty() && request.absent.is_empty();
-    let stored_repeats = whole
+    let stored_repeats = request
+        .is_whole()
         .then(|| at_most_twice::repeats(n, request.passen))
         .flatten()
         .unwrap_or(0);
@@ -417,7 +425,7 @@ fn consider_design(
     rng: &mut ChaCha8Rng,
     kept: &mut Option<Kept>,
 ) {
-    if !request.fixed.is_empty() || !request.absent.is_empty() {
+    if !request.is_whole() {
         return;
     }
     let mut keep = |weeks: Vec<Vec<[usize; 4]>>, byes: Vec<Vec<usize>>| {
@@ -485,7 +493,7 @@ fn consider_core(
     kept: &mut Option<Kept>,
 ) {
     let (n, passen) = (request.players, request.passen);
-    if !request.fixed.is_empty() || !request.absent.is_empty() || passen < 2 {
+    if !request.is_whole() || passen < 2 {
         return;
     }
     // One or two players off a design without spielfrei, the design first. One short

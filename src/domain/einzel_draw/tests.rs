@@ -299,8 +299,9 @@ fn fields_that_miss_their_target_draw_the_best_schedule_found_offline() {
     // 30; 26 × 8: 5, 5, 5; 26 × 9: 15, 18, 18; 30 × 10: 13, 12, 15; 30 × 11: 35, 35, 39;
     // 34 × 12: 28, 30, 28; 31 × 11: 14, 14, 14; 33 × 11: 20, 21, 21; 36 × 12: 28, 49, 53;
     // 25 × 8: 8, 9, 9; 27 × 10: 18, 18, 18; 29 × 10: 21, 21, 21; 35 × 12: 14, 15, 17 (seeds 4 to
-    // 8: 19, 16, 19, 13, 13); 37 × 12: 22, 20, 16 (4 to 8: 20, 19, 18, 19, 20). The stored schedules have no more than the best of them (some are the
-    // draw with one of those seeds), and the draw gives them whatever the seed, at once.
+    // 8: 19, 16, 19, 13, 13); 37 × 12: 22, 20, 16 (4 to 8: 20, 19, 18, 19, 20). The stored
+    // schedules have no more than the best of them (some are the draw with one of those seeds),
+    // and the draw gives them whatever the seed, at once.
     let best = [
         (19, 7, 5),
         (21, 7, 10),
