@@ -30,7 +30,7 @@ from pysat.formula import IDPool
 from pysat.solvers import Solver
 
 from einzel_lns import parse, unmet
-from einzel_twice import check, seat_partners
+from einzel_twice import check, print_rows, seat_partners
 
 STORED = pathlib.Path(__file__).resolve().parent.parent / "src/domain/einzel_draw/at_most_twice.rs"
 
@@ -156,8 +156,7 @@ def main():
         f"{players} x {len(passen)}: {sum(m - 1 for m in counts.values())} repeats, never met {best}, "
         f"most meetings {max(counts.values())} ({time.time() - start:.0f} s)"
     )
-    for passe, out in zip(seated, spielfrei):
-        print("    &[" + ", ".join(str(p) for p in [p for t in passe for p in t] + out) + "],")
+    print_rows(seated, spielfrei)
 
 
 if __name__ == "__main__":

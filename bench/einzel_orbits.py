@@ -28,7 +28,7 @@ import sys
 import time
 from collections import Counter
 
-from einzel_twice import check, seat_partners
+from einzel_twice import check, print_rows, seat_partners
 
 
 class Orbits:
@@ -206,8 +206,7 @@ def main():
         f"{players} x {passen}: {repeats} repeats (cost {best}), most meetings {max(meetings.values())}, "
         f"never met {players * (players - 1) // 2 - len(meetings)}, most spielfrei {max(sat_out.values(), default=0)}"
     )
-    for passe, out in zip(seated, spielfrei):
-        print("    &[" + ", ".join(str(p) for p in [p for t in passe for p in t] + out) + "],")
+    print_rows(seated, spielfrei)
 
 
 if __name__ == "__main__":

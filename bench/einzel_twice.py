@@ -143,6 +143,13 @@ def check(players, seated, spielfrei):
     return meetings
 
 
+def print_rows(seated, spielfrei):
+    """The schedule as the Rust rows of at_most_twice.rs: per Passe the seats table by table,
+    then the spielfrei."""
+    for passe, out in zip(seated, spielfrei):
+        print("    &[" + ", ".join(str(p) for p in [p for t in passe for p in t] + out) + "],")
+
+
 def main():
     players, passen = int(sys.argv[1]), int(sys.argv[2])
     most = 1 if sys.argv[3] == "once" else 2
@@ -178,8 +185,7 @@ def main():
         f"{players} x {passen}: SAT ({time.time() - start:.1f} s), most meetings "
         f"{max(meetings.values())}, never met {unmet}, repeated meetings {repeats}"
     )
-    for passe, out in zip(seated, spielfrei):
-        print("    &[" + ", ".join(str(p) for p in [p for t in passe for p in t] + out) + "],")
+    print_rows(seated, spielfrei)
 
 
 if __name__ == "__main__":
