@@ -53,6 +53,19 @@ def meetings(passen):
     return met
 
 
+def solve_within(clauses, seconds):
+    """The true variables of a model found within `seconds`, or None (unsatisfiable or no answer
+    in time). Glucose: CaDiCaL (as pysat has it) does not stop when interrupted."""
+    with Solver(name="glucose4", bootstrap_with=clauses) as solver:
+        timer = threading.Timer(seconds, solver.interrupt)
+        timer.start()
+        found = solver.solve_limited(expect_interrupt=True)
+        timer.cancel()
+        if not found:
+            return None
+        return {literal for literal in solver.get_model() if literal > 0}
+
+
 def reseat(players, passen, freed, max_unmet, seconds):
     """The Passen with the freed players seated anew in their holes, at most `max_unmet`
     pairs never met and no pair three times; None where the solver finds none in time."""
@@ -99,15 +112,9 @@ def reseat(players, passen, freed, max_unmet, seconds):
     if max_unmet < 0:
         return None
     clauses += CardEnc.atmost(never, max_unmet, vpool=pool, encoding=EncType.seqcounter).clauses
-    # Glucose: CaDiCaL (as pysat has it) does not stop when interrupted.
-    with Solver(name="glucose4", bootstrap_with=clauses) as solver:
-        timer = threading.Timer(seconds, solver.interrupt)
-        timer.start()
-        found = solver.solve_limited(expect_interrupt=True)
-        timer.cancel()
-        if not found:
-            return None
-        model = {literal for literal in solver.get_model() if literal > 0}
+    model = solve_within(clauses, seconds)
+    if model is None:
+        return None
     result = []
     for r, (tables, out) in enumerate(passen):
         new = [list(k) for k in kept_tables[r]]

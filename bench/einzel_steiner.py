@@ -40,12 +40,13 @@ import collections
 import itertools
 import random
 import sys
-import threading
 import time
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 from pysat.solvers import Solver
+
+from einzel_lns_players import solve_within
 
 
 def z5_squared_systems():
@@ -135,16 +136,10 @@ def random_system(v, image, seed, seconds):
     renamed = list(range(1, len(block_orbits) + 1))
     random.Random(seed).shuffle(renamed)
     rename = lambda literal: (renamed[abs(literal) - 1] if abs(literal) <= len(renamed) else abs(literal)) * (1 if literal > 0 else -1)
-    # Glucose, because it stops when interrupted.
-    with Solver(name="glucose4", bootstrap_with=[[rename(l) for l in c] for c in clauses]) as solver:
-        timer = threading.Timer(seconds, solver.interrupt)
-        timer.start()
-        found = solver.solve_limited(expect_interrupt=True)
-        timer.cancel()
-        if not found:
-            return None
-        true = set(solver.get_model())
-        model = {o + 1 for o in range(len(block_orbits)) if renamed[o] in true}
+    true = solve_within([[rename(l) for l in c] for c in clauses], seconds)
+    if true is None:
+        return None
+    model = {o + 1 for o in range(len(block_orbits)) if renamed[o] in true}
     return system_from(v, block_orbits, model)
 
 
