@@ -53,7 +53,7 @@ def meetings(passen):
     return met
 
 
-def solve_within(clauses, seconds):
+def sat_model_within(clauses, seconds):
     """The true variables of a model found within `seconds`, or None (unsatisfiable or no answer
     in time). Glucose: CaDiCaL (as pysat has it) does not stop when interrupted."""
     with Solver(name="glucose4", bootstrap_with=clauses) as solver:
@@ -112,7 +112,7 @@ def reseat(players, passen, freed, max_unmet, seconds):
     if max_unmet < 0:
         return None
     clauses += CardEnc.atmost(never, max_unmet, vpool=pool, encoding=EncType.seqcounter).clauses
-    model = solve_within(clauses, seconds)
+    model = sat_model_within(clauses, seconds)
     if model is None:
         return None
     result = []

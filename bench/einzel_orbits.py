@@ -28,27 +28,21 @@ import sys
 import time
 from collections import Counter
 
+from einzel_rotational import pair_orbits
 from einzel_twice import check, print_rows, seat_partners
 
 
 class Orbits:
-    """Z_g on `rows` rows plus `fixed` fixed points: every pair's orbit and its length."""
+    """Z_g on `rows` rows plus `fixed` fixed points (einzel_rotational.pair_orbits): every
+    pair's orbit as a number, and each orbit's length."""
 
     def __init__(self, g, rows, fixed):
         self.g, self.finite = g, g * rows
         self.players = self.finite + fixed
-        self.id = {}
-        self.length = []
-        for p, q in itertools.combinations(range(self.players), 2):
-            if (p, q) in self.id:
-                continue
-            images = {tuple(sorted((self.shift(p, s), self.shift(q, s)))) for s in range(g)}
-            for image in images:
-                self.id[image] = len(self.length)
-            self.length.append(len(images))
-
-    def shift(self, p, s):
-        return p if p >= self.finite else p // self.g * self.g + (p % self.g + s) % self.g
+        self.shift, orbit_of, members = pair_orbits(g, rows, fixed)
+        number = {smallest: n for n, smallest in enumerate(members)}
+        self.id = {pair: number[smallest] for pair, smallest in orbit_of.items()}
+        self.length = [len(images) for images in members.values()]
 
     def of(self, p, q):
         return self.id[(p, q) if p < q else (q, p)]
@@ -71,12 +65,17 @@ class Search:
             seated = [p for p in range(players) if p not in resting]
             rng.shuffle(seated)
             self.seats.append(seated + resting)
-        self.used = Counter()
-        for b in range(bases):
+        self.used = self.count_used()
+        self.cost = sum(self.orbit_cost(o) for o in range(len(orbits.length)))
+
+    def count_used(self):
+        """How often the base Passen use each orbit of pairs."""
+        used = Counter()
+        for b in range(self.bases):
             for table in self.tables_of(b):
                 for p, q in itertools.combinations(table, 2):
-                    self.used[orbits.of(p, q)] += 1
-        self.cost = sum(self.orbit_cost(o) for o in range(len(orbits.length)))
+                    used[self.o.of(p, q)] += 1
+        return used
 
     def tables_of(self, b):
         s = self.seats[b]
@@ -164,11 +163,7 @@ class Search:
                     # Reheat from the best schedule found.
                     temperature = 1.5
                     self.seats = [list(s) for s in best_seats]
-                    self.used = Counter()
-                    for c in range(self.bases):
-                        for table in self.tables_of(c):
-                            for p, q in itertools.combinations(table, 2):
-                                self.used[self.o.of(p, q)] += 1
+                    self.used = self.count_used()
                     self.cost = best
         self.seats = best_seats
         return best

@@ -46,7 +46,7 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
-from einzel_lns_players import solve_within
+from einzel_lns_players import sat_model_within
 
 
 def z5_squared_systems():
@@ -136,7 +136,7 @@ def random_system(v, image, seed, seconds):
     renamed = list(range(1, len(block_orbits) + 1))
     random.Random(seed).shuffle(renamed)
     rename = lambda literal: (renamed[abs(literal) - 1] if abs(literal) <= len(renamed) else abs(literal)) * (1 if literal > 0 else -1)
-    true = solve_within([[rename(l) for l in c] for c in clauses], seconds)
+    true = sat_model_within([[rename(l) for l in c] for c in clauses], seconds)
     if true is None:
         return None
     model = {o + 1 for o in range(len(block_orbits)) if renamed[o] in true}
