@@ -77,6 +77,15 @@ class Seating:
             self.clauses.append([-self.seat(p, r, t), -self.seat(q, r, t), self.met(p, q, r)])
         return both
 
+    def met_only_at_a_shared_table(self, p, q, both):
+        """met(p, q, r) for r in `both` only where p and q share a table, so that "met" (and
+        so "never met") is counted exactly, not just bounded from below."""
+        for r in both:
+            together = [self.pool.id(("both", p, q, r, t)) for t in range(self.tables)]
+            for t, shared in enumerate(together):
+                self.clauses.extend([[-shared, self.seat(p, r, t)], [-shared, self.seat(q, r, t)]])
+            self.clauses.append([-self.met(p, q, r)] + together)
+
     def solve(self, solver_name):
         """Each Passe's tables in a model of the clauses, or None if there is none."""
         with Solver(name=solver_name, bootstrap_with=self.clauses) as solver:

@@ -76,13 +76,8 @@ def tables_of(players, passen, most, max_unmet, fixed, cyclic=None, in_orbits=No
         model.cardinality(met, most, CardEnc.atmost)
         if max_unmet is None and cyclic is None:
             continue
-        # Met only where they share a table: "never met" is counted right, and the symmetry
-        # below moves the meetings themselves.
-        for r in both:
-            together = [model.pool.id(("both", p, q, r, t)) for t in range(model.tables)]
-            for t, shared in enumerate(together):
-                clauses += [[-shared, seat(p, r, t)], [-shared, seat(q, r, t)]]
-            clauses.append([-model.met(p, q, r)] + together)
+        # "Never met" is counted right, and the symmetry below moves the meetings themselves.
+        model.met_only_at_a_shared_table(p, q, both)
         if max_unmet is not None:
             never.append(model.pool.id(("never", p, q)))
             clauses.append([never[-1]] + met)
