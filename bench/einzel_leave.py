@@ -61,19 +61,29 @@ def leave_cubic(players, passen, graph):
     return never, exactly
 
 
-def model_of(players, passen, never, exactly, apart):
-    """The clauses of a schedule without a repeat that meets `never` and `exactly`."""
+def schedule_model(players, passen, never, exactly):
+    """The clauses of a schedule without a repeat, player N - R + r spielfrei in Passe r, in
+    which the pairs in `never` never meet and those in `exactly` meet once; met(p, q, r) is
+    true exactly where p and q share a table."""
     fixed = players - passen
     model = Seating(players, passen, [{fixed + r} for r in range(passen)])
-    seat, clauses, playing = model.seat, model.clauses, model.playing
     for p, q in itertools.combinations(range(players), 2):
         both = model.meetings(p, q)
         if frozenset((p, q)) in never:
-            clauses.extend([-model.met(p, q, r)] for r in both)
+            model.clauses.extend([-model.met(p, q, r)] for r in both)
             continue
         model.met_only_at_a_shared_table(p, q, both)
         once = CardEnc.equals if frozenset((p, q)) in exactly else CardEnc.atmost
         model.cardinality([model.met(p, q, r) for r in both], 1, once)
+    return model
+
+
+def model_of(players, passen, never, exactly, apart):
+    """The clauses of a schedule without a repeat that meets `never` and `exactly`, with the
+    symmetry broken as set out above."""
+    fixed = players - passen
+    model = schedule_model(players, passen, never, exactly)
+    seat, clauses, playing = model.seat, model.clauses, model.playing
     if apart:
         # One spielfrei player at each table (five of them at five tables, never together):
         # tables ordered by theirs, and in Passe 1 the F players three by three in order.
