@@ -39,6 +39,7 @@ import networkx
 from networkx.algorithms.isomorphism import GraphMatcher
 
 from einzel_leave import cubic_graphs, leave_cubic, schedule_model
+from einzel_rotational import check
 
 PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31)
 
@@ -116,9 +117,11 @@ def solve_case(players, passen, graph, sigma, prime, cycles):
 
 
 def checked(tables, pi, sigma):
-    """A schedule found: no pair twice, and pi maps it onto itself."""
-    pairs = [pair for passe in tables for table in passe for pair in itertools.combinations(table, 2)]
-    assert len(pairs) == len(set(pairs)), "a pair meets twice"
+    """A schedule found: everybody seated once per Passe, no pair twice (einzel_rotational's
+    check), and pi maps it onto itself."""
+    fixed = len(pi) - len(sigma)
+    repeats, _, _ = check(len(pi), [(passe, [fixed + r]) for r, passe in enumerate(tables)])
+    assert repeats == 0, "a pair meets twice"
     blocks = {(r, frozenset(table)) for r, passe in enumerate(tables) for table in passe}
     assert all((sigma[r], frozenset(pi[p] for p in table)) in blocks for r, table in blocks)
 
@@ -164,9 +167,10 @@ def main():
               f"{len(group)} automorphisms")
     tally = {"UNSAT": 0, "SAT": 0, "no answer": 0}
     for sigma, prime, cycles in cases(players, passen, group):
-        shape = f"Passen {','.join(map(str, cycle_type(sigma))) or '1'}   F {prime}x{cycles}"
-        if only and (only[0] != (",".join(map(str, cycle_type(sigma))) or "1") or only[1] != f"{prime}x{cycles}"):
+        passen_type, f_type = ",".join(map(str, cycle_type(sigma))) or "1", f"{prime}x{cycles}"
+        if only and only != [passen_type, f_type]:
             continue
+        shape = f"Passen {passen_type}   F {f_type}"
         start = time.time()
         answer = answer_within(seconds, (players, passen, graph, sigma, prime, cycles))
         kind = "no answer" if answer is None else answer.split()[0]
