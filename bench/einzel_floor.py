@@ -1,23 +1,42 @@
-"""Is there an Einzelschieber schedule without a repeated meeting? An exhaustive answer.
+"""Is there an Einzelschieber schedule with at most K repeated meetings? An exhaustive answer.
 
 N players over R Passen at tables of four; N % 4 players are spielfrei in each Passe and
-nobody twice (the draw's rotation, while N % 4 * R <= N). A SAT solver is asked for a schedule
-in which no two players sit at one table twice; "UNSAT" for every case means there is none,
-and the fewest repeats a schedule of this field can have is at least 1 (the draw's bound,
-src/domain/einzel_draw/bound.rs, lists such fields).
+nobody twice (the draw's rotation, while N % 4 * R <= N). A SAT solver is asked for a
+schedule with at most K repeats (default 0: no two players at one table twice); "UNSAT" for
+every case means there is none, and the fewest repeats a schedule of this field can have is
+at least K + 1 (the draw's bound, src/domain/einzel_draw/bound.rs, lists such fields).
+
+A pair that meets k + 1 times costs k repeats: one cost literal for each, set by any k + 1
+Passen in which the pair meets, at most K of them true (so with all of them false the model
+is "every pair at most once", which the solver propagates well; with K = 0 it says just that).
+Fields where K repeats are too few by counting alone are refused (the meetings are fixed by
+the Passen played: a repeat is a meeting beyond the pairs that met).
 
 Symmetry, so that the search is finite in practice: players are renamed so that the
 spielfrei of Passe r are fixed players (S, the last ones), the others (F) are renamed in
 the order they sit in Passe 1, and tables within a Passe are ordered by their smallest
 player. With one spielfrei per Passe, the S players of Passe 1 sit together as one of the
 integer partitions of R - 1 into at most N // 4 parts of at most 4 (renaming the later
-Passen with their spielfrei players gives every other arrangement): one case each.
-Without spielfrei, Passe 1 is fixed outright and the later Passen are ordered. Other fields are not covered.
+Passen with their spielfrei players gives every other arrangement): one case each; with two
+or three, Passe 1 seats the S players wherever the solver likes (one case). Two F players
+at one table of Passe 1 are interchangeable: the smaller number sits at the smaller (with
+K > 0: not the larger) table in Passe 2; so are whole tables of Passe 1 without S players:
+their first players sit in Passe 2 in their order. Without spielfrei and with K = 0, the
+later Passen are ordered instead (by player 0's mates). With one spielfrei per Passe, the
+renamings of the Passen that keep Passe 1 (S players of one table of Passe 1 among
+themselves, tables with equally many onto each other) are broken by the meetings of the S
+players with each other, read as a word: the schedule's is the largest. Each of these
+orders picks, among the schedules that renaming makes of one, the largest in one reading
+order (S players' meetings, Passe 1, Passe 2, ...), so together they lose no schedule; the
+per-case answers agree with the script's before them on 17x4 to 29x6.
 
-Usage: pip install python-sat; python3 bench/einzel_floor.py 17 5
+Usage: pip install python-sat; python3 bench/einzel_floor.py 17 5      (UNSAT: seconds)
+       python3 bench/einzel_floor.py 17 6 12   (at most 12 repeats)
+       python3 bench/einzel_floor.py 21 6 0 3,2 1,1,1,1,1   (only these first Passen)
 """
 
 import itertools
+import math
 import sys
 import time
 
@@ -86,6 +105,33 @@ class Seating:
                 self.clauses.extend([[-shared, self.seat(p, r, t)], [-shared, self.seat(q, r, t)]])
             self.clauses.append([-self.met(p, q, r)] + together)
 
+    def order_passe_one_mates(self, interchangeable, may_meet_again=False):
+        """Two interchangeable players (here: players who never sit out, seated in Passe 1 in
+        the order of their numbers) with consecutive numbers at one table of Passe 1 can be
+        swapped without changing Passe 1, so the smaller sits at the smaller table in Passe 2
+        (or, if they `may_meet_again`, not at the larger). With tables ordered by their
+        smallest player this is part of the lexicographic leader of those swaps and of the
+        table orders: no schedule is lost, up to renaming."""
+        seat, tables = self.seat, self.tables
+        players = list(interchangeable)
+        for f, g in zip(players, players[1:]):
+            for t, a in itertools.product(range(tables), range(tables)):
+                self.clauses.extend(
+                    [-seat(f, 0, t), -seat(g, 0, t), -seat(f, 1, a), -seat(g, 1, b)]
+                    for b in range(a if may_meet_again else a + 1)
+                )
+
+    def at_least_lexicographically(self, word, other):
+        """Clauses for: `word` >= `other` as binary words, first letter most significant."""
+        equal_so_far = None
+        for mine, theirs in zip(word, other):
+            before = [] if equal_so_far is None else [-equal_so_far]
+            self.clauses.append(before + [mine, -theirs])
+            still = self.pool.id(("lex", len(self.clauses)))
+            self.clauses.append(before + [-mine, -theirs, still])
+            self.clauses.append(before + [mine, theirs, still])
+            equal_so_far = still
+
     def solve(self, solver_name):
         """Each Passe's tables in a model of the clauses, or None if there is none."""
         with Solver(name=solver_name, bootstrap_with=self.clauses) as solver:
@@ -98,51 +144,166 @@ class Seating:
         ]
 
 
-def solve(players, passen, sizes):
-    """A schedule without a repeat whose first Passe seats the S players as `sizes`, or None."""
+def renamings(groups):
+    """The renamings of the Passen 1, 2, ... (each with its spielfrei player) that keep Passe
+    1 as it is: players of one group (one table of Passe 1) among themselves, groups of equal
+    size onto each other. All of them where they are few, else generators of them (adjacent
+    swaps within a group, swaps of consecutive groups of equal size)."""
+    def mapping(images):
+        return {a: b for group, image in zip(groups, images) for a, b in zip(group, image)}
+
+    count = 1
+    for size in {len(g) for g in groups}:
+        equal = sum(1 for g in groups if len(g) == size)
+        count *= math.factorial(equal) * math.factorial(size) ** equal
+    if count <= 1000:
+        found = []
+        for order in itertools.permutations(range(len(groups))):
+            if any(len(groups[i]) != len(groups[j]) for i, j in enumerate(order)):
+                continue
+            inside = [itertools.permutations(groups[j]) for j in order]
+            found += [mapping(images) for images in itertools.product(*inside)]
+        return [m for m in found if any(a != b for a, b in m.items())]
+    swaps = []
+    for g, group in enumerate(groups):
+        for i in range(len(group) - 1):
+            images = [list(x) for x in groups]
+            images[g][i], images[g][i + 1] = group[i + 1], group[i]
+            swaps.append(mapping(images))
+        if g + 1 < len(groups) and len(groups[g + 1]) == len(group):
+            images = [list(x) for x in groups]
+            images[g], images[g + 1] = groups[g + 1], group
+            swaps.append(mapping(images))
+    return swaps
+
+
+def order_spielfrei_meetings(model, full, groups):
+    """Among the renamings of `groups` (see `renamings`), the one whose meetings of spielfrei
+    players (met(s, s', r) over pairs and Passen in a fixed order, read as a binary word) are
+    largest: so each renaming's word is at most the schedule's. The renamings move the
+    spielfrei players, their Passen and Passe 1's tables with their other players; they do
+    not change these meetings' word under the swaps of other players and tables that the
+    other orderings use, so the orderings combine (the leader of the renamings first, the
+    others then among schedules with that word)."""
+    passen = model.passen
+    word = []
+    for a, b in itertools.combinations(range(passen), 2):
+        # Spielfrei players a and b (of Passen a and b) both play every other Passe.
+        both = [r for r in range(passen) if r not in (a, b)]
+        model.met_only_at_a_shared_table(full + a, full + b, both)
+        word += [(a, b, r) for r in both]
+    literal = {key: model.met(full + key[0], full + key[1], key[2]) for key in word}
+    for renaming in renamings(groups):
+        moved = lambda x: renaming.get(x, x)  # noqa: E731  Passe 0 stays
+        image = [literal[tuple(sorted((moved(a), moved(b)))) + (moved(r),)] for a, b, r in word]
+        model.at_least_lexicographically([literal[key] for key in word], image)
+
+
+def unmet_allowed(players, passen, repeats):
+    """How many pairs may never meet in a schedule with at most `repeats` repeats (negative:
+    there is no such schedule)."""
+    out = players % 4
+    played = [passen] * (players - out * passen) + [passen - 1] * (out * passen)
+    meetings = sum(3 * r for r in played) // 2
+    return repeats - meetings + players * (players - 1) // 2
+
+
+def solve(players, passen, sizes, repeats=0):
+    """A schedule with at most `repeats` repeats whose first Passe seats the S players as
+    `sizes` (None: anywhere), or None."""
     tables, out = players // 4, players % 4
     full = players - out * passen
     spielfrei = [set(range(full + out * r, full + out * (r + 1))) for r in range(passen)]
     model = Seating(players, passen, spielfrei)
     seat, clauses, playing = model.seat, model.clauses, model.playing
+    # Without spielfrei and repeats the later Passen are ordered among themselves (below);
+    # otherwise Passe 2 is where the orders of interchangeable players of Passe 1 are read.
+    later_passen_ordered = out == 0 and repeats == 0
+    costs, unmet = [], []
     for p, q in itertools.combinations(range(players), 2):
         both = model.meetings(p, q)
-        if len(both) > 1:
-            model.cardinality([model.met(p, q, r) for r in both], 1, CardEnc.atmost)
-    # The first Passe: the S players in groups of `sizes`, then the F players in order.
-    s_players = iter(sorted(p for p in range(full, players) if playing(p, 0)))
-    first = [[next(s_players) for _ in range(size)] for size in sizes]
-    first += [[] for _ in range(tables - len(first))]
-    f_players = iter(range(full))
-    for table, group in enumerate(first):
-        group += [next(f_players) for _ in range(4 - len(group))]
-        clauses.extend([seat(p, 0, table)] for p in group)
-    # Later Passen: a table's smallest player is smaller than the next table's.
-    for r, t, p in itertools.product(range(1, passen), range(1, tables), range(players)):
-        if playing(p, r):
+        if repeats == 0:
+            if len(both) > 1:
+                model.cardinality([model.met(p, q, r) for r in both], 1, CardEnc.atmost)
+            continue
+        # Unmet pairs, counted too: the same limit seen from the other side, which the solver
+        # uses where many pairs meet twice.
+        model.met_only_at_a_shared_table(p, q, both)
+        unmet.append(model.pool.id(("unmet", p, q)))
+        clauses.append([unmet[-1]] + [model.met(p, q, r) for r in both])
+        # The k-th repeat of a pair (meeting k + 1 times) sets a cost literal of its own; at
+        # most `repeats` of them. Where they are all false this is "every pair at most once".
+        for k in range(1, len(both)):
+            costs.append(model.pool.id(("repeat", p, q, k)))
+            clauses.extend(
+                [-model.met(p, q, r) for r in together] + [costs[-1]]
+                for together in itertools.combinations(both, k + 1)
+            )
+    if repeats:
+        model.cardinality(costs, repeats, CardEnc.atmost)
+        model.cardinality(unmet, unmet_allowed(players, passen, repeats), CardEnc.atmost)
+    if sizes is None:
+        # Passe 1 like the later ones (below), the F players in the order of their tables.
+        for f, t in itertools.product(range(full - 1), range(1, tables)):
+            clauses.append([-seat(f, 0, t)] + [seat(f + 1, 0, u) for u in range(t, tables)])
+    else:
+        # The first Passe: the S players in groups of `sizes`, then the F players in order.
+        s_players = iter(sorted(p for p in range(full, players) if playing(p, 0)))
+        first = [[next(s_players) for _ in range(size)] for size in sizes]
+        first += [[] for _ in range(tables - len(first))]
+        f_players = iter(range(full))
+        if out == 1:
+            order_spielfrei_meetings(model, full, [[s - full for s in group] for group in first if group])
+        for table, group in enumerate(first):
+            group += [next(f_players) for _ in range(4 - len(group))]
+            clauses.extend([seat(p, 0, table)] for p in group)
+        # Tables of Passe 1 without S players are interchangeable with their players: the
+        # first player of one sits in Passe 2 at a table no larger than the next one's first
+        # (the first rows where the two differ, in the order the mates below use).
+        only_f = [group[0] for group in first if group[0] < full]
+        for a, b in zip([] if later_passen_ordered else only_f, only_f[1:]):
+            for x, y in itertools.product(range(tables), range(tables)):
+                if y < x:
+                    clauses.append([-seat(a, 1, x), -seat(b, 1, y)])
+    # Later Passen (and Passe 1 if not fixed): a table's smallest player is smaller than the
+    # next table's.
+    for r, t, p in itertools.product(range(passen), range(1, tables), range(players)):
+        if playing(p, r) and (r > 0 or sizes is None):
             clauses.append([-seat(p, r, t)] + [seat(q, r, t - 1) for q in range(p) if playing(q, r)])
-    # Without spielfrei the later Passen are interchangeable: ordered by player 0's smallest
-    # table mate (player 0 sits at table 0 in each; no mate twice, so these differ).
-    if out == 0:
+    if later_passen_ordered:
+        # Without spielfrei the later Passen are interchangeable: ordered by player 0's
+        # smallest table mate (player 0 sits at table 0 in each; no mate twice, so these
+        # differ). The orders read in Passe 2 are not proven to combine with this.
         for r, p in itertools.product(range(2, passen), range(1, players)):
             clauses.append([-seat(p, r, 0)] + [seat(q, r - 1, 0) for q in range(1, p)])
+    else:
+        model.order_passe_one_mates(range(full), may_meet_again=repeats > 0)
     return model.solve("cadical195")
 
 
 def main():
     players, passen = int(sys.argv[1]), int(sys.argv[2])
+    repeats = int(sys.argv[3]) if len(sys.argv) > 3 else 0
     out = players % 4
-    if out > 1 or out * passen > players:
-        sys.exit("covered: no spielfrei, or one per Passe and nobody twice")
-    cases = list(partitions(passen - 1, players // 4, 4)) if out else [[]]
+    if out * passen > players:
+        sys.exit("covered: fields where nobody sits out twice")
+    if unmet_allowed(players, passen, repeats) < 0:
+        sys.exit(f"{players} x {passen}: fewer than {repeats + 1} repeats are impossible by counting alone")
+    if out == 1:
+        cases = list(partitions(passen - 1, players // 4, 4))
+        if len(sys.argv) > 4:  # only the cases named, e.g. "3,2 1,1,1,1,1"
+            cases = [sizes for sizes in cases if ",".join(map(str, sizes)) in sys.argv[4:]]
+    else:
+        cases = [[]] if out == 0 else [None]
     for sizes in cases:
         start = time.time()
-        schedule = solve(players, passen, sizes)
+        schedule = solve(players, passen, sizes, repeats)
         answer = "UNSAT" if schedule is None else f"SAT {schedule}"
-        print(f"{players} x {passen}, spielfrei of Passe 1 seated {sizes}: {answer} ({time.time() - start:.1f} s)", flush=True)
+        seated = "anywhere" if sizes is None else f"seated {sizes}"
+        print(f"{players} x {passen}, at most {repeats} repeats, spielfrei of Passe 1 {seated}: {answer} ({time.time() - start:.1f} s)", flush=True)
         if schedule is not None:
             return
-    print(f"{players} x {passen}: no schedule without a repeated meeting")
+    print(f"{players} x {passen}: no schedule with at most {repeats} repeated meetings")
 
 
 if __name__ == "__main__":
