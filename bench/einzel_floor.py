@@ -28,7 +28,7 @@ themselves, tables with equally many onto each other) are broken by the meetings
 players with each other, read as a word: the schedule's is the largest. Each of these
 orders picks, among the schedules that renaming makes of one, the largest in one reading
 order (S players' meetings, Passe 1, Passe 2, ...), so together they lose no schedule; the
-per-case answers agree with the script's before them on 17x4 to 29x6.
+per-case answers agree with the script's before them on 16x4 to 29x6 (35 cases).
 
 Usage: pip install python-sat; python3 bench/einzel_floor.py 17 5      (UNSAT: seconds)
        python3 bench/einzel_floor.py 17 6 12   (at most 12 repeats)
@@ -112,14 +112,17 @@ class Seating:
         (or, if they `may_meet_again`, not at the larger). With tables ordered by their
         smallest player this is part of the lexicographic leader of those swaps and of the
         table orders: no schedule is lost, up to renaming."""
-        seat, tables = self.seat, self.tables
         players = list(interchangeable)
         for f, g in zip(players, players[1:]):
-            for t, a in itertools.product(range(tables), range(tables)):
-                self.clauses.extend(
-                    [-seat(f, 0, t), -seat(g, 0, t), -seat(f, 1, a), -seat(g, 1, b)]
-                    for b in range(a if may_meet_again else a + 1)
-                )
+            for t in range(self.tables):
+                self.not_at_a_larger_table(f, g, 1, strict=not may_meet_again, unless=[self.seat(f, 0, t), self.seat(g, 0, t)])
+
+    def not_at_a_larger_table(self, f, g, r, strict, unless=()):
+        """Clauses: in Passe r, f sits at a table no larger than g's (`strict`: smaller),
+        wherever all the literals `unless` are true."""
+        for a in range(self.tables):
+            for b in range(a + 1 if strict else a):
+                self.clauses.append([-x for x in unless] + [-self.seat(f, r, a), -self.seat(g, r, b)])
 
     def at_least_lexicographically(self, word, other):
         """Clauses for: `word` >= `other` as binary words, first letter most significant."""
@@ -261,10 +264,9 @@ def solve(players, passen, sizes, repeats=0):
         # first player of one sits in Passe 2 at a table no larger than the next one's first
         # (the first rows where the two differ, in the order the mates below use).
         only_f = [group[0] for group in first if group[0] < full]
-        for a, b in zip([] if later_passen_ordered else only_f, only_f[1:]):
-            for x, y in itertools.product(range(tables), range(tables)):
-                if y < x:
-                    clauses.append([-seat(a, 1, x), -seat(b, 1, y)])
+        if not later_passen_ordered:
+            for a, b in zip(only_f, only_f[1:]):
+                model.not_at_a_larger_table(a, b, 1, strict=False)
     # Later Passen (and Passe 1 if not fixed): a table's smallest player is smaller than the
     # next table's.
     for r, t, p in itertools.product(range(passen), range(1, tables), range(players)):
