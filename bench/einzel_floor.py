@@ -17,7 +17,10 @@ spielfrei of Passe r are fixed players (S, the last ones), the others (F) are re
 the order they sit in Passe 1, and tables within a Passe are ordered by their smallest
 player. With one spielfrei per Passe, the S players of Passe 1 sit together as one of the
 integer partitions of R - 1 into at most N // 4 parts of at most 4 (renaming the later
-Passen with their spielfrei players gives every other arrangement): one case each; with two
+Passen with their spielfrei players gives every other arrangement): one case each, and
+since that renaming can make any Passe the first, the one whose pattern comes first in the
+order of `partitions` (4,1 before 3,2 before 3,1,1 ...): no later Passe has a pattern before
+Passe 1's (so the last case, all apart, asks far less than "all apart in Passe 1"); with two
 or three, Passe 1 seats the S players wherever the solver likes (one case). Two F players
 at one table of Passe 1 are interchangeable: the smaller number sits at the smaller (with
 K > 0: not the larger) table in Passe 2; so are whole tables of Passe 1 without S players:
@@ -28,21 +31,30 @@ themselves, tables with equally many onto each other) are broken by the meetings
 players with each other, read as a word: the schedule's is the largest. Each of these
 orders picks, among the schedules that renaming makes of one, the largest in one reading
 order (S players' meetings, Passe 1, Passe 2, ...), so together they lose no schedule; the
-per-case answers agree with the script's before them on 16x4 to 29x6 (35 cases).
+per-case answers agreed with the script's before them on 16x4 to 29x6 (35 cases), and with
+the largest pattern first the fields' answers agree again (9x2 to 29x6, 12 fields; a case
+can now be UNSAT where its schedules all have a larger pattern in a later Passe).
 
 Usage: pip install python-sat; python3 bench/einzel_floor.py 17 5      (UNSAT: seconds)
        python3 bench/einzel_floor.py 17 6 12   (at most 12 repeats)
        python3 bench/einzel_floor.py 21 6 0 3,2 1,1,1,1,1   (only these first Passen)
+       python3 bench/einzel_floor.py 21 6 0 2,1,1,1 --split   (one question per count of
+                                     S pairs meeting in each later Passe: many easier ones;
+                                     --seconds=60: give each question up after a minute)
 """
 
 import itertools
 import math
+import multiprocessing
 import sys
 import time
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 from pysat.solvers import Solver
+
+# A question the solver did not answer in the time given.
+UNKNOWN = "no answer"
 
 
 def partitions(total, parts, largest):
@@ -202,6 +214,42 @@ def order_spielfrei_meetings(model, full, groups):
         model.at_least_lexicographically([literal[key] for key in word], image)
 
 
+def disjoint_blocks(players, sizes, after=-1):
+    """Every way to pick disjoint sets of `sizes` (descending) from `players`, blocks of equal
+    size in the order of their smallest player (each choice once; `after`: the smallest player
+    of the block before, if it has the first block's size)."""
+    if not sizes:
+        yield []
+        return
+    for block in itertools.combinations([p for p in players if p > after], sizes[0]):
+        rest = [p for p in players if p not in block]
+        same = len(sizes) > 1 and sizes[1] == sizes[0]
+        for others in disjoint_blocks(rest, sizes[1:], block[0] if same else -1):
+            yield [block] + others
+
+
+def no_passe_above(model, full, sizes):
+    """Clauses: no later Passe seats its spielfrei players (the S players who play in it) in a
+    pattern above Passe 1's `sizes` (patterns as partitions in the order of `partitions`:
+    descending, 4,1 before 3,2 before 3,1,1 ...). Renaming the Passen with their spielfrei
+    players makes a Passe with the largest pattern Passe 1, so with one case per pattern this
+    loses no schedule; the renamings the other orders use keep Passe 1 and change no
+    pattern, so they combine. A pattern is forbidden by its blocks of two or more at distinct
+    tables; that also forbids the patterns that merge more into those blocks, which are
+    larger still (merging parts makes a partition larger in this order)."""
+    passen, tables = model.passen, model.tables
+    above = []
+    for pattern in partitions(passen - 1, tables, 4):
+        if pattern == sizes:
+            break
+        above.append([size for size in pattern if size > 1])
+    for r in range(1, passen):
+        s_playing = [s for s in range(full, model.players) if model.playing(s, r)]
+        for blocks in (b for pattern in above for b in disjoint_blocks(s_playing, pattern)):
+            for at in itertools.permutations(range(tables), len(blocks)):
+                model.clauses.append([-model.seat(p, r, t) for block, t in zip(blocks, at) for p in block])
+
+
 def unmet_allowed(players, passen, repeats):
     """How many pairs may never meet in a schedule with at most `repeats` repeats (negative:
     there is no such schedule)."""
@@ -211,9 +259,10 @@ def unmet_allowed(players, passen, repeats):
     return repeats - meetings + players * (players - 1) // 2
 
 
-def solve(players, passen, sizes, repeats=0):
+def solve(players, passen, sizes, repeats=0, split=None):
     """A schedule with at most `repeats` repeats whose first Passe seats the S players as
-    `sizes` (None: anywhere), or None."""
+    `sizes` (None: anywhere), or None. `split` (one spielfrei per Passe): how many pairs of S
+    players meet in each of Passen 2, 3, ..., exactly."""
     tables, out = players // 4, players % 4
     full = players - out * passen
     spielfrei = [set(range(full + out * r, full + out * (r + 1))) for r in range(passen)]
@@ -257,6 +306,11 @@ def solve(players, passen, sizes, repeats=0):
         f_players = iter(range(full))
         if out == 1:
             order_spielfrei_meetings(model, full, [[s - full for s in group] for group in first if group])
+            no_passe_above(model, full, sizes)
+            for r, count in enumerate(split or [], start=1):
+                s_playing = [s for s in range(full, players) if playing(s, r)]
+                pairs = [model.met(a, b, r) for a, b in itertools.combinations(s_playing, 2)]
+                model.cardinality(pairs, count, CardEnc.equals)
         for table, group in enumerate(first):
             group += [next(f_players) for _ in range(4 - len(group))]
             clauses.extend([seat(p, 0, table)] for p in group)
@@ -283,9 +337,37 @@ def solve(players, passen, sizes, repeats=0):
     return model.solve("cadical195")
 
 
+def answer_within(seconds, function, *args):
+    """function(*args) in a process of its own (the solver cannot be interrupted), or UNKNOWN
+    if it has not returned within `seconds` (None: wait)."""
+    if seconds is None:
+        return function(*args)
+    receive, send = multiprocessing.Pipe(duplex=False)
+    worker = multiprocessing.Process(target=lambda: send.send(function(*args)))
+    worker.start()
+    if receive.poll(seconds):
+        answer = receive.recv()
+        worker.join()
+        return answer
+    worker.terminate()
+    worker.join()
+    return UNKNOWN
+
+
+def meetings_per_passe(sizes, passen):
+    """The splits of a case: every vector of the S players' meetings in Passen 2, 3, ... that
+    a pattern no larger than Passe 1's allows (each at most Passe 1's), fewest meetings first
+    (those are answered fastest)."""
+    most = sum(size * (size - 1) // 2 for size in sizes)
+    return sorted(itertools.product(range(most + 1), repeat=passen - 1), key=lambda c: (sum(c), c))
+
+
 def main():
-    players, passen = int(sys.argv[1]), int(sys.argv[2])
-    repeats = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+    split = "--split" in sys.argv
+    seconds = next((float(a.split("=")[1]) for a in sys.argv if a.startswith("--seconds=")), None)
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    players, passen = int(args[0]), int(args[1])
+    repeats = int(args[2]) if len(args) > 2 else 0
     out = players % 4
     if out * passen > players:
         sys.exit("covered: fields where nobody sits out twice")
@@ -293,19 +375,27 @@ def main():
         sys.exit(f"{players} x {passen}: fewer than {repeats + 1} repeats are impossible by counting alone")
     if out == 1:
         cases = list(partitions(passen - 1, players // 4, 4))
-        if len(sys.argv) > 4:  # only the cases named, e.g. "3,2 1,1,1,1,1"
-            cases = [sizes for sizes in cases if ",".join(map(str, sizes)) in sys.argv[4:]]
+        if len(args) > 3:  # only the cases named, e.g. "3,2 1,1,1,1,1"
+            cases = [sizes for sizes in cases if ",".join(map(str, sizes)) in args[3:]]
     else:
-        cases = [[]] if out == 0 else [None]
+        cases, split = ([[]] if out == 0 else [None]), False
+    unanswered = []
     for sizes in cases:
-        start = time.time()
-        schedule = solve(players, passen, sizes, repeats)
-        answer = "UNSAT" if schedule is None else f"SAT {schedule}"
         seated = "anywhere" if sizes is None else f"seated {sizes}"
-        print(f"{players} x {passen}, at most {repeats} repeats, spielfrei of Passe 1 {seated}: {answer} ({time.time() - start:.1f} s)", flush=True)
-        if schedule is not None:
-            return
-    print(f"{players} x {passen}: no schedule with at most {repeats} repeated meetings")
+        for counts in meetings_per_passe(sizes, passen) if split else [None]:
+            start = time.time()
+            schedule = answer_within(seconds, solve, players, passen, sizes, repeats, counts)
+            part = "" if counts is None else f", S pairs meeting in Passen 2.. {counts}"
+            answer = "UNSAT" if schedule is None else UNKNOWN if schedule == UNKNOWN else f"SAT {schedule}"
+            print(f"{players} x {passen}, at most {repeats} repeats, spielfrei of Passe 1 {seated}{part}: {answer} ({time.time() - start:.1f} s)", flush=True)
+            if schedule == UNKNOWN:
+                unanswered.append(f"{seated}{part}")
+            elif schedule is not None:
+                return
+    if unanswered:
+        print(f"{players} x {passen}: no answer for {len(unanswered)} questions: " + "; ".join(unanswered))
+    else:
+        print(f"{players} x {passen}: no schedule with at most {repeats} repeated meetings")
 
 
 if __name__ == "__main__":

@@ -16,11 +16,11 @@ Usage: pip install python-sat
 """
 
 import itertools
-import multiprocessing
 import random
 import sys
 import time
 
+from einzel_floor import UNKNOWN, answer_within
 from einzel_twice import check, rotation, seat_partners, tables_of
 
 
@@ -54,21 +54,6 @@ def renamed(players, passen):
     return [([[label[p] for p in table] for table in tables], [label[p] for p in out]) for tables, out in passen]
 
 
-def ask(players, passen_count, max_unmet, fixed, answer):
-    answer.send(tables_of(players, passen_count, 2, max_unmet, fixed))
-
-
-def solve_within(seconds, *args):
-    """tables_of(…) in a process of its own, given up after `seconds` (None: no answer)."""
-    receive, send = multiprocessing.Pipe(duplex=False)
-    process = multiprocessing.Process(target=ask, args=(*args, send))
-    process.start()
-    result = receive.recv() if receive.poll(seconds) else None
-    process.kill()
-    process.join()
-    return result
-
-
 def main():
     players, passen_count, target, free_count = (int(a) for a in sys.argv[1:5])
     seconds = float(sys.argv[5]) if len(sys.argv) > 5 else 60
@@ -86,8 +71,8 @@ def main():
             order = [r for r in range(passen_count) if r not in free] + list(free)
             kept = renamed(players, [passen[r] for r in order])
             fixed = [tables for tables, _ in kept[: passen_count - free_count]]
-            tables = solve_within(seconds, players, passen_count, best - 1, fixed)
-            if tables is not None:
+            tables = answer_within(seconds, tables_of, players, passen_count, 2, best - 1, fixed)
+            if tables not in (None, UNKNOWN):
                 passen = list(zip(tables, rotation(players, passen_count)))
                 best = unmet(players, passen)
                 print(f"{time.time() - start:7.1f} s  Passen {free} anew: {best} unmet", flush=True)

@@ -31,13 +31,13 @@ Usage: pip install python-sat networkx
 """
 
 import itertools
-import multiprocessing
 import sys
 import time
 
 import networkx
 from networkx.algorithms.isomorphism import GraphMatcher
 
+from einzel_floor import UNKNOWN, answer_within
 from einzel_leave import cubic_graphs, leave_cubic, schedule_model
 from einzel_rotational import check
 
@@ -126,22 +126,6 @@ def checked(tables, pi, sigma):
     assert all((sigma[r], frozenset(pi[p] for p in table)) in blocks for r, table in blocks)
 
 
-def run(pipe, *case):
-    pipe.send(solve_case(*case))
-
-
-def answer_within(seconds, case):
-    receive, send = multiprocessing.Pipe(duplex=False)
-    worker = multiprocessing.Process(target=run, args=(send, *case))
-    worker.start()
-    if receive.poll(seconds):
-        tables = receive.recv()
-        worker.join()
-        return "UNSAT" if tables is None else f"SAT {tables}"
-    worker.terminate()
-    return None
-
-
 def main():
     arguments = sys.argv[1:]
     seconds = 120
@@ -172,10 +156,11 @@ def main():
             continue
         shape = f"Passen {passen_type}   F {f_type}"
         start = time.time()
-        answer = answer_within(seconds, (players, passen, graph, sigma, prime, cycles))
-        kind = "no answer" if answer is None else answer.split()[0]
+        tables = answer_within(seconds, solve_case, players, passen, graph, sigma, prime, cycles)
+        kind = "no answer" if tables == UNKNOWN else "UNSAT" if tables is None else "SAT"
         tally[kind] += 1
-        shown = f"no answer in {seconds:.0f} s" if answer is None else f"{answer} ({time.time() - start:.1f} s)"
+        answer = kind if tables in (None, UNKNOWN) else f"SAT {tables}"
+        shown = f"no answer in {seconds:.0f} s" if tables == UNKNOWN else f"{answer} ({time.time() - start:.1f} s)"
         print(f"{players} x {passen} sigma {sigma} ({shape}): {shown}", flush=True)
     print(f"{players} x {passen}: {tally['UNSAT']} UNSAT, {tally['SAT']} SAT, {tally['no answer']} no answer")
 
