@@ -41,6 +41,14 @@ Usage: pip install python-sat; python3 bench/einzel_floor.py 17 5      (UNSAT: s
        python3 bench/einzel_floor.py 21 6 0 2,1,1,1 --split   (one question per count of
                                      S pairs meeting in each later Passe: many easier ones;
                                      --seconds=60: give each question up after a minute)
+       python3 bench/einzel_floor.py 21 6 0 2,1,1,1 --structures --counts=1,1,1,1,1 --part=0/2
+                                    (one question per way the S players meet, up to renaming:
+                                     which pairs in which Passe, fixed; --counts: only with
+                                     these pairs per later Passe; --pairs=5: only with five
+                                     pairs in all, also without --structures; --part=i/n:
+                                     every n-th question from the i-th, for n processes;
+                                     printed per Passe as pairs of S players numbered from
+                                     0, S player r sitting out in Passe r + 1)
 """
 
 import itertools
@@ -214,6 +222,18 @@ def order_spielfrei_meetings(model, full, groups):
         model.at_least_lexicographically([literal[key] for key in word], image)
 
 
+def fix_spielfrei_meetings(model, full, structure):
+    """Clauses: in each Passe r the S players meet exactly the pairs structure[r] (S players
+    numbered from 0, the spielfrei one of Passe r being r)."""
+    passen = model.passen
+    for a, b in itertools.combinations(range(passen), 2):
+        both = [r for r in range(passen) if r not in (a, b)]
+        model.met_only_at_a_shared_table(full + a, full + b, both)
+        for r in both:
+            literal = model.met(full + a, full + b, r)
+            model.clauses.append([literal if (a, b) in structure[r] else -literal])
+
+
 def disjoint_blocks(players, sizes, after=-1):
     """Every way to pick disjoint sets of `sizes` (descending) from `players`, blocks of equal
     size in the order of their smallest player (each choice once; `after`: the smallest player
@@ -259,10 +279,13 @@ def unmet_allowed(players, passen, repeats):
     return repeats - meetings + players * (players - 1) // 2
 
 
-def solve(players, passen, sizes, repeats=0, split=None):
+def solve(players, passen, sizes, repeats=0, split=None, structure=None, pairs=None):
     """A schedule with at most `repeats` repeats whose first Passe seats the S players as
     `sizes` (None: anywhere), or None. `split` (one spielfrei per Passe): how many pairs of S
-    players meet in each of Passen 2, 3, ..., exactly."""
+    players meet in each of Passen 2, 3, ..., exactly; `structure` (see
+    `spielfrei_structures`): which pairs of them meet in each Passe, in place of the orders
+    of the renamings of the Passen (the structures are taken one per renaming already);
+    `pairs`: how many pairs of them meet in all (over all Passen, so any renaming keeps it)."""
     tables, out = players // 4, players % 4
     full = players - out * passen
     spielfrei = [set(range(full + out * r, full + out * (r + 1))) for r in range(passen)]
@@ -304,13 +327,18 @@ def solve(players, passen, sizes, repeats=0, split=None):
         first = [[next(s_players) for _ in range(size)] for size in sizes]
         first += [[] for _ in range(tables - len(first))]
         f_players = iter(range(full))
-        if out == 1:
+        if out == 1 and structure is not None:
+            fix_spielfrei_meetings(model, full, structure)
+        elif out == 1:
             order_spielfrei_meetings(model, full, [[s - full for s in group] for group in first if group])
             no_passe_above(model, full, sizes)
+            if pairs is not None:
+                met = [model.met(full + a, full + b, r) for a, b in itertools.combinations(range(passen), 2) for r in range(passen) if r not in (a, b)]
+                model.cardinality(met, pairs, CardEnc.equals)
             for r, count in enumerate(split or [], start=1):
                 s_playing = [s for s in range(full, players) if playing(s, r)]
-                pairs = [model.met(a, b, r) for a, b in itertools.combinations(s_playing, 2)]
-                model.cardinality(pairs, count, CardEnc.equals)
+                meetings = [model.met(a, b, r) for a, b in itertools.combinations(s_playing, 2)]
+                model.cardinality(meetings, count, CardEnc.equals)
         for table, group in enumerate(first):
             group += [next(f_players) for _ in range(4 - len(group))]
             clauses.extend([seat(p, 0, table)] for p in group)
@@ -362,9 +390,74 @@ def meetings_per_passe(sizes, passen):
     return sorted(itertools.product(range(most + 1), repeat=passen - 1), key=lambda c: (sum(c), c))
 
 
+def set_partitions(items, largest):
+    """Every partition of `items` into blocks of at most `largest`, each block in the order of
+    `items`, blocks in the order of their first item."""
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for k in range(min(largest, len(items))):
+        for mates in itertools.combinations(rest, k):
+            remaining = [x for x in rest if x not in mates]
+            for others in set_partitions(remaining, largest):
+                yield [(first,) + mates] + others
+
+
+def spielfrei_structures(passen, tables, sizes, counts=None):
+    """The finest split of a case (one spielfrei per Passe, no repeat): which S players meet
+    in each Passe, as a tuple over the Passen of sets of pairs of S players (S player r sits
+    out in Passe r), one for each way up to renaming. Passe 1 seats S players 1, 2, ... in
+    blocks of `sizes`; every later Passe in a pattern no larger (see `no_passe_above`); no pair
+    meets twice; `counts`: only with these numbers of pairs meeting in Passen 2, 3, ....
+    Renaming the S players with their Passen (any renaming, also one that makes another
+    Passe the first) maps a structure onto one with the same answer; of the structures that
+    renamings map onto each other only the first is returned, so no schedule is lost.
+    Fewest meetings first (the order of `meetings_per_passe`)."""
+    order = {tuple(p): i for i, p in enumerate(partitions(passen - 1, tables, 4))}
+    case = order[tuple(sizes)]
+    labels = iter(range(1, passen))
+    first = frozenset(pair for size in sizes for pair in itertools.combinations([next(labels) for _ in range(size)], 2))
+    choices = []
+    for r in range(1, passen):
+        choices.append([])
+        for blocks in set_partitions([s for s in range(passen) if s != r], 4):
+            pattern = tuple(sorted((len(b) for b in blocks), reverse=True))
+            pairs = frozenset(pair for b in blocks for pair in itertools.combinations(b, 2))
+            if len(blocks) <= tables and order[pattern] >= case and (counts is None or len(pairs) == counts[r - 1]):
+                choices[-1].append(pairs)
+    labelled = set()
+
+    def extend(structure, used):
+        if len(structure) == passen:
+            labelled.add(tuple(structure))
+            return
+        for pairs in choices[len(structure) - 1]:
+            if not pairs & used:
+                extend(structure + [pairs], used | pairs)
+
+    extend([first], first)
+    found, seen = [], set()
+    for structure in sorted(labelled, key=lambda s: (sum(map(len, s)), [sorted(p) for p in s])):
+        if structure in seen:
+            continue
+        found.append(structure)
+        for renaming in itertools.permutations(range(passen)):
+            image = [None] * passen
+            for r, pairs in enumerate(structure):
+                image[renaming[r]] = frozenset(tuple(sorted((renaming[a], renaming[b]))) for a, b in pairs)
+            seen.add(tuple(image))
+    return found
+
+
 def main():
     split = "--split" in sys.argv
-    seconds = next((float(a.split("=")[1]) for a in sys.argv if a.startswith("--seconds=")), None)
+    structures = "--structures" in sys.argv
+    option = lambda name: next((a.split("=")[1] for a in sys.argv if a.startswith(f"--{name}=")), None)  # noqa: E731
+    seconds = float(option("seconds")) if option("seconds") else None
+    only_counts = tuple(map(int, option("counts").split(","))) if option("counts") else None
+    only_pairs = int(option("pairs")) if option("pairs") else None
+    part, parts = map(int, (option("part") or "0/1").split("/"))
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     players, passen = int(args[0]), int(args[1])
     repeats = int(args[2]) if len(args) > 2 else 0
@@ -378,22 +471,38 @@ def main():
         if len(args) > 3:  # only the cases named, e.g. "3,2 1,1,1,1,1"
             cases = [sizes for sizes in cases if ",".join(map(str, sizes)) in args[3:]]
     else:
-        cases, split = ([[]] if out == 0 else [None]), False
+        cases, split, structures = ([[]] if out == 0 else [None]), False, False
+    if structures and repeats:
+        sys.exit("--structures: only without repeats (K = 0)")
     unanswered = []
     for sizes in cases:
         seated = "anywhere" if sizes is None else f"seated {sizes}"
-        for counts in meetings_per_passe(sizes, passen) if split else [None]:
+        if structures:
+            questions = [(None, s) for s in spielfrei_structures(passen, players // 4, sizes, only_counts)
+                         if only_pairs in (None, sum(map(len, s)))]
+        elif split:
+            questions = [(c, None) for c in meetings_per_passe(sizes, passen) if only_counts in (None, c)]
+        else:
+            questions = [(None, None)]
+        for counts, structure in questions[part::parts]:
             start = time.time()
-            schedule = answer_within(seconds, solve, players, passen, sizes, repeats, counts)
-            part = "" if counts is None else f", S pairs meeting in Passen 2.. {counts}"
+            pairs = None if structures else only_pairs
+            schedule = answer_within(seconds, solve, players, passen, sizes, repeats, counts, structure, pairs)
+            part_asked = "" if counts is None else f", S pairs meeting in Passen 2.. {counts}"
+            if pairs is not None:
+                part_asked += f", {pairs} S pairs meeting in all"
+            if structure is not None:
+                part_asked = ", S pairs meeting in Passe 1.. " + " ".join(",".join(f"{a}{b}" for a, b in sorted(p)) or "-" for p in structure)
             answer = "UNSAT" if schedule is None else UNKNOWN if schedule == UNKNOWN else f"SAT {schedule}"
-            print(f"{players} x {passen}, at most {repeats} repeats, spielfrei of Passe 1 {seated}{part}: {answer} ({time.time() - start:.1f} s)", flush=True)
+            print(f"{players} x {passen}, at most {repeats} repeats, spielfrei of Passe 1 {seated}{part_asked}: {answer} ({time.time() - start:.1f} s)", flush=True)
             if schedule == UNKNOWN:
-                unanswered.append(f"{seated}{part}")
+                unanswered.append(f"{seated}{part_asked}")
             elif schedule is not None:
                 return
     if unanswered:
         print(f"{players} x {passen}: no answer for {len(unanswered)} questions: " + "; ".join(unanswered))
+    elif parts > 1 or only_counts or only_pairs is not None:
+        print(f"{players} x {passen}: no schedule with at most {repeats} repeated meetings among those asked")
     else:
         print(f"{players} x {passen}: no schedule with at most {repeats} repeated meetings")
 
