@@ -208,30 +208,30 @@ def order_spielfrei_meetings(model, full, groups):
     not change these meetings' word under the swaps of other players and tables that the
     other orderings use, so the orderings combine (the leader of the renamings first, the
     others then among schedules with that word)."""
-    passen = model.passen
-    word = []
-    for a, b in itertools.combinations(range(passen), 2):
-        # Spielfrei players a and b (of Passen a and b) both play every other Passe.
-        both = [r for r in range(passen) if r not in (a, b)]
-        model.met_only_at_a_shared_table(full + a, full + b, both)
-        word += [(a, b, r) for r in both]
-    literal = {key: model.met(full + key[0], full + key[1], key[2]) for key in word}
+    literal = spielfrei_meetings(model, full)
+    word = list(literal)
     for renaming in renamings(groups):
         moved = lambda x: renaming.get(x, x)  # noqa: E731  Passe 0 stays
         image = [literal[tuple(sorted((moved(a), moved(b)))) + (moved(r),)] for a, b, r in word]
         model.at_least_lexicographically([literal[key] for key in word], image)
 
 
-def fix_spielfrei_meetings(model, full, structure):
-    """Clauses: in each Passe r the S players meet exactly the pairs structure[r] (S players
-    numbered from 0, the spielfrei one of Passe r being r)."""
-    passen = model.passen
-    for a, b in itertools.combinations(range(passen), 2):
-        both = [r for r in range(passen) if r not in (a, b)]
+def spielfrei_meetings(model, full):
+    """The exact literal met(s, s', r) of every pair of S players (numbered from 0, the
+    spielfrei one of Passe r being r) and every Passe both play, keyed (a, b, r), a < b."""
+    literal = {}
+    for a, b in itertools.combinations(range(model.passen), 2):
+        # Spielfrei players a and b (of Passen a and b) both play every other Passe.
+        both = [r for r in range(model.passen) if r not in (a, b)]
         model.met_only_at_a_shared_table(full + a, full + b, both)
-        for r in both:
-            literal = model.met(full + a, full + b, r)
-            model.clauses.append([literal if (a, b) in structure[r] else -literal])
+        literal.update({(a, b, r): model.met(full + a, full + b, r) for r in both})
+    return literal
+
+
+def fix_spielfrei_meetings(model, full, structure):
+    """Clauses: in each Passe r the S players meet exactly the pairs structure[r]."""
+    for (a, b, r), met in spielfrei_meetings(model, full).items():
+        model.clauses.append([met if (a, b) in structure[r] else -met])
 
 
 def disjoint_blocks(players, sizes, after=-1):
@@ -333,8 +333,7 @@ def solve(players, passen, sizes, repeats=0, split=None, structure=None, pairs=N
             order_spielfrei_meetings(model, full, [[s - full for s in group] for group in first if group])
             no_passe_above(model, full, sizes)
             if pairs is not None:
-                met = [model.met(full + a, full + b, r) for a, b in itertools.combinations(range(passen), 2) for r in range(passen) if r not in (a, b)]
-                model.cardinality(met, pairs, CardEnc.equals)
+                model.cardinality(list(spielfrei_meetings(model, full).values()), pairs, CardEnc.equals)
             for r, count in enumerate(split or [], start=1):
                 s_playing = [s for s in range(full, players) if playing(s, r)]
                 meetings = [model.met(a, b, r) for a, b in itertools.combinations(s_playing, 2)]
