@@ -125,6 +125,19 @@ class Seating:
                 self.clauses.extend([[-shared, self.seat(p, r, t)], [-shared, self.seat(q, r, t)]])
             self.clauses.append([-self.met(p, q, r)] + together)
 
+    def order_tables(self, passen):
+        """Clauses: in each of `passen`, a table's smallest player is smaller than the next
+        table's (tables are interchangeable within a Passe)."""
+        for r, t, p in itertools.product(passen, range(1, self.tables), range(self.players)):
+            if self.playing(p, r):
+                self.clauses.append([-self.seat(p, r, t)] + [self.seat(q, r, t - 1) for q in range(p) if self.playing(q, r)])
+
+    def seat_in_table_order(self, count):
+        """Clauses: players 0 .. count - 1 (interchangeable) sit in Passe 1 in the order of its
+        tables (each at a table no smaller than the one before him)."""
+        for f, t in itertools.product(range(count - 1), range(1, self.tables)):
+            self.clauses.append([-self.seat(f, 0, t)] + [self.seat(f + 1, 0, u) for u in range(t, self.tables)])
+
     def order_passe_one_mates(self, interchangeable, may_meet_again=False):
         """Two interchangeable players (here: players who never sit out, seated in Passe 1 in
         the order of their numbers) with consecutive numbers at one table of Passe 1 can be
@@ -319,8 +332,7 @@ def solve(players, passen, sizes, repeats=0, split=None, structure=None, pairs=N
         model.cardinality(unmet, unmet_allowed(players, passen, repeats), CardEnc.atmost)
     if sizes is None:
         # Passe 1 like the later ones (below), the F players in the order of their tables.
-        for f, t in itertools.product(range(full - 1), range(1, tables)):
-            clauses.append([-seat(f, 0, t)] + [seat(f + 1, 0, u) for u in range(t, tables)])
+        model.seat_in_table_order(full)
     else:
         # The first Passe: the S players in groups of `sizes`, then the F players in order.
         s_players = iter(sorted(p for p in range(full, players) if playing(p, 0)))
@@ -350,9 +362,7 @@ def solve(players, passen, sizes, repeats=0, split=None, structure=None, pairs=N
                 model.not_at_a_larger_table(a, b, 1, strict=False)
     # Later Passen (and Passe 1 if not fixed): a table's smallest player is smaller than the
     # next table's.
-    for r, t, p in itertools.product(range(passen), range(1, tables), range(players)):
-        if playing(p, r) and (r > 0 or sizes is None):
-            clauses.append([-seat(p, r, t)] + [seat(q, r, t - 1) for q in range(p) if playing(q, r)])
+    model.order_tables(range(0 if sizes is None else 1, passen))
     if later_passen_ordered:
         # Without spielfrei the later Passen are interchangeable: ordered by player 0's
         # smallest table mate (player 0 sits at table 0 in each; no mate twice, so these

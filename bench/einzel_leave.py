@@ -95,11 +95,8 @@ def model_of(players, passen, never, exactly, apart):
         clauses.extend([seat(f, 0, f // 3)] for f in range(fixed))
         model.order_passe_one_mates(range(fixed))
         return model
-    for r, t, p in itertools.product(range(passen), range(1, model.tables), range(players)):
-        if playing(p, r):
-            clauses.append([-seat(p, r, t)] + [seat(q, r, t - 1) for q in range(p) if playing(q, r)])
-    for f, t in itertools.product(range(fixed - 1), range(1, model.tables)):
-        clauses.append([-seat(f, 0, t)] + [seat(f + 1, 0, u) for u in range(t, model.tables)])
+    model.order_tables(range(passen))
+    model.seat_in_table_order(fixed)
     model.order_passe_one_mates(range(fixed))
     return model
 

@@ -105,11 +105,7 @@ def solve_case(players, passen, graph, sigma, prime, cycles):
             if model.playing(p, r) and model.playing(q, r):
                 image = model.met(*sorted((pi[p], pi[q])), sigma[r])
                 model.clauses.extend([[-model.met(p, q, r), image], [model.met(p, q, r), -image]])
-    seat = model.seat
-    for r, t, p in itertools.product(range(passen), range(1, model.tables), range(players)):
-        if model.playing(p, r):
-            earlier = [seat(q, r, t - 1) for q in range(p) if model.playing(q, r)]
-            model.clauses.append([-seat(p, r, t)] + earlier)
+    model.order_tables(range(passen))
     tables = model.solve("cadical195")
     if tables is not None:
         checked(tables, pi, sigma)

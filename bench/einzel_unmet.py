@@ -139,17 +139,14 @@ def pair_model(field, unmet, meets):
     both play, true exactly where they share a table); tables ordered by their smallest
     player."""
     model = Seating(field.players, field.passen, field.spielfrei)
-    seat, clauses, playing = model.seat, model.clauses, model.playing
     for p, q in itertools.combinations(range(field.players), 2):
         both = model.meetings(p, q)
         if frozenset((p, q)) in unmet:
-            clauses.extend([-model.met(p, q, r)] for r in both)
+            model.clauses.extend([-model.met(p, q, r)] for r in both)
             continue
         model.met_only_at_a_shared_table(p, q, both)
         meets(model, p, q, [model.met(p, q, r) for r in both])
-    for r, t, p in itertools.product(range(field.passen), range(1, model.tables), range(field.players)):
-        if playing(p, r):
-            clauses.append([-seat(p, r, t)] + [seat(q, r, t - 1) for q in range(p) if playing(q, r)])
+    model.order_tables(range(field.passen))
     return model
 
 
@@ -166,8 +163,7 @@ def model_of(field, edges):
             model.cardinality(literals, most, CardEnc.atmost)
 
     model = pair_model(field, unmet, covered)
-    for f, t in itertools.product(range(free - 1), range(1, model.tables)):
-        model.clauses.append([-model.seat(f, 0, t)] + [model.seat(f + 1, 0, u) for u in range(t, model.tables)])
+    model.seat_in_table_order(free)
     model.order_passe_one_mates(range(free), may_meet_again=True)
     order_spielfrei_meetings(field, model, edges, unmet)
     return model
@@ -382,7 +378,7 @@ def main():
     if unanswered:
         print(f"{name}: no answer for graphs {unanswered}")
     else:
-        asked = "" if parts == 1 else f" among graphs {part}::{parts}"
+        asked = "" if parts == 1 and only is None else " among the graphs asked"
         print(f"{name}: no schedule with at most {repeats} repeats{asked}")
 
 
