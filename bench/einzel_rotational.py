@@ -23,7 +23,8 @@ meetings instead, for fields beyond the limit: an orbit may then be gone over mo
 meeting each of its pairs once more.
 
 Usage: pip install python-sat
-       python3 bench/einzel_rotational.py G ROWS FIXED BASES INVARIANT [REPEATS]
+       python3 bench/einzel_rotational.py G ROWS FIXED BASES INVARIANT [REPEATS] [--twice]
+                    (--twice: no pair three times, as the draw's quality target asks)
 e.g.   python3 bench/einzel_rotational.py 8 3 1 1 0     (25 players x 8 Passen: UNSAT)
        python3 bench/einzel_rotational.py 7 3 0 1 0 7   (21 x 7 within its bound of 7: UNSAT)
 """
@@ -54,7 +55,7 @@ def pair_orbits(g, rows, fixed):
     return shifted, orbit, members
 
 
-def solve(g, rows, fixed, bases, invariant, repeats=0):
+def solve(g, rows, fixed, bases, invariant, repeats=0, twice=False):
     finite = g * rows
     players = finite + fixed
     out = players % 4
@@ -77,6 +78,8 @@ def solve(g, rows, fixed, bases, invariant, repeats=0):
             clauses.extend([-together(b, p, q), u] for u in units[-(g // len(pairs)):])
         units += [joined(k, o) for k in range(invariant)]
         passes = 1 + repeats // len(pairs)
+        if twice:
+            passes = min(passes, 2)
         total = ITotalizer(lits=units, ubound=passes, top_id=pool.top)
         pool.top = total.top_id  # the totalizer's own variables are taken
         clauses.extend(total.cnf.clauses)
@@ -194,11 +197,13 @@ def report(shape, players, search):
 
 
 def main():
-    g, rows, fixed, bases, invariant = map(int, sys.argv[1:6])
-    repeats = int(sys.argv[6]) if len(sys.argv) > 6 else 0
+    g, rows, fixed, bases, invariant = map(int, [a for a in sys.argv[1:] if not a.startswith("--")][:5])
+    numbers = [a for a in sys.argv[1:] if not a.startswith("--")]
+    repeats = int(numbers[5]) if len(numbers) > 5 else 0
+    twice = "--twice" in sys.argv
     players, passen = g * rows + fixed, bases * g + invariant
-    shape = f"{players} x {passen} (Z_{g}, {rows} rows, {fixed} fixed, {bases} base, {invariant} invariant, at most {repeats} repeats)"
-    report(shape, players, lambda: solve(g, rows, fixed, bases, invariant, repeats))
+    shape = f"{players} x {passen} (Z_{g}, {rows} rows, {fixed} fixed, {bases} base, {invariant} invariant, at most {repeats} repeats{', no pair three times' if twice else ''})"
+    report(shape, players, lambda: solve(g, rows, fixed, bases, invariant, repeats, twice))
 
 
 if __name__ == "__main__":

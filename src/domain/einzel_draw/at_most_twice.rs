@@ -6,15 +6,17 @@
 //!   24 × 8. The annealing search reaches the counting bound on three of them only with a pair
 //!   at one table three times, and stays more than a tenth above it on 18 × 7 and 24 × 8;
 //!   these schedules stay within a tenth of the bound (20 × 12 and 24 × 8 at it).
-//! - Fields near the limit that miss their quality target (the README's table; 23 × 9 meets it
-//!   now): the best schedule known — a long offline search's, or the draw's own with the seed
-//!   that did best. No more repeats than the draw's search left with any of seeds 1 to 3, often
+//! - Fields near the limit that miss their quality target (the README's table; 23 × 9 and
+//!   25 × 9 meet it now): the best schedule known — a long offline search's, a SAT solver's
+//!   with a symmetry (25 × 9, at the counting bound), or the draw's own with the seed that did
+//!   best. No more repeats than the draw's search left with any of seeds 1 to 3, often
 //!   fewer (36 × 12: 28 where seeds 2 and 3 left 49 and 53), and drawn at once where the search
 //!   took up to two minutes. The draw stops at them.
 //!
 //! They were found once, offline — four by a SAT solver (`bench/einzel_twice.py`, which prints
 //! the rows below; 12 s for 20 × 11, 2.5 minutes for 18 × 11, 5 s for 20 × 12, about a minute
-//! for 24 × 8), the others by a long tabu search (`benches/einzel_offline.rs`) — and are stored
+//! for 24 × 8), one by a SAT solver over symmetric schedules (`bench/einzel_rotational.py`,
+//! 25 × 9), the others by a long tabu search (`benches/einzel_offline.rs`) — and are stored
 //! whole: per Passe the seats A1, A2, B1, B2 table by table, then the spielfrei players,
 //! nobody twice before everybody once. The draw gives the players to the points in a seeded
 //! random order.
@@ -242,22 +244,26 @@ const FIELD_23_9: Field = Field {
     ],
 };
 
-/// `cargo bench --bench einzel_offline -- 25 9 26 1 4 draw`: 28 repeats (the draw's own search with
-/// seeds 1 to 3: 29, 29, 30), found after 63.8 s from the app's draw before it was stored.
+/// `python3 bench/einzel_rotational.py 8 3 1 1 1 26 --twice`: 24 repeats, the fewest (every pair
+/// meets, none three times; the draw's own search with seeds 1 to 3: 29, 29, 30, and a long tabu
+/// search 28), found by a SAT solver in 142 s. The players are three rows of Z₈ and one fixed
+/// point: one base Passe shifted eight times, the eight players of the first row spielfrei in
+/// turn, and a ninth Passe the shift maps onto itself, where the fixed point sits out; partners
+/// chosen afterwards so that nobody has a partner twice.
 #[rustfmt::skip]
 const FIELD_25_9: Field = Field {
     players: 25,
-    repeats: 28,
+    repeats: 24,
     passen: &[
-        &[11, 9, 2, 17, 12, 16, 24, 10, 7, 5, 21, 22, 14, 8, 20, 19, 15, 18, 13, 1, 6, 23, 4, 0, 3],
-        &[22, 8, 0, 16, 11, 7, 6, 15, 24, 9, 18, 20, 23, 5, 17, 1, 21, 4, 14, 10, 19, 2, 3, 12, 13],
-        &[18, 14, 3, 7, 20, 0, 21, 17, 5, 24, 8, 15, 10, 6, 2, 13, 23, 11, 22, 19, 16, 4, 1, 9, 12],
-        &[5, 19, 4, 13, 11, 1, 8, 10, 3, 24, 22, 6, 15, 16, 17, 14, 12, 0, 9, 7, 18, 21, 2, 23, 20],
-        &[14, 1, 22, 2, 9, 19, 21, 15, 13, 16, 7, 23, 4, 11, 12, 20, 18, 17, 6, 8, 5, 10, 0, 3, 24],
-        &[17, 7, 19, 24, 5, 20, 16, 2, 21, 12, 1, 6, 3, 9, 23, 8, 14, 11, 13, 0, 18, 4, 22, 10, 15],
-        &[11, 16, 3, 21, 17, 13, 22, 12, 8, 4, 7, 2, 18, 24, 1, 0, 20, 23, 10, 15, 5, 14, 9, 6, 19],
-        &[2, 0, 22, 15, 1, 20, 13, 3, 14, 23, 8, 12, 7, 10, 17, 9, 21, 11, 24, 4, 16, 6, 18, 19, 5],
-        &[5, 11, 12, 18, 3, 15, 4, 17, 0, 19, 10, 1, 13, 8, 21, 9, 20, 22, 6, 7, 23, 24, 2, 14, 16],
+        &[1, 18, 20, 21, 2, 9, 16, 23, 3, 11, 19, 24, 4, 7, 13, 22, 5, 6, 8, 10, 12, 14, 15, 17, 0],
+        &[2, 19, 21, 22, 3, 10, 17, 16, 4, 12, 20, 24, 5, 0, 14, 23, 6, 7, 9, 11, 13, 15, 8, 18, 1],
+        &[3, 20, 22, 23, 4, 11, 18, 17, 5, 13, 21, 24, 6, 1, 15, 16, 7, 0, 10, 12, 14, 8, 9, 19, 2],
+        &[4, 23, 21, 16, 5, 12, 19, 18, 6, 14, 22, 24, 7, 2, 8, 17, 0, 1, 11, 13, 15, 9, 10, 20, 3],
+        &[5, 16, 22, 17, 6, 13, 20, 19, 7, 15, 23, 24, 0, 3, 9, 18, 1, 12, 2, 14, 8, 11, 10, 21, 4],
+        &[6, 17, 23, 18, 7, 21, 14, 20, 0, 8, 16, 24, 1, 4, 10, 19, 2, 13, 3, 15, 9, 12, 11, 22, 5],
+        &[7, 18, 16, 19, 0, 22, 15, 21, 1, 9, 17, 24, 2, 5, 11, 20, 3, 14, 4, 8, 10, 13, 12, 23, 6],
+        &[0, 19, 17, 20, 1, 23, 8, 22, 2, 10, 18, 24, 3, 6, 12, 21, 4, 15, 5, 9, 11, 14, 13, 16, 7],
+        &[0, 2, 4, 6, 1, 3, 5, 7, 8, 12, 16, 20, 9, 13, 17, 21, 10, 14, 18, 22, 11, 15, 19, 23, 24],
     ],
 };
 
