@@ -30,6 +30,7 @@ e.g.   python3 bench/einzel_over.py 9 3 1 20      (29 x 10 over the 28 x 9 desig
 """
 
 import itertools
+import random
 import sys
 import time
 from collections import Counter
@@ -123,8 +124,6 @@ def solve(design, points, most):
 def designs(g, rows, fixed, count, seed=1):
     """`count` different 1-rotational designs (base Passen without a spielfrei player), each
     drawn by the solver with three random pairs of players asked to share a table."""
-    import random
-
     players = g * rows + fixed
     tables = players // 4
     shifted, orbit, members = pair_orbits(g, rows, fixed)
