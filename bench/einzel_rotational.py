@@ -24,28 +24,33 @@ meeting each of its pairs once more.
 
 Usage: pip install python-sat
        python3 bench/einzel_rotational.py G ROWS FIXED BASES INVARIANT [REPEATS] [--twice]
-                    (--twice: no pair three times, as the draw's quality target asks)
+                    [--group=AxB...]
+                    (--twice: no pair three times, as the draw's quality target asks;
+                     --group: the shift group Z_A x Z_B x ... of G elements instead of Z_G)
 e.g.   python3 bench/einzel_rotational.py 8 3 1 1 0     (25 players x 8 Passen: UNSAT)
        python3 bench/einzel_rotational.py 7 3 0 1 0 7   (21 x 7 within its bound of 7: UNSAT)
 """
 
 import itertools
+import math
 import sys
 import time
 from collections import Counter
 
+from einzel_cover import Group
 from pysat.card import CardEnc, EncType, ITotalizer
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
 
-def pair_orbits(g, rows, fixed):
+def pair_orbits(g, rows, fixed, moduli=None):
     """The shift (point p in the Passe moved by s), every pair's orbit under it (its smallest
     image stands for it) and each orbit's pairs."""
     finite = g * rows
+    add = Group(moduli or [g]).add
 
     def shifted(p, s):
-        return p if p >= finite else p // g * g + (p % g + s) % g
+        return p if p >= finite else p // g * g + add(p % g, s)
 
     orbit, members = {}, {}
     for p, q in itertools.combinations(range(finite + fixed), 2):
@@ -55,12 +60,12 @@ def pair_orbits(g, rows, fixed):
     return shifted, orbit, members
 
 
-def solve(g, rows, fixed, bases, invariant, repeats=0, twice=False):
+def solve(g, rows, fixed, bases, invariant, repeats=0, twice=False, moduli=None):
     finite = g * rows
     players = finite + fixed
     out = players % 4
     tables = players // 4
-    shifted, orbit, members = pair_orbits(g, rows, fixed)
+    shifted, orbit, members = pair_orbits(g, rows, fixed, moduli)
     pool = IDPool()
     clauses = []
 
@@ -201,9 +206,14 @@ def main():
     numbers = [a for a in sys.argv[1:] if not a.startswith("--")]
     repeats = int(numbers[5]) if len(numbers) > 5 else 0
     twice = "--twice" in sys.argv
+    group = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--group=")), str(g))
+    moduli = [int(m) for m in group.split("x")]
+    if math.prod(moduli) != g:
+        sys.exit(f"--group={group} does not have {g} elements")
     players, passen = g * rows + fixed, bases * g + invariant
-    shape = f"{players} x {passen} (Z_{g}, {rows} rows, {fixed} fixed, {bases} base, {invariant} invariant, at most {repeats} repeats{', no pair three times' if twice else ''})"
-    report(shape, players, lambda: solve(g, rows, fixed, bases, invariant, repeats, twice))
+    name = " x ".join(f"Z_{m}" for m in moduli)
+    shape = f"{players} x {passen} ({name}, {rows} rows, {fixed} fixed, {bases} base, {invariant} invariant, at most {repeats} repeats{', no pair three times' if twice else ''})"
+    report(shape, players, lambda: solve(g, rows, fixed, bases, invariant, repeats, twice, moduli))
 
 
 if __name__ == "__main__":

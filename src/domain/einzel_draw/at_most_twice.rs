@@ -6,17 +6,18 @@
 //!   24 × 8. The annealing search reaches the counting bound on three of them only with a pair
 //!   at one table three times, and stays more than a tenth above it on 18 × 7 and 24 × 8;
 //!   these schedules stay within a tenth of the bound (20 × 12 and 24 × 8 at it).
-//! - Fields near the limit that miss their quality target (the README's table; 23 × 9 and
-//!   25 × 9 meet it now): the best schedule known — a long offline search's, a SAT solver's
-//!   with a symmetry (25 × 9, at the counting bound), or the draw's own with the seed that did
-//!   best. No more repeats than the draw's search left with any of seeds 1 to 3, often
-//!   fewer (36 × 12: 28 where seeds 2 and 3 left 49 and 53), and drawn at once where the search
-//!   took up to two minutes. The draw stops at them.
+//! - Fields near the limit that miss their quality target (the README's table; 23 × 9, 25 × 9
+//!   and 36 × 12 meet it now): the best schedule known — a long offline search's, a SAT
+//!   solver's with a symmetry (25 × 9 and 36 × 12, at the counting bound), or the draw's own
+//!   with the seed that did best. No more repeats than the draw's search left with any of seeds
+//!   1 to 3, often fewer (37 × 12: 16 where seeds 1 and 2 left 22 and 20), and drawn at once where
+//!   the search took up to two minutes. The draw stops at them.
 //!
 //! They were found once, offline — four by a SAT solver (`bench/einzel_twice.py`, which prints
 //! the rows below; 12 s for 20 × 11, 2.5 minutes for 18 × 11, 5 s for 20 × 12, about a minute
-//! for 24 × 8), one by a SAT solver over symmetric schedules (`bench/einzel_rotational.py`,
-//! 25 × 9), the others by a long tabu search (`benches/einzel_offline.rs`) — and are stored
+//! for 24 × 8), two by a SAT solver over symmetric schedules (`bench/einzel_rotational.py`,
+//! 25 × 9; `bench/einzel_cover.py`, 36 × 12), the others by a long tabu search
+//! (`benches/einzel_offline.rs`) — and are stored
 //! whole: per Passe the seats A1, A2, B1, B2 table by table, then the spielfrei players,
 //! nobody twice before everybody once. The draw gives the players to the points in a seeded
 //! random order.
@@ -412,25 +413,29 @@ const FIELD_33_11: Field = Field {
     ],
 };
 
-/// The app's draw with seed 1 before it was stored: 28 repeats (seeds 2 and 3: 49, 53; target ≤
-/// 19); five minutes of `cargo bench --bench einzel_offline -- 36 12 19 1 5 draw` lowered nothing.
+/// `python3 bench/einzel_cover.py 3x3 4 1 3 --double=0-1:0,2-3:0`: 18 repeats, the counting
+/// bound — every player meets one other twice and everybody else once. Four rows of Z₃ × Z₃:
+/// one base Passe shifted nine times and three Passen the shift maps onto themselves (each the
+/// shifts of one table with a player of every row); the two orbits of repeats placed beforehand,
+/// every other pair's orbit covered once. Partners chosen afterwards so that nobody has a
+/// partner twice. (Stored before: the draw's own 28 with seed 1; seeds 2 and 3 left 49 and 53.)
 #[rustfmt::skip]
 const FIELD_36_12: Field = Field {
     players: 36,
-    repeats: 28,
+    repeats: 18,
     passen: &[
-        &[5, 17, 33, 22, 35, 2, 27, 23, 25, 13, 12, 34, 16, 8, 1, 9, 19, 3, 4, 20, 21, 28, 24, 0, 10, 29, 30, 32, 11, 6, 14, 26, 7, 31, 18, 15],
-        &[11, 24, 32, 16, 19, 17, 9, 31, 5, 4, 6, 27, 35, 34, 30, 33, 28, 8, 26, 2, 10, 23, 7, 20, 25, 3, 18, 0, 13, 21, 15, 1, 22, 12, 29, 14],
-        &[3, 10, 2, 9, 25, 21, 26, 20, 11, 33, 28, 1, 22, 7, 16, 19, 23, 17, 14, 34, 5, 15, 12, 30, 13, 4, 31, 8, 27, 18, 24, 29, 35, 0, 32, 6],
-        &[33, 4, 29, 0, 5, 2, 18, 32, 35, 20, 16, 12, 21, 11, 34, 31, 30, 26, 7, 24, 25, 10, 14, 1, 22, 6, 23, 9, 3, 15, 8, 17, 27, 28, 19, 13],
-        &[6, 15, 24, 20, 10, 22, 0, 8, 25, 11, 29, 9, 30, 23, 13, 3, 35, 1, 19, 18, 5, 34, 26, 16, 32, 14, 28, 7, 27, 12, 33, 31, 21, 2, 17, 4],
-        &[12, 2, 7, 1, 32, 33, 3, 21, 10, 34, 4, 15, 5, 0, 14, 19, 11, 27, 20, 17, 30, 18, 6, 8, 35, 9, 13, 26, 16, 29, 23, 28, 25, 22, 24, 31],
-        &[5, 20, 29, 13, 25, 27, 7, 8, 19, 24, 33, 23, 18, 34, 28, 9, 22, 30, 1, 4, 35, 31, 3, 14, 16, 6, 21, 10, 11, 0, 15, 2, 32, 26, 12, 17],
-        &[19, 12, 10, 11, 16, 14, 18, 4, 27, 32, 9, 15, 5, 1, 24, 3, 35, 8, 21, 29, 22, 20, 2, 34, 26, 0, 23, 31, 25, 30, 28, 17, 13, 7, 6, 33],
-        &[30, 16, 31, 2, 35, 17, 10, 24, 14, 20, 33, 8, 13, 18, 11, 22, 27, 1, 34, 0, 3, 28, 12, 6, 5, 9, 7, 21, 19, 29, 26, 15, 25, 32, 23, 4],
-        &[32, 19, 8, 34, 30, 9, 0, 20, 21, 23, 18, 12, 5, 31, 28, 10, 25, 16, 33, 15, 13, 24, 14, 2, 3, 26, 22, 27, 35, 4, 11, 7, 29, 1, 6, 17],
-        &[21, 14, 27, 30, 5, 8, 23, 11, 3, 7, 29, 34, 25, 19, 6, 2, 24, 9, 12, 4, 32, 31, 20, 1, 16, 13, 17, 0, 10, 33, 26, 18, 35, 15, 22, 28],
-        &[32, 35, 5, 25, 28, 20, 26, 4, 31, 10, 13, 6, 34, 24, 8, 12, 30, 19, 22, 21, 11, 16, 27, 3, 9, 33, 2, 29, 15, 14, 23, 1, 0, 7, 17, 18],
+        &[0, 13, 14, 22, 1, 15, 29, 30, 2, 3, 9, 19, 4, 5, 7, 31, 6, 17, 18, 21, 8, 11, 26, 27, 10, 12, 16, 32, 20, 24, 25, 33, 23, 28, 34, 35],
+        &[1, 14, 12, 23, 2, 16, 27, 31, 0, 4, 10, 20, 5, 3, 8, 32, 7, 15, 19, 22, 6, 9, 24, 28, 11, 13, 17, 30, 18, 25, 26, 34, 21, 29, 35, 33],
+        &[2, 12, 13, 21, 0, 17, 28, 32, 1, 5, 11, 18, 3, 4, 6, 30, 8, 16, 20, 23, 7, 10, 25, 29, 9, 14, 15, 31, 19, 26, 24, 35, 22, 27, 33, 34],
+        &[3, 16, 17, 25, 4, 9, 32, 33, 5, 6, 12, 22, 7, 8, 1, 34, 0, 11, 21, 24, 2, 14, 20, 30, 13, 15, 10, 35, 23, 18, 19, 27, 26, 31, 28, 29],
+        &[4, 17, 15, 26, 5, 10, 30, 34, 3, 7, 13, 23, 8, 6, 2, 35, 1, 9, 22, 25, 0, 12, 18, 31, 14, 16, 11, 33, 21, 19, 20, 28, 24, 32, 29, 27],
+        &[5, 15, 16, 24, 3, 11, 31, 35, 4, 8, 14, 21, 6, 7, 0, 33, 2, 10, 23, 26, 1, 13, 19, 32, 12, 17, 9, 34, 22, 20, 18, 29, 25, 30, 27, 28],
+        &[6, 10, 11, 19, 7, 12, 35, 27, 8, 0, 15, 25, 1, 2, 4, 28, 3, 14, 24, 18, 5, 17, 23, 33, 16, 9, 13, 29, 26, 21, 22, 30, 20, 34, 31, 32],
+        &[7, 11, 9, 20, 8, 13, 33, 28, 6, 1, 16, 26, 2, 0, 5, 29, 4, 12, 25, 19, 3, 15, 21, 34, 17, 10, 14, 27, 24, 22, 23, 31, 18, 35, 32, 30],
+        &[8, 9, 10, 18, 6, 14, 34, 29, 7, 2, 17, 24, 0, 1, 3, 27, 5, 13, 26, 20, 4, 16, 22, 35, 15, 11, 12, 28, 25, 23, 21, 32, 19, 33, 30, 31],
+        &[0, 16, 19, 34, 1, 17, 20, 35, 2, 15, 18, 33, 3, 10, 22, 28, 4, 11, 23, 29, 5, 9, 21, 27, 6, 13, 25, 31, 7, 14, 26, 32, 8, 12, 24, 30],
+        &[0, 9, 26, 35, 1, 10, 24, 33, 2, 11, 25, 34, 3, 12, 20, 29, 4, 13, 18, 27, 5, 14, 19, 28, 6, 15, 23, 32, 7, 16, 21, 30, 8, 17, 22, 31],
+        &[0, 23, 9, 30, 1, 21, 10, 31, 2, 22, 11, 32, 3, 26, 12, 33, 4, 24, 13, 34, 5, 25, 14, 35, 6, 20, 15, 27, 7, 18, 16, 28, 8, 19, 17, 29],
     ],
 };
 

@@ -1,0 +1,204 @@
+"""A schedule on rows of a group that meets every pair at most once, a few orbits exactly twice.
+
+At the counting bound beyond the limit (3R > N - 1) the repeated meetings have a fixed shape:
+without spielfrei players each player meets one other twice and everybody else once (a perfect
+matching of repeats); with them, each player who never sits out meets one other twice and each
+who sits out once meets nobody twice. `einzel_rotational.py` asks for "at most K repeats" and
+leaves the solver to find where they go (36 x 12 with Z3 x Z3: no answer in 25 minutes). Here
+they are placed beforehand, up to renaming: with ROWS rows of a group G (point (i, x), x in G)
+the pairs fall into orbits under the shift x -> x + s — within row i by the difference +-d,
+between rows i < j by the difference d — and a perfect matching of repeats among two rows is
+an orbit between them, which shifting a row makes (i, j, 0).
+
+The form: BASES base Passen, each moved by every shift (|G| Passen each; a pair of players at
+one of its tables meets once in each pair of its orbit), with N % 4 spielfrei players each:
+base b's are (r, 0) for the rows r = ROWS - (BASES - b) * out ..., so each player of those rows
+sits out once and the first rows never (shifting a row renames nothing else); and INVARIANT
+Passen that the shift maps onto themselves, each the orbit of one table with a player of every
+row (four rows, row 0's at 0). The orbits given with --double are covered exactly twice, those
+given with --unmet never, every other at most once (the meetings each player has then say how
+many pairs stay unmet): a SAT solver over the base Passen's seats and the invariant tables'
+shifts (cadical). Orbits must have |G| pairs (a group of odd order: no half-length orbits).
+
+Usage: pip install python-sat
+       python3 bench/einzel_cover.py MODULI ROWS BASES INVARIANT [--double=I-J:D,...]
+                                     [--unmet=I:D,I-J:D,...]
+e.g.   python3 bench/einzel_cover.py 3x3 4 1 3 --double=0-1:0,2-3:0
+                            (36 x 12 with 18 repeats, the fewest: SAT in 82 s to 5 minutes)
+       python3 bench/einzel_cover.py 7 4 1 2      (28 x 9 without a repeat: SAT, 0.2 s)
+       python3 bench/einzel_cover.py 3 6 2 0 --double=0-1:0   (18 x 6 at its fewest, 3: UNSAT)
+       (MODULI: Z_A x Z_B ... as AxB; D: a group element as its mixed-radix number;
+        --unmet: orbits never covered — within row I by +-D, or between rows I and J)
+"""
+
+import itertools
+import math
+import sys
+import time
+from collections import Counter
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+from pysat.solvers import Solver
+
+class Group:
+    """Z_m1 x Z_m2 x ..., its elements numbered in mixed radix."""
+
+    def __init__(self, moduli):
+        self.moduli, self.order = moduli, math.prod(moduli)
+
+    def digits(self, x):
+        out = []
+        for m in reversed(self.moduli):
+            out.append(x % m)
+            x //= m
+        return out[::-1]
+
+    def number(self, digits):
+        total = 0
+        for m, d in zip(self.moduli, digits):
+            total = total * m + d % m
+        return total
+
+    def add(self, x, y):
+        return self.number([a + b for a, b in zip(self.digits(x), self.digits(y))])
+
+    def neg(self, x):
+        return self.number([-a for a in self.digits(x)])
+
+
+def orbit_of(group, p, q):
+    """The orbit of the pair of points p = (i, x), q = (j, y) under the shifts."""
+    (i, x), (j, y) = sorted([p, q])
+    d = group.add(y, group.neg(x))
+    return ("within", i, min(d, group.neg(d))) if i == j else ("between", i, j, d)
+
+
+def solve(group, rows, bases, invariant, double, unmet=frozenset()):
+    g = group.order
+    points = [(i, x) for i in range(rows) for x in range(g)]
+    tables, out = g * rows // 4, g * rows % 4
+    first_out = rows - bases * out
+    spielfrei = [[(first_out + b * out + k) * g for k in range(out)] for b in range(bases)]
+    orbits = {}
+    for a, b in itertools.combinations(range(len(points)), 2):
+        orbits.setdefault(orbit_of(group, points[a], points[b]), []).append((a, b))
+    if any(len(pairs) != g for pairs in orbits.values()):
+        sys.exit("a half-length orbit: take a group of odd order")
+    pool, clauses = IDPool(), []
+
+    def cardinality(literals, count, encode):
+        encoded = encode(lits=literals, bound=count, vpool=pool, encoding=EncType.seqcounter)
+        clauses.extend(encoded.clauses)
+
+    seat = lambda b, p, t: pool.id(("seat", b, p, t))
+    together = lambda b, p, q: pool.id(("together", b, p, q))
+    shift = lambda k, row, x: pool.id(("shift", k, row, x))
+    seated = [[p for p in range(len(points)) if p not in spielfrei[b]] for b in range(bases)]
+    for b in range(bases):
+        for p in seated[b]:
+            cardinality([seat(b, p, t) for t in range(tables)], 1, CardEnc.equals)
+        for t in range(tables):
+            cardinality([seat(b, p, t) for p in seated[b]], 4, CardEnc.equals)
+            # Tables in the order of their smallest point.
+            if t:
+                clauses.extend([-seat(b, p, t)] + [seat(b, q, t - 1) for q in seated[b] if q < p] for p in seated[b])
+        for p, q in itertools.combinations(seated[b], 2):
+            shared = [pool.id(("shared", b, p, q, t)) for t in range(tables)]
+            for t, s in enumerate(shared):
+                clauses.extend([[-s, seat(b, p, t)], [-s, seat(b, q, t)], [s, -seat(b, p, t), -seat(b, q, t)]])
+            clauses.append([-together(b, p, q)] + shared)
+            clauses.extend([together(b, p, q), -s] for s in shared)
+    # Invariant Passe k: the table (0, 0), (1, s1), (2, s2), (3, s3) and its shifts; it
+    # covers the orbit (i, j, s_j - s_i) of each pair of rows.
+    covering = {}
+    for k in range(invariant):
+        for row in range(1, rows):
+            cardinality([shift(k, row, x) for x in range(g)], 1, CardEnc.equals)
+        for i, j in itertools.combinations(range(rows), 2):
+            for d in range(g):
+                covers = pool.id(("covers", k, i, j, d))
+                covering.setdefault(("between", i, j, d), []).append(covers)
+                ways = []
+                for x in [0] if i == 0 else range(g):
+                    y = group.add(x, d)
+                    way = pool.id(("way", k, i, j, x, y))
+                    ways.append(way)
+                    needed = [shift(k, j, y)] + ([shift(k, i, x)] if i else [])
+                    clauses.extend([-way, n] for n in needed)
+                    clauses.append([way] + [-n for n in needed])
+                clauses.append([-covers] + ways)
+                clauses.extend([covers, -w] for w in ways)
+    # Where the Passen's pairs are exactly as many as the orbits ask for (nobody spielfrei, or
+    # the unmet orbits given too),
+    # "at most once" is "exactly once", and the solver is told so (36 x 12: 82 s instead of
+    # no answer in 13 CPU-minutes).
+    tight = bases * tables * 6 + invariant * 6 == len(orbits) - len(unmet) + len(double)
+    for orbit, pairs in orbits.items():
+        used = [together(b, p, q) for b in range(bases) for p, q in pairs if p in seated[b] and q in seated[b]]
+        used += covering.get(orbit, [])
+        if orbit in double:
+            cardinality(used, 2, CardEnc.equals)
+        elif orbit in unmet:
+            clauses.extend([-x] for x in used)
+        else:
+            cardinality(used, 1, CardEnc.equals if tight else CardEnc.atmost)
+    start = time.time()
+    with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+        found = solver.solve()
+        took = time.time() - start
+        if not found:
+            return None, took
+        model = {literal for literal in solver.get_model() if literal > 0}
+    schedule = []
+    for b in range(bases):
+        base = [[points[p] for p in seated[b] if seat(b, p, t) in model] for t in range(tables)]
+        byes = [points[p] for p in spielfrei[b]]
+        for s in range(g):
+            schedule.append(([[(i, group.add(x, s)) for i, x in table] for table in base], [(i, group.add(x, s)) for i, x in byes]))
+    shifts = [[0] + [next(x for x in range(g) if shift(k, row, x) in model) for row in range(1, rows)] for k in range(invariant)]
+    schedule += [([[(i, group.add(sh[i], s)) for i in range(rows)] for s in range(g)], []) for sh in shifts]
+    number = lambda players: [i * g + x for i, x in players]
+    return [([number(table) for table in passe], number(byes)) for passe, byes in schedule], took
+
+
+def main():
+    moduli = [int(m) for m in sys.argv[1].split("x")]
+    rows, bases, invariant = map(int, sys.argv[2:5])
+    double, unmet = set(), set()
+    for option in sys.argv[5:]:
+        if option.startswith("--double="):
+            for item in option.split("=", 1)[1].split(","):
+                pair, d = item.split(":")
+                i, j = sorted(map(int, pair.split("-")))
+                double.add(("between", i, j, int(d)))
+        if option.startswith("--unmet="):
+            for item in option.split("=", 1)[1].split(","):
+                rows_of, d = item.split(":")
+                ends = sorted(map(int, rows_of.split("-")))
+                unmet.add(("within", ends[0], int(d)) if len(ends) == 1 else ("between", *ends, int(d)))
+    group = Group(moduli)
+    players, passen = group.order * rows, bases * group.order + invariant
+    if invariant and (rows != 4 or players % 4):
+        sys.exit("invariant Passen: four rows and nobody spielfrei")
+    if rows < bases * (players % 4):
+        sys.exit("too few rows for a spielfrei player of each base Passe in a row of its own")
+    schedule, took = solve(group, rows, bases, invariant, double, unmet)
+    if schedule is None:
+        print(f"{players} x {passen}: UNSAT ({took:.1f} s)")
+        return
+    met = Counter()
+    for passe, byes in schedule:
+        assert sorted([p for table in passe for p in table] + byes) == list(range(players))
+        assert all(len(table) == 4 for table in passe)
+        for table in passe:
+            met.update(itertools.combinations(sorted(table), 2))
+    assert len({p for _, byes in schedule for p in byes}) == sum(len(byes) for _, byes in schedule), "nobody sits out twice"
+    repeats = sum(m - 1 for m in met.values())
+    print(f"{players} x {passen}: SAT ({took:.1f} s); repeats {repeats}, most meetings of a pair {max(met.values())}, pairs never met {players * (players - 1) // 2 - len(met)}")
+    for passe, byes in schedule:
+        print(passe, "spielfrei", byes)
+
+
+if __name__ == "__main__":
+    main()
