@@ -323,27 +323,32 @@ fn fields_that_miss_their_target_draw_the_best_schedule_found_offline() {
         (37, 12, 16),
     ];
     for (players, passen, repeats) in best {
-        for seed in [1, 3] {
-            let drawn = schedule(players, passen, seed);
-            assert_complete_and_rotating(players, &drawn);
-            let q = quality(players, &drawn, None);
-            assert_eq!(q.partner_repeats, 0, "{players} × {passen}: {q:?}");
-            assert!(q.most_meetings <= 2, "{players} × {passen}: {q:?}");
+        for q in drawn_with_seeds_1_and_3(players, passen) {
             assert!(q.meeting_repeats <= repeats, "{players} × {passen}: {q:?}");
         }
     }
 }
 
-/// The whole schedule drawn for `players` × `passen` with seeds 1 and 3: complete, nobody sits
-/// out twice before everybody once, no partner twice, no pair three times, and exactly
-/// `fewest` repeats — the counting bound.
+/// The quality of the whole schedule drawn for `players` × `passen` with seeds 1 and 3, each
+/// checked first: complete, nobody sits out twice before everybody once, no partner twice, no
+/// pair three times.
+fn drawn_with_seeds_1_and_3(players: usize, passen: usize) -> Vec<DrawQuality> {
+    [1, 3]
+        .into_iter()
+        .map(|seed| {
+            let drawn = schedule(players, passen, seed);
+            assert_complete_and_rotating(players, &drawn);
+            let q = quality(players, &drawn, None);
+            assert_eq!(q.partner_repeats, 0, "{players} × {passen}: {q:?}");
+            assert!(q.most_meetings <= 2, "{players} × {passen}: {q:?}");
+            q
+        })
+        .collect()
+}
+
+/// As [`drawn_with_seeds_1_and_3`], and exactly `fewest` repeats — the counting bound.
 fn assert_at_the_fewest(players: usize, passen: usize, fewest: u32) {
-    for seed in [1, 3] {
-        let drawn = schedule(players, passen, seed);
-        assert_complete_and_rotating(players, &drawn);
-        let q = quality(players, &drawn, None);
-        assert_eq!(q.partner_repeats, 0, "{q:?}");
-        assert!(q.most_meetings <= 2, "{q:?}");
+    for q in drawn_with_seeds_1_and_3(players, passen) {
         assert_eq!((q.meeting_repeats, q.bound), (fewest, fewest), "{q:?}");
     }
 }
