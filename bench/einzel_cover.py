@@ -19,16 +19,21 @@ row (four rows, row 0's at 0). The orbits given with --double are covered exactl
 given with --unmet never, every other at most once (the meetings each player has then say how
 many pairs stay unmet): a SAT solver over the base Passen's seats and the invariant tables'
 shifts (cadical). Orbits must have |G| pairs (a group of odd order: no half-length orbits).
+With --fixed=F there are F fixed points besides the rows (no invariant Passen then): each
+sits at a table of every base Passe, never two at one (they would meet |G| times), never
+spielfrei, and its pairs with row j form one orbit (fK-J below).
 
 Usage: pip install python-sat
        python3 bench/einzel_cover.py MODULI ROWS BASES INVARIANT [--double=I-J:D,...]
-                                     [--unmet=I:D,I-J:D,...]
+                                     [--unmet=I:D,I-J:D,...] [--fixed=F]
 e.g.   python3 bench/einzel_cover.py 3x3 4 1 3 --double=0-1:0,2-3:0
                             (36 x 12 with 18 repeats, the fewest: SAT in 82 s to 5 minutes)
        python3 bench/einzel_cover.py 7 4 1 2      (28 x 9 without a repeat: SAT, 0.2 s)
        python3 bench/einzel_cover.py 3 6 2 0 --double=0-1:0   (18 x 6 at its fewest, 3: UNSAT)
+       python3 bench/einzel_cover.py 9 3 1 0 --fixed=1   (28 x 9 without a repeat: SAT, 0.1 s)
        (MODULI: Z_A x Z_B ... as AxB; D: a group element as its mixed-radix number;
-        --unmet: orbits never covered — within row I by +-D, or between rows I and J)
+        an orbit: I:D within row I by +-D, I-J:D between rows I and J, fK-J fixed point K
+        with row J; --double: covered twice, --unmet: never)
 """
 
 import itertools
@@ -68,23 +73,27 @@ class Group:
 
 
 def orbit_of(group, p, q):
-    """The orbit of the pair of points p = (i, x), q = (j, y) under the shifts."""
+    """The orbit of the pair of points p = (i, x), q = (j, y) under the shifts (a fixed point
+    is (-1 - k, None): its pairs with row j form one orbit)."""
     (i, x), (j, y) = sorted([p, q])
+    if x is None:
+        return ("fixed", -1 - i, j) if y is not None else ("fixed pair", i, j)
     d = group.add(y, group.neg(x))
     return ("within", i, min(d, group.neg(d))) if i == j else ("between", i, j, d)
 
 
-def solve(group, rows, bases, invariant, double, unmet=frozenset()):
+def solve(group, rows, bases, invariant, double, unmet=frozenset(), fixed=0):
     g = group.order
-    points = [(i, x) for i in range(rows) for x in range(g)]
-    tables, out = g * rows // 4, g * rows % 4
+    points = [(i, x) for i in range(rows) for x in range(g)] + [(-1 - k, None) for k in range(fixed)]
+    tables, out = len(points) // 4, len(points) % 4
     first_out = rows - bases * out
     spielfrei = [[(first_out + b * out + k) * g for k in range(out)] for b in range(bases)]
     orbits = {}
     for a, b in itertools.combinations(range(len(points)), 2):
         orbits.setdefault(orbit_of(group, points[a], points[b]), []).append((a, b))
-    if any(len(pairs) != g for pairs in orbits.values()):
+    if any(len(pairs) != g for orbit, pairs in orbits.items() if orbit[0] != "fixed pair"):
         sys.exit("a half-length orbit: take a group of odd order")
+    fixed_points = range(rows * g, len(points))
     pool, clauses = IDPool(), []
 
     def cardinality(literals, count, encode):
@@ -103,7 +112,12 @@ def solve(group, rows, bases, invariant, double, unmet=frozenset()):
             # Tables in the order of their smallest point.
             if t:
                 clauses.extend([-seat(b, p, t)] + [seat(b, q, t - 1) for q in seated[b] if q < p] for p in seated[b])
+        # Two fixed points at one table would meet in every shift of the Passe.
+        for p, q in itertools.combinations(fixed_points, 2):
+            clauses.extend([-seat(b, p, t), -seat(b, q, t)] for t in range(tables))
         for p, q in itertools.combinations(seated[b], 2):
+            if p in fixed_points and q in fixed_points:
+                continue
             shared = [pool.id(("shared", b, p, q, t)) for t in range(tables)]
             for t, s in enumerate(shared):
                 clauses.extend([[-s, seat(b, p, t)], [-s, seat(b, q, t)], [s, -seat(b, p, t), -seat(b, q, t)]])
@@ -133,8 +147,11 @@ def solve(group, rows, bases, invariant, double, unmet=frozenset()):
     # the unmet orbits given too),
     # "at most once" is "exactly once", and the solver is told so (36 x 12: 82 s instead of
     # no answer in 13 CPU-minutes).
-    tight = bases * tables * 6 + invariant * 6 == len(orbits) - len(unmet) + len(double)
+    real_orbits = sum(orbit[0] != "fixed pair" for orbit in orbits)
+    tight = bases * tables * 6 + invariant * 6 == real_orbits - len(unmet) + len(double)
     for orbit, pairs in orbits.items():
+        if orbit[0] == "fixed pair":
+            continue
         used = [together(b, p, q) for b in range(bases) for p, q in pairs if p in seated[b] and q in seated[b]]
         used += covering.get(orbit, [])
         if orbit in double:
@@ -155,35 +172,46 @@ def solve(group, rows, bases, invariant, double, unmet=frozenset()):
         base = [[points[p] for p in seated[b] if seat(b, p, t) in model] for t in range(tables)]
         byes = [points[p] for p in spielfrei[b]]
         for s in range(g):
-            schedule.append(([[(i, group.add(x, s)) for i, x in table] for table in base], [(i, group.add(x, s)) for i, x in byes]))
+            moved = lambda i, x: (i, x if x is None else group.add(x, s))
+            schedule.append(([[moved(i, x) for i, x in table] for table in base], [moved(i, x) for i, x in byes]))
     shifts = [[0] + [next(x for x in range(g) if shift(k, row, x) in model) for row in range(1, rows)] for k in range(invariant)]
     schedule += [([[(i, group.add(sh[i], s)) for i in range(rows)] for s in range(g)], []) for sh in shifts]
-    number = lambda players: [i * g + x for i, x in players]
+    number = lambda players: [i * g + x if x is not None else rows * g - 1 - i for i, x in players]
     return [([number(table) for table in passe], number(byes)) for passe, byes in schedule], took
+
+
+def orbit_named(item):
+    """An orbit as given on the command line: I:D within row I, I-J:D between rows, fK-J the
+    fixed point K with row J."""
+    if item.startswith("f"):
+        k, j = item[1:].split("-")
+        return ("fixed", int(k), int(j))
+    rows_of, d = item.split(":")
+    ends = sorted(map(int, rows_of.split("-")))
+    return ("within", ends[0], int(d)) if len(ends) == 1 else ("between", *ends, int(d))
 
 
 def main():
     moduli = [int(m) for m in sys.argv[1].split("x")]
     rows, bases, invariant = map(int, sys.argv[2:5])
-    double, unmet = set(), set()
+    double, unmet, fixed = set(), set(), 0
     for option in sys.argv[5:]:
-        if option.startswith("--double="):
-            for item in option.split("=", 1)[1].split(","):
-                pair, d = item.split(":")
-                i, j = sorted(map(int, pair.split("-")))
-                double.add(("between", i, j, int(d)))
-        if option.startswith("--unmet="):
-            for item in option.split("=", 1)[1].split(","):
-                rows_of, d = item.split(":")
-                ends = sorted(map(int, rows_of.split("-")))
-                unmet.add(("within", ends[0], int(d)) if len(ends) == 1 else ("between", *ends, int(d)))
+        name, _, value = option.partition("=")
+        if name == "--double":
+            double.update(orbit_named(item) for item in value.split(","))
+        elif name == "--unmet":
+            unmet.update(orbit_named(item) for item in value.split(","))
+        elif name == "--fixed":
+            fixed = int(value)
+        else:
+            sys.exit(f"unknown option {option}")
     group = Group(moduli)
-    players, passen = group.order * rows, bases * group.order + invariant
-    if invariant and (rows != 4 or players % 4):
-        sys.exit("invariant Passen: four rows and nobody spielfrei")
+    players, passen = group.order * rows + fixed, bases * group.order + invariant
+    if invariant and (rows != 4 or players % 4 or fixed):
+        sys.exit("invariant Passen: four rows, nobody spielfrei, no fixed point")
     if rows < bases * (players % 4):
         sys.exit("too few rows for a spielfrei player of each base Passe in a row of its own")
-    schedule, took = solve(group, rows, bases, invariant, double, unmet)
+    schedule, took = solve(group, rows, bases, invariant, double, unmet, fixed)
     if schedule is None:
         print(f"{players} x {passen}: UNSAT ({took:.1f} s)")
         return
