@@ -74,10 +74,10 @@ class Group:
 
 def orbit_of(group, p, q):
     """The orbit of the pair of points p = (i, x), q = (j, y) under the shifts (a fixed point
-    is (-1 - k, None): its pairs with row j form one orbit)."""
+    is (-1 - k, None): its pairs with row j form one orbit; two fixed points never meet)."""
     (i, x), (j, y) = sorted([p, q])
     if x is None:
-        return ("fixed", -1 - i, j) if y is not None else ("fixed pair", i, j)
+        return ("fixed", -1 - i, j) if y is not None else None
     d = group.add(y, group.neg(x))
     return ("within", i, min(d, group.neg(d))) if i == j else ("between", i, j, d)
 
@@ -90,8 +90,10 @@ def solve(group, rows, bases, invariant, double, unmet=frozenset(), fixed=0):
     spielfrei = [[(first_out + b * out + k) * g for k in range(out)] for b in range(bases)]
     orbits = {}
     for a, b in itertools.combinations(range(len(points)), 2):
-        orbits.setdefault(orbit_of(group, points[a], points[b]), []).append((a, b))
-    if any(len(pairs) != g for orbit, pairs in orbits.items() if orbit[0] != "fixed pair"):
+        orbit = orbit_of(group, points[a], points[b])
+        if orbit is not None:
+            orbits.setdefault(orbit, []).append((a, b))
+    if any(len(pairs) != g for pairs in orbits.values()):
         sys.exit("a half-length orbit: take a group of odd order")
     fixed_points = range(rows * g, len(points))
     pool, clauses = IDPool(), []
@@ -147,11 +149,8 @@ def solve(group, rows, bases, invariant, double, unmet=frozenset(), fixed=0):
     # the unmet orbits given too),
     # "at most once" is "exactly once", and the solver is told so (36 x 12: 82 s instead of
     # no answer in 13 CPU-minutes).
-    real_orbits = sum(orbit[0] != "fixed pair" for orbit in orbits)
-    tight = bases * tables * 6 + invariant * 6 == real_orbits - len(unmet) + len(double)
+    tight = bases * tables * 6 + invariant * 6 == len(orbits) - len(unmet) + len(double)
     for orbit, pairs in orbits.items():
-        if orbit[0] == "fixed pair":
-            continue
         used = [together(b, p, q) for b in range(bases) for p, q in pairs if p in seated[b] and q in seated[b]]
         used += covering.get(orbit, [])
         if orbit in double:
