@@ -23,14 +23,22 @@ With --fixed=F there are F fixed points besides the rows (no invariant Passen th
 sits at a table of every base Passe, never two at one (they would meet |G| times), never
 spielfrei, and its pairs with row j form one orbit (fK-J below).
 
+With --unmet-cases=K it asks nothing and lists instead, one --unmet option per line, every
+way up to renaming that the rows that sit out can miss each other when each of their players
+misses exactly K others (see unmet_cases): where the players who never sit out meet everybody
+and the others have no repeat to spare, those are all the questions of the form at the bound.
+
 Usage: pip install python-sat
        python3 bench/einzel_cover.py MODULI ROWS BASES INVARIANT [--double=I-J:D,...]
-                                     [--unmet=I:D,I-J:D,...] [--fixed=F]
+                                     [--unmet=I:D,I-J:D,...] [--fixed=F] [--unmet-cases=K]
 e.g.   python3 bench/einzel_cover.py 3x3 4 1 3 --double=0-1:0,2-3:0
                             (36 x 12 with 18 repeats, the fewest: SAT in 82 s to 5 minutes)
        python3 bench/einzel_cover.py 7 4 1 2      (28 x 9 without a repeat: SAT, 0.2 s)
        python3 bench/einzel_cover.py 3 6 2 0 --double=0-1:0   (18 x 6 at its fewest, 3: UNSAT)
        python3 bench/einzel_cover.py 9 3 1 0 --fixed=1   (28 x 9 without a repeat: SAT, 0.1 s)
+       python3 bench/einzel_cover.py 11 3 1 0 --fixed=1 --unmet-cases=3
+                            (34 x 11 without a repeat: 35 cases; e.g. --unmet=1-2:0,1-2:1,1-2:3
+                             SAT in 0.3 s)
        (MODULI: Z_A x Z_B ... as AxB; D: a group element as its mixed-radix number;
         an orbit: I:D within row I by +-D, I-J:D between rows I and J, fK-J fixed point K
         with row J; --double: covered twice, --unmet: never)
@@ -179,6 +187,61 @@ def solve(group, rows, bases, invariant, double, unmet=frozenset(), fixed=0):
     return [([number(table) for table in passe], number(byes)) for passe, byes in schedule], took
 
 
+def unmet_cases(g, rows, bases, out, degree):
+    """Every way, up to renaming, that the rows that sit out can miss each other when each of
+    their players misses exactly DEGREE others and every missed pair is a whole orbit: sets of
+    orbits among those rows (within row i by +-d: two missed each; between rows i and j: one),
+    each such row missing DEGREE. Renamings that keep the form: the bases in any order with
+    their rows, the rows of one base in any order, the rows of one base shifted together (a
+    base Passe shifted is another of its Passen, so its spielfrei points may be taken at 0
+    again), and multiplying every point by a unit of Z_g. Z_g only, g odd."""
+    blocks = [list(range(rows - bases * out + b * out, rows - bases * out + (b + 1) * out)) for b in range(bases)]
+    sitting = [r for block in blocks for r in block]
+    candidates = [("within", i, d) for i in sitting for d in range(1, g // 2 + 1)]
+    candidates += [("between", i, j, d) for i, j in itertools.combinations(sitting, 2) for d in range(g)]
+    renamings = []
+    for order in itertools.permutations(range(bases)):
+        for inner in itertools.product(*[list(itertools.permutations(block)) for block in blocks]):
+            rename = {}
+            for b, block in enumerate(blocks):
+                rename.update(zip(block, inner[order[b]]))
+            for moves in itertools.product(range(g), repeat=bases):
+                move = {r: moves[b] for b, block in enumerate(blocks) for r in block}
+                for unit in (u for u in range(1, g) if math.gcd(u, g) == 1):
+                    renamings.append((rename, move, unit))
+
+    def renamed(orbit, rename, move, unit):
+        if orbit[0] == "within":
+            d = orbit[2] * unit % g
+            return ("within", rename[orbit[1]], min(d, g - d))
+        _, i, j, d = orbit
+        d = (d - move[i] + move[j]) * unit % g
+        a, b = rename[i], rename[j]
+        return ("between", a, b, d) if a < b else ("between", b, a, -d % g)
+
+    cases, seen = [], set()
+
+    def extend(start, chosen, missing):
+        if not any(missing.values()):
+            canonical = min(tuple(sorted(renamed(o, *r) for o in chosen)) for r in renamings)
+            if canonical not in seen:
+                seen.add(canonical)
+                cases.append(canonical)
+            return
+        for k in range(start, len(candidates)):
+            orbit = candidates[k]
+            ends = [orbit[1], orbit[1]] if orbit[0] == "within" else [orbit[1], orbit[2]]
+            if all(missing[r] >= ends.count(r) for r in set(ends)):
+                for r in ends:
+                    missing[r] -= 1
+                extend(k + 1, chosen + [orbit], missing)
+                for r in ends:
+                    missing[r] += 1
+
+    extend(0, [], {r: degree for r in sitting})
+    return cases
+
+
 def orbit_named(item):
     """An orbit as given on the command line: I:D within row I, I-J:D between rows, fK-J the
     fixed point K with row J."""
@@ -193,7 +256,7 @@ def orbit_named(item):
 def main():
     moduli = [int(m) for m in sys.argv[1].split("x")]
     rows, bases, invariant = map(int, sys.argv[2:5])
-    double, unmet, fixed = set(), set(), 0
+    double, unmet, fixed, cases_of_degree = set(), set(), 0, None
     for option in sys.argv[5:]:
         name, _, value = option.partition("=")
         if name == "--double":
@@ -202,6 +265,8 @@ def main():
             unmet.update(orbit_named(item) for item in value.split(","))
         elif name == "--fixed":
             fixed = int(value)
+        elif name == "--unmet-cases":
+            cases_of_degree = int(value)
         else:
             sys.exit(f"unknown option {option}")
     group = Group(moduli)
@@ -210,6 +275,13 @@ def main():
         sys.exit("invariant Passen: four rows, nobody spielfrei, no fixed point")
     if rows < bases * (players % 4):
         sys.exit("too few rows for a spielfrei player of each base Passe in a row of its own")
+    if cases_of_degree is not None:
+        if len(moduli) != 1 or group.order % 2 == 0:
+            sys.exit("--unmet-cases: Z_g with g odd")
+        name = lambda o: f"{o[1]}:{o[2]}" if o[0] == "within" else f"{o[1]}-{o[2]}:{o[3]}"
+        for case in unmet_cases(group.order, rows, bases, players % 4, cases_of_degree):
+            print("--unmet=" + ",".join(name(o) for o in case))
+        return
     schedule, took = solve(group, rows, bases, invariant, double, unmet, fixed)
     if schedule is None:
         print(f"{players} x {passen}: UNSAT ({took:.1f} s)")
