@@ -253,6 +253,13 @@ def orbit_named(item):
     return ("within", ends[0], int(d)) if len(ends) == 1 else ("between", *ends, int(d))
 
 
+def orbit_label(orbit):
+    """An orbit as orbit_named reads it."""
+    if orbit[0] == "fixed":
+        return f"f{orbit[1]}-{orbit[2]}"
+    return f"{orbit[1]}:{orbit[2]}" if orbit[0] == "within" else f"{orbit[1]}-{orbit[2]}:{orbit[3]}"
+
+
 def main():
     moduli = [int(m) for m in sys.argv[1].split("x")]
     rows, bases, invariant = map(int, sys.argv[2:5])
@@ -278,9 +285,8 @@ def main():
     if cases_of_degree is not None:
         if len(moduli) != 1 or group.order % 2 == 0:
             sys.exit("--unmet-cases: Z_g with g odd")
-        name = lambda o: f"{o[1]}:{o[2]}" if o[0] == "within" else f"{o[1]}-{o[2]}:{o[3]}"
         for case in unmet_cases(group.order, rows, bases, players % 4, cases_of_degree):
-            print("--unmet=" + ",".join(name(o) for o in case))
+            print("--unmet=" + ",".join(map(orbit_label, case)))
         return
     schedule, took = solve(group, rows, bases, invariant, double, unmet, fixed)
     if schedule is None:
