@@ -28,6 +28,7 @@ Usage: pip install python-sat networkx
        python3 bench/einzel_symmetry.py 25 8 cubic 4     (one leave; 393 cases over all six)
        python3 bench/einzel_symmetry.py 21 6 --seconds 300
        python3 bench/einzel_symmetry.py 25 7 --only 3,3 3x6
+       python3 bench/einzel_symmetry.py 37 12 --from 131   (cases are numbered; skip the first 131)
 """
 
 import itertools
@@ -129,6 +130,11 @@ def main():
         at = arguments.index("--seconds")
         seconds = float(arguments[at + 1])
         del arguments[at : at + 2]
+    first = 0
+    if "--from" in arguments:
+        at = arguments.index("--from")
+        first = int(arguments[at + 1])
+        del arguments[at : at + 2]
     only = None
     if "--only" in arguments:
         at = arguments.index("--only")
@@ -146,7 +152,9 @@ def main():
         print(f"leave {arguments[3]}: {'connected' if networkx.is_connected(graph) else 'two K4'}, "
               f"{len(group)} automorphisms")
     tally = {"UNSAT": 0, "SAT": 0, "no answer": 0}
-    for sigma, prime, cycles in cases(players, passen, group):
+    for index, (sigma, prime, cycles) in enumerate(cases(players, passen, group)):
+        if index < first:
+            continue
         passen_type, f_type = ",".join(map(str, cycle_type(sigma))) or "1", f"{prime}x{cycles}"
         if only and only != [passen_type, f_type]:
             continue
@@ -157,7 +165,7 @@ def main():
         tally[kind] += 1
         answer = kind if tables in (None, UNKNOWN) else f"SAT {tables}"
         shown = f"no answer in {seconds:.0f} s" if tables == UNKNOWN else f"{answer} ({time.time() - start:.1f} s)"
-        print(f"{players} x {passen} sigma {sigma} ({shape}): {shown}", flush=True)
+        print(f"{index}: {players} x {passen} sigma {sigma} ({shape}): {shown}", flush=True)
     print(f"{players} x {passen}: {tally['UNSAT']} UNSAT, {tally['SAT']} SAT, {tally['no answer']} no answer")
 
 
