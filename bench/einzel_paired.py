@@ -37,6 +37,7 @@ from pysat.card import CardEnc
 
 
 def model(players, passen, ff_exact):
+    """The clauses of a schedule of this form, the symmetry broken as set out above."""
     full = players - 2 * passen
     f_tables, tables = full // 2, players // 4
     spielfrei = [{full + 2 * r, full + 2 * r + 1} for r in range(passen)]
@@ -83,6 +84,7 @@ def repeats(players, passen, tables):
 
 
 def ask(players, passen, ff_exact):
+    """A schedule of this form (each Passe's tables), or None if there is none."""
     return model(players, passen, ff_exact).solve("cadical195")
 
 
