@@ -33,6 +33,7 @@ import sys
 import time
 
 from einzel_floor import UNKNOWN, Seating, answer_within
+from einzel_rotational import check
 from pysat.card import CardEnc
 
 
@@ -70,17 +71,11 @@ def model(players, passen, ff_exact):
 
 
 def repeats(players, passen, tables):
-    """A schedule found, checked (everybody but Passe r's spielfrei seated once, tables of
-    four), and its repeats: meetings beyond the pairs that met."""
-    full, met = players - 2 * passen, {}
-    for r, passe in enumerate(tables):
-        seated = sorted(p for table in passe for p in table)
-        assert seated == sorted(set(range(players)) - {full + 2 * r, full + 2 * r + 1})
-        assert all(len(table) == 4 for table in passe)
-        for table in passe:
-            for pair in itertools.combinations(sorted(table), 2):
-                met[pair] = met.get(pair, 0) + 1
-    return sum(met.values()) - len(met)
+    """A schedule found, checked (einzel_rotational's check: everybody but Passe r's spielfrei
+    seated once, tables of four), and its repeats."""
+    full = players - 2 * passen
+    found, _, _ = check(players, [(passe, [full + 2 * r, full + 2 * r + 1]) for r, passe in enumerate(tables)])
+    return found
 
 
 def ask(players, passen, ff_exact):

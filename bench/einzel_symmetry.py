@@ -123,23 +123,21 @@ def checked(tables, pi, sigma):
     assert all((sigma[r], frozenset(pi[p] for p in table)) in blocks for r, table in blocks)
 
 
+def taken(arguments, name, count):
+    """The `count` values after option `name`, taken out of `arguments` ([] if not given)."""
+    if name not in arguments:
+        return []
+    at = arguments.index(name)
+    values = arguments[at + 1 : at + 1 + count]
+    del arguments[at : at + 1 + count]
+    return values
+
+
 def main():
     arguments = sys.argv[1:]
-    seconds = 120
-    if "--seconds" in arguments:
-        at = arguments.index("--seconds")
-        seconds = float(arguments[at + 1])
-        del arguments[at : at + 2]
-    first = 0
-    if "--from" in arguments:
-        at = arguments.index("--from")
-        first = int(arguments[at + 1])
-        del arguments[at : at + 2]
-    only = None
-    if "--only" in arguments:
-        at = arguments.index("--only")
-        only = arguments[at + 1 : at + 3]
-        del arguments[at : at + 3]
+    seconds = float(next(iter(taken(arguments, "--seconds", 1)), 120))
+    first = int(next(iter(taken(arguments, "--from", 1)), 0))
+    only = taken(arguments, "--only", 2) or None
     players, passen = int(arguments[0]), int(arguments[1])
     if players % 4 != 1 or passen > players // 4 * 4 or passen < 2:
         sys.exit("fields with one spielfrei player per Passe: N = 4T + 1, 2 <= R <= N - 1")
