@@ -30,7 +30,11 @@ multigraph up to renaming (`excess_graphs`), every pair's meetings then counted 
 Tables are ordered by their smallest player, and among the renamings of the whole picture
 onto itself (the first few hundred) every pair's meetings, read as a word, are the largest.
 
-Usage: pip install python-sat networkx; python3 bench/einzel_unmet.py 17 6 12 --list
+Where each spielfrei player must miss exactly two others and nobody else may miss anyone
+(18 x 6 at 3 repeats, 21 x 7 at 7, 33 x 11 at 11), the graphs are cycles and are listed
+directly (`two_regular_unmet_graphs`, with nauty); `--grow` lists them as for any field.
+
+Usage: pip install python-sat networkx pynauty; python3 bench/einzel_unmet.py 17 6 12 --list
        python3 bench/einzel_unmet.py 17 6 12 --seconds=600 --part=0/2
        python3 bench/einzel_unmet.py 17 6 12 --exact --graphs=3 --cases=10-20 --seconds=900
                     (--graphs: only these; --exact: each graph split further, one question
@@ -130,6 +134,82 @@ def unmet_graphs(field, most):
                     bucket.append((graph, grown))
         level = [edges for bucket in buckets.values() for _, edges in bucket]
         found += [edges for edges in level if deficit(edges) == 0]
+    return found
+
+
+def cycle_partitions(total, smallest=3):
+    """The ways to split `total` vertices into cycles (lengths at least 3), largest first."""
+    if total == 0:
+        return [[]]
+    return [[first] + rest for first in range(total, smallest - 1, -1) for rest in cycle_partitions(total - first, smallest) if not rest or rest[0] <= first]
+
+
+def perfect_matchings(items):
+    """Every split of `items` (an even number) into pairs."""
+    if not items:
+        yield []
+        return
+    first = items[0]
+    for i in range(1, len(items)):
+        rest = items[1:i] + items[i + 1:]
+        for matching in perfect_matchings(rest):
+            yield [(first, items[i])] + matching
+
+
+def spielfrei_certificate(field, edges):
+    """nauty's canonical certificate of a graph of unmet pairs among spielfrei players, with
+    the Passen as vertices of their own joined to their spielfrei players (so equal
+    certificates = the same graph up to renaming players with their Passen). WL hashes do not
+    separate these nearly regular graphs: for 18 x 6, checking isomorphism within their
+    buckets had not finished after 18 CPU-minutes; with nauty the listing takes 11 s."""
+    import pynauty
+
+    s_players = list(range(field.full, field.players))
+    vertex = {s: i for i, s in enumerate(s_players)}
+    passe_vertex = len(s_players)
+    adjacency = {i: [] for i in range(len(s_players) + field.passen)}
+    for r, group in enumerate(field.spielfrei):
+        adjacency[passe_vertex + r] = [vertex[s] for s in group]
+    for a, b in edges:
+        adjacency[vertex[a[1]]].append(vertex[b[1]])
+    colouring = [set(range(len(s_players))), set(range(passe_vertex, passe_vertex + field.passen))]
+    graph = pynauty.Graph(len(adjacency), adjacency_dict=adjacency, vertex_coloring=colouring)
+    return pynauty.certificate(graph)
+
+
+def two_regular_unmet_graphs(field):
+    """Where every spielfrei player needs exactly two unmet pairs and the graph may have no
+    more edges than that, it is a 2-regular graph on them: cycles. Listed directly, up to
+    renaming (the growth in `unmet_graphs` takes far longer; `pip install pynauty`): each
+    split of the spielfrei players into cycles, and which places on the cycles sit out in
+    the same Passe (the places split into the Passen's groups, numbered by first place).
+    Checked against the growth (`--grow`) on 6 x 2, 21 x 7 and 33 x 11, and on ten players
+    over four Passen with two unmet pairs asked of each spielfrei player: the same graphs."""
+    s_players = list(range(field.full, field.players))
+    if field.out == 1:
+        groupings = [[(place,) for place in range(len(s_players))]]
+    elif field.out == 2:
+        groupings = perfect_matchings(list(range(len(s_players))))
+    else:
+        sys.exit("listed directly only with one or two spielfrei players per Passe")
+    groupings = list(groupings)
+    certificates, found = set(), []
+    for lengths in cycle_partitions(len(s_players)):
+        cycles, start = [], 0
+        for length in lengths:
+            cycles.append(list(range(start, start + length)))
+            start += length
+        place_edges = [(c[i], c[(i + 1) % len(c)]) for c in cycles for i in range(len(c))]
+        for grouping in groupings:
+            player = {}
+            for r, group in enumerate(sorted(grouping)):
+                for k, place in enumerate(group):
+                    player[place] = field.full + field.out * r + k
+            edges = [(("S", player[a]), ("S", player[b])) for a, b in place_edges]
+            certificate = spielfrei_certificate(field, edges)
+            if certificate not in certificates:
+                certificates.add(certificate)
+                found.append(edges)
     return found
 
 
@@ -360,7 +440,11 @@ def main():
         sys.exit("covered: fields beyond the limit (3R >= N - 1)")
     repeats = int(args[2])
     most = repeats - field.excess
-    graphs = unmet_graphs(field, most)
+    s_needs = {field.needs(s) for s in range(field.full, field.players)}
+    if s_needs == {2} and most == field.players - field.full and "--grow" not in sys.argv:
+        graphs = two_regular_unmet_graphs(field)
+    else:
+        graphs = unmet_graphs(field, most)
     name = f"{field.players} x {field.passen}"
     print(f"{name}: at most {repeats} repeats = at most {most} unmet pairs; {len(graphs)} graphs up to renaming", flush=True)
     if "--list" in sys.argv:
