@@ -382,8 +382,15 @@ def answer_within(seconds, function, *args):
     receive, send = multiprocessing.Pipe(duplex=False)
     worker = multiprocessing.Process(target=lambda: send.send(function(*args)))
     worker.start()
+    # Without a writing end here, a worker that fails ends the wait at once (EOF) instead of
+    # being taken for a question without an answer.
+    send.close()
     if receive.poll(seconds):
-        answer = receive.recv()
+        try:
+            answer = receive.recv()
+        except EOFError:
+            worker.join()
+            raise RuntimeError(f"the question failed in its process (exit code {worker.exitcode})") from None
         worker.join()
         return answer
     worker.terminate()

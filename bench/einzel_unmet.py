@@ -353,7 +353,12 @@ def exact_model_of(field, unmet, extra):
     word = []
 
     def exactly(model, p, q, literals):
-        model.cardinality(literals, 1 + extra.get(frozenset((p, q)), 0), CardEnc.equals)
+        times = 1 + extra.get(frozenset((p, q)), 0)
+        if times > len(literals):
+            # They do not play that often together (spielfrei in different Passen).
+            model.clauses.append([])
+        else:
+            model.cardinality(literals, times, CardEnc.equals)
         word.extend((p, q, r) for r in range(field.passen) if model.playing(p, r) and model.playing(q, r))
 
     model = pair_model(field, unmet, exactly)
