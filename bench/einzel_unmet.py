@@ -162,6 +162,7 @@ def spielfrei_certificate(field, edges):
     certificates = the same graph up to renaming players with their Passen). WL hashes do not
     separate these nearly regular graphs: for 18 x 6, checking isomorphism within their
     buckets had not finished after 18 CPU-minutes; with nauty the listing takes 11 s."""
+    # Imported here: only this listing needs nauty, the script's other questions do not.
     import pynauty
 
     s_players = list(range(field.full, field.players))
