@@ -47,7 +47,7 @@ import time
 
 import networkx
 
-from einzel_floor import UNKNOWN, Seating, answer_within
+from einzel_floor import UNKNOWN, Seating, answer_within, set_partitions
 from pysat.card import CardEnc
 
 
@@ -144,18 +144,6 @@ def cycle_partitions(total, smallest=3):
     return [[first] + rest for first in range(total, smallest - 1, -1) for rest in cycle_partitions(total - first, smallest) if not rest or rest[0] <= first]
 
 
-def perfect_matchings(items):
-    """Every split of `items` (an even number) into pairs."""
-    if not items:
-        yield []
-        return
-    first = items[0]
-    for i in range(1, len(items)):
-        rest = items[1:i] + items[i + 1:]
-        for matching in perfect_matchings(rest):
-            yield [(first, items[i])] + matching
-
-
 def spielfrei_certificate(field, edges):
     """nauty's canonical certificate of a graph of unmet pairs among spielfrei players, with
     the Passen as vertices of their own joined to their spielfrei players (so equal
@@ -187,13 +175,9 @@ def two_regular_unmet_graphs(field):
     Checked against the growth (`--grow`) on 6 x 2, 21 x 7 and 33 x 11, and on ten players
     over four Passen with two unmet pairs asked of each spielfrei player: the same graphs."""
     s_players = list(range(field.full, field.players))
-    if field.out == 1:
-        groupings = [[(place,) for place in range(len(s_players))]]
-    elif field.out == 2:
-        groupings = perfect_matchings(list(range(len(s_players))))
-    else:
-        sys.exit("listed directly only with one or two spielfrei players per Passe")
-    groupings = list(groupings)
+    # Which places on the cycles sit out in the same Passe: the splits into groups of field.out.
+    places = list(range(len(s_players)))
+    groupings = [g for g in set_partitions(places, field.out) if all(len(group) == field.out for group in g)]
     certificates, found = set(), []
     for lengths in cycle_partitions(len(s_players)):
         cycles, start = [], 0
