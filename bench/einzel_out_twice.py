@@ -6,8 +6,8 @@ out twice and every other player once (einzel_floor.py and einzel_unmet.py refus
 fields). Without a repeat each other player has 3 (R - 1) = N - 2 table mates for N - 1
 others and misses exactly one, and X, with N - 8, misses exactly four: the pairs that never
 meet are a star of four at X and a perfect matching of the rest. The schedule's tables are
-then a maximum packing of the pairs by tables of four (Schönheim's bound, reached for 23 and
-35: Brouwer 1979) whose tables split into R Passen. The smallest field of the family, 11 x 4,
+then a maximum packing of the pairs by tables of four (Schönheim's bound; reached for 23 and
+35 by Brouwer's 1979 result as remembered, not looked up) whose tables split into R Passen. The smallest field of the family, 11 x 4,
 has no such packing (six tables at most, eight needed): `python3 bench/einzel_out_twice.py
 11 4 --free=2,2,0,0` answers UNSAT at once, as a check.
 
