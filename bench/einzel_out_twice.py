@@ -24,7 +24,8 @@ partners each group holds and a multigraph of the matching's pairs between group
                         meets exactly once
     --seconds=S         give the question up after S seconds
 
-Any schedule found is checked (tables of four, no pair twice) and printed Passe by Passe.
+Any schedule found is checked (everybody seated once or spielfrei, tables of four, no pair
+twice: einzel_rotational's check) and printed Passe by Passe.
 
 Usage: pip install python-sat; python3 bench/einzel_out_twice.py 23 8 --free=2,2,0,0,0,0,0,0
        python3 bench/einzel_out_twice.py 23 8 \\
@@ -36,6 +37,7 @@ import sys
 import time
 
 from einzel_floor import UNKNOWN, Seating, answer_within
+from einzel_rotational import check
 from pysat.card import CardEnc
 
 
@@ -72,13 +74,17 @@ def matching_pairs(members, partners, group_pairs):
     return pairs
 
 
+def spielfrei_of(players, passen):
+    """Each Passe's spielfrei players: its group, and X in the first two."""
+    x = players - 1
+    return [set(m) | ({x} if r < 2 else set()) for r, m in enumerate(groups(players, passen))]
+
+
 def solve(players, passen, partners, matching):
     """A schedule without a repeat where X misses `partners` and, with `matching` given,
     exactly those pairs stay unmet (else: each other player misses exactly one); or None."""
-    members = groups(players, passen)
     x = players - 1
-    spielfrei = [set(m) | ({x} if r < 2 else set()) for r, m in enumerate(members)]
-    model = Seating(players, passen, spielfrei)
+    model = Seating(players, passen, spielfrei_of(players, passen))
     unmet = {}
     for p, q in itertools.combinations(range(players), 2):
         both = model.meetings(p, q)
@@ -102,20 +108,6 @@ def solve(players, passen, partners, matching):
             model.cardinality(misses, 0 if p in partners else 1, CardEnc.equals)
     model.order_tables(range(passen))
     return model.solve("cadical195")
-
-
-def checked(schedule):
-    """The schedule, after checking that every table seats four and no pair meets twice."""
-    met = set()
-    for tables in schedule:
-        for table in tables:
-            if len(table) != 4:
-                raise AssertionError(f"a table of {len(table)}: {table}")
-            for pair in itertools.combinations(table, 2):
-                if pair in met:
-                    raise AssertionError(f"{pair} meet twice")
-                met.add(pair)
-    return schedule
 
 
 def main():
@@ -142,8 +134,12 @@ def main():
     elif answer is None:
         print(f"UNSAT in {elapsed}")
     else:
+        spielfrei = spielfrei_of(players, passen)
+        repeats, _, most_out = check(players, [(tables, sorted(spielfrei[r])) for r, tables in enumerate(answer)])
+        if repeats or most_out > 2:
+            raise AssertionError(f"the solver's schedule has {repeats} repeats, someone spielfrei {most_out} times")
         print(f"SAT in {elapsed}")
-        for number, tables in enumerate(checked(answer), start=1):
+        for number, tables in enumerate(answer, start=1):
             print(f"Passe {number}: {tables}")
 
 
