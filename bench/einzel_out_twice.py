@@ -128,19 +128,25 @@ def main():
         sys.exit(__doc__)
     start = time.time()
     answer = answer_within(seconds, solve, players, passen, partners, matching)
-    elapsed = f"{time.time() - start:.1f} s"
+    print_answer(players, spielfrei_of(players, passen), answer, time.time() - start)
+
+
+def print_answer(players, spielfrei, answer, seconds, repeats=0):
+    """A question's answer: a schedule (each Passe's tables) is checked first (everybody
+    seated or spielfrei, at most `repeats` repeats, nobody out more than twice) and printed
+    Passe by Passe with its spielfrei players."""
+    elapsed = f"{seconds:.1f} s"
     if answer is UNKNOWN:
         print(f"no answer in {elapsed}")
     elif answer is None:
         print(f"UNSAT in {elapsed}")
     else:
-        spielfrei = spielfrei_of(players, passen)
-        repeats, _, most_out = check(players, [(tables, sorted(spielfrei[r])) for r, tables in enumerate(answer)])
-        if repeats or most_out > 2:
-            raise AssertionError(f"the solver's schedule has {repeats} repeats, someone spielfrei {most_out} times")
-        print(f"SAT in {elapsed}")
+        found, _, most_out = check(players, [(tables, sorted(spielfrei[r])) for r, tables in enumerate(answer)])
+        if found > repeats or most_out > 2:
+            raise AssertionError(f"the solver's schedule has {found} repeats, someone spielfrei {most_out} times")
+        print(f"SAT in {elapsed}: {found} repeats")
         for number, tables in enumerate(answer, start=1):
-            print(f"Passe {number}: {tables}")
+            print(f"Passe {number}: {tables}  spielfrei {sorted(spielfrei[number - 1])}")
 
 
 if __name__ == "__main__":

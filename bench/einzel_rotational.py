@@ -9,7 +9,7 @@ own backtracking, and answers exhaustively:
 - BASES base Passen (each one gives G Passen; the spielfrei points of all of them in different
   rows, so that every player sits out at most once, and no ∞ spielfrei there);
 - INVARIANT further Passen that the shift maps onto themselves (their tables are unions of
-  orbits, so only ∞ can be spielfrei there, each at most once);
+  orbits, so only ∞ can be spielfrei there, each at most once; but see `--out-twice`);
 - no two players at one table twice over all BASES * G + INVARIANT Passen.
 
 "UNSAT" says that no schedule of the field has this symmetry; it says nothing about schedules
@@ -22,13 +22,25 @@ meetings instead, for fields beyond the limit: an orbit may then be gone over mo
 (used in two base Passen, or a half-length orbit or two ∞ in one), each pass after the first
 meeting each of its pairs once more.
 
+Where the spielfrei places outnumber the players (23 x 8 and 35 x 12 by one, 19 x 7 and
+31 x 11 by two), the rotation sends one or two players out twice; they are then points ∞
+(a row would sit out twice as a whole), `--out-twice` (∞0, X) or `--out-twice=2` (∞0 and ∞1,
+X and Y, who then share a Passe out: the last one of the rotation): each sits out exactly
+twice, in two invariant Passen or, with G = 2, in one base Passe (its two shifts). A whole
+row may then also sit out in an invariant Passe (`--rows-out` allows that alone). With G
+an odd prime every Passe is a base Passe's shift or invariant and every player a row point
+or ∞, so the forms asked over every ROWS, FIXED and BASES cover every schedule with a
+symmetry of that order (with G = 2 and two players out twice, not those where the symmetry
+swaps X and Y).
+
 Usage: pip install python-sat
        python3 bench/einzel_rotational.py G ROWS FIXED BASES INVARIANT [REPEATS] [--twice]
-                    [--group=AxB...]
+                    [--group=AxB...] [--out-twice[=2]] [--rows-out]
                     (--twice: no pair three times, as the draw's quality target asks;
                      --group: the shift group Z_A x Z_B x ... of G elements instead of Z_G)
 e.g.   python3 bench/einzel_rotational.py 8 3 1 1 0     (25 players x 8 Passen: UNSAT)
        python3 bench/einzel_rotational.py 7 3 0 1 0 7   (21 x 7 within its bound of 7: UNSAT)
+       python3 bench/einzel_rotational.py 3 6 5 2 2 --out-twice   (23 x 8: UNSAT)
 """
 
 import itertools
@@ -60,7 +72,7 @@ def pair_orbits(g, rows, fixed, moduli=None):
     return shifted, orbit, members
 
 
-def solve(g, rows, fixed, bases, invariant, repeats=0, twice=False, moduli=None):
+def solve(g, rows, fixed, bases, invariant, repeats=0, twice=False, moduli=None, out_twice=False, rows_out=False):
     finite = g * rows
     players = finite + fixed
     out = players % 4
@@ -70,6 +82,9 @@ def solve(g, rows, fixed, bases, invariant, repeats=0, twice=False, moduli=None)
     clauses = []
 
     def cardinality(literals, bound, encode, unless=None):
+        if bound > len(literals) and encode is not CardEnc.atmost:
+            clauses.append([unless] if unless else [])  # cannot hold
+            return
         encoded = encode(lits=literals, bound=bound, vpool=pool, encoding=EncType.seqcounter)
         clauses.extend(c + ([unless] if unless else []) for c in encoded.clauses)
 
@@ -99,20 +114,31 @@ def solve(g, rows, fixed, bases, invariant, repeats=0, twice=False, moduli=None)
     used = lambda b, o: pool.id(("used", b, o))
     joined = lambda k, o: pool.id(("joined", k, o))
     spielfrei = lambda k, p: pool.id(("spielfrei", k, p))
+    # With rows_out (implied by out_twice) a whole row may sit out in an invariant Passe (a
+    # union of orbits).
+    rows_out = rows_out or out_twice
+    row_out = lambda k, j: pool.id(("row out", k, j))
+    # The first `out_twice` points ∞ (X, and Y with 2) sit out twice: with g == 2 they may
+    # do so in a base Passe (its two shifts); no other ∞ sits out in a base Passe (it would
+    # sit out g times).
+    doubles = range(finite, finite + int(out_twice))
+    may_sit_out = lambda p: p < finite or (g == 2 and p in doubles)
     for b in range(bases):
         for p in range(players):
             options = [seat(b, p, t) for t in range(tables)]
-            cardinality(options + ([sits_out(b, p)] if p < finite else []), 1, CardEnc.equals)
+            cardinality(options + ([sits_out(b, p)] if may_sit_out(p) else []), 1, CardEnc.equals)
         for t in range(tables):
             cardinality([seat(b, p, t) for p in range(players)], 4, CardEnc.equals)
-        cardinality([sits_out(b, p) for p in range(finite)], out, CardEnc.equals)
+        cardinality([sits_out(b, p) for p in range(players) if may_sit_out(p)], out, CardEnc.equals)
         for (p, q), t in itertools.product(orbit, range(tables)):
             clauses.append([-seat(b, p, t), -seat(b, q, t), together(b, p, q)])
         for p, t in itertools.product(range(players), range(1, tables)):
             clauses.append([-seat(b, p, t)] + [seat(b, q, t - 1) for q in range(p)])
     for j in range(rows):
         row = [sits_out(b, j * g + i) for b in range(bases) for i in range(g)]
+        row += [row_out(k, j) for k in range(invariant)]
         cardinality(row, 1, CardEnc.atmost)
+        clauses.extend([-row_out(k, j)] for k in range(invariant) if not rows_out)
     if bases and out:
         clauses.append([sits_out(0, 0)])
     costs = []
@@ -140,17 +166,49 @@ def solve(g, rows, fixed, bases, invariant, repeats=0, twice=False, moduli=None)
                 copies = [pool.id(("mate", k, p, q)) for q in others]
                 for c, q in zip(copies, others):
                     clauses.extend([[-c, mates(p, q)], [c, -mates(p, q)]])
-                cardinality(copies, 3, CardEnc.equals)
+                cardinality(copies, 3, CardEnc.equals, unless=row_out(k, p // g))
+                clauses.extend([-row_out(k, p // g), -mates(p, q)] for q in others)
             else:
                 cardinality([mates(p, q) for q in others], 3, CardEnc.equals, unless=spielfrei(k, p))
                 clauses.extend([-spielfrei(k, p), -mates(p, q)] for q in others)
         for p, q, r in itertools.permutations(range(players), 3):
             clauses.append([-mates(p, q), -mates(q, r), mates(p, r)])
-        cardinality([spielfrei(k, p) for p in range(finite, players)], out, CardEnc.equals)
+        # The spielfrei of an invariant Passe: `whole` rows and out - whole * g points ∞.
+        modes = [pool.id(("whole rows out", k, w)) for w in range(out // g + 1)]
+        cardinality(modes, 1, CardEnc.equals)
+        for whole, mode in enumerate(modes):
+            cardinality([row_out(k, j) for j in range(rows)], whole, CardEnc.equals, unless=-mode)
+            ends = [spielfrei(k, p) for p in range(finite, players)]
+            cardinality(ends, out - whole * g, CardEnc.equals, unless=-mode)
     cardinality(costs, repeats, CardEnc.atmost)
-    # Each ∞ sits out at most once over the invariant Passen.
-    for p in range(finite, players) if invariant else []:
+    # Each ∞ but X sits out at most once over the invariant Passen.
+    for p in range(finite + len(doubles), players) if invariant else []:
         cardinality([spielfrei(k, p) for k in range(invariant)], 1, CardEnc.atmost)
+    for x in doubles:
+        # Exactly twice: in one base Passe or in two invariant Passen.
+        x_bases = [sits_out(b, x) for b in range(bases)] if may_sit_out(x) else []
+        x_invariant = [spielfrei(k, x) for k in range(invariant)]
+        in_base = pool.id(("in a base", x))
+        cardinality(x_bases, 1, CardEnc.equals, unless=-in_base)
+        clauses.extend([-in_base, -y] for y in x_invariant)
+        clauses.extend([in_base, -y] for y in x_bases)
+        cardinality(x_invariant, 2, CardEnc.equals, unless=in_base)
+        if len(doubles) == 1:
+            # The first of their kind (base Passen and invariant Passen are each
+            # interchangeable; base 0's other spielfrei are row points, so (0, 0) may still
+            # be one of them).
+            clauses.append([-in_base] + x_bases[:1])
+            clauses.extend([in_base, y] for y in x_invariant[:2])
+    if len(doubles) == 2:
+        # The rotation sends X and Y out a second time in the same (last) Passe.
+        shared = [pool.id(("both out", k)) for k in range(bases + invariant)]
+        for k, both in enumerate(shared):
+            if k < bases:
+                pair = [sits_out(k, x) for x in doubles] if g == 2 else [-both]
+            else:
+                pair = [spielfrei(k - bases, x) for x in doubles]
+            clauses.extend([-both, y] for y in pair)
+        clauses.append(shared)
     with Solver(name="cadical195", bootstrap_with=clauses) as solver:
         if not solver.solve():
             return None
@@ -158,11 +216,12 @@ def solve(g, rows, fixed, bases, invariant, repeats=0, twice=False, moduli=None)
     schedule = []
     for b in range(bases):
         base = [[p for p in range(players) if seat(b, p, t) in model] for t in range(tables)]
-        byes = [p for p in range(finite) if sits_out(b, p) in model]
+        byes = [p for p in range(players) if may_sit_out(p) and sits_out(b, p) in model]
         for s in range(g):
             schedule.append(([[shifted(p, s) for p in t] for t in base], [shifted(p, s) for p in byes]))
     for k in range(invariant):
         byes = [p for p in range(finite, players) if spielfrei(k, p) in model]
+        byes += [p for p in range(finite) if row_out(k, p // g) in model]
         seated, passe = set(byes), []
         for p in range(players):
             if p not in seated:
@@ -206,14 +265,17 @@ def main():
     numbers = [a for a in sys.argv[1:] if not a.startswith("--")]
     repeats = int(numbers[5]) if len(numbers) > 5 else 0
     twice = "--twice" in sys.argv
+    # --out-twice: ∞0 sits out twice; --out-twice=2: ∞0 and ∞1.
+    out_twice = max([0] + [int((a.split("=") + ["1"])[1]) for a in sys.argv if a.startswith("--out-twice")])
+    rows_out = "--rows-out" in sys.argv
     group = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--group=")), str(g))
     moduli = [int(m) for m in group.split("x")]
     if math.prod(moduli) != g:
         sys.exit(f"--group={group} does not have {g} elements")
     players, passen = g * rows + fixed, bases * g + invariant
     name = " x ".join(f"Z_{m}" for m in moduli)
-    shape = f"{players} x {passen} ({name}, {rows} rows, {fixed} fixed, {bases} base, {invariant} invariant, at most {repeats} repeats{', no pair three times' if twice else ''})"
-    report(shape, players, lambda: solve(g, rows, fixed, bases, invariant, repeats, twice, moduli))
+    shape = f"{players} x {passen} ({name}, {rows} rows, {fixed} fixed, {bases} base, {invariant} invariant, at most {repeats} repeats{', no pair three times' if twice else ''}{f', {out_twice} ∞ out twice' if out_twice else ''}{', rows out' if rows_out else ''})"
+    report(shape, players, lambda: solve(g, rows, fixed, bases, invariant, repeats, twice, moduli, out_twice, rows_out))
 
 
 if __name__ == "__main__":
