@@ -181,7 +181,7 @@ def solve(g, rows, fixed, bases, invariant, repeats=0, twice=False, moduli=None,
             ends = [spielfrei(k, p) for p in range(finite, players)]
             cardinality(ends, out - whole * g, CardEnc.equals, unless=-mode)
     cardinality(costs, repeats, CardEnc.atmost)
-    # Each ∞ but X sits out at most once over the invariant Passen.
+    # Each ∞ but X (and Y) sits out at most once over the invariant Passen.
     for p in range(finite + len(doubles), players) if invariant else []:
         cardinality([spielfrei(k, p) for k in range(invariant)], 1, CardEnc.atmost)
     for x in doubles:

@@ -51,10 +51,12 @@ def spielfrei_of(players, passen, together):
     out, others = [], iter(range(2, players))
     for r, size in enumerate(sizes):
         group = {next(others) for _ in range(size)}
-        group |= {0, 1} if r in (0, passen - 1) and together else set()
-        group |= {0} if r == 0 and not together else set()
-        group |= {1} if r == 1 and not together else set()
-        group |= {0, 1} if r == passen - 1 else set()
+        if r == 0:
+            group |= {0, 1} if together else {0}
+        if r == 1 and not together:
+            group |= {1}
+        if r == passen - 1:
+            group |= {0, 1}
         out.append(group)
     return out
 
