@@ -72,8 +72,8 @@ FEWEST = 2
 
 
 # The cases at two repeats: X's unmet partners a, b, Y's c, d (a player missed by both
-# named once), the two repeats, and the renamings of the labels that keep the case (with
-# "XY": X and Y swapped too). A pair meeting three times (X and Y missing the same two, who
+# named once), the two repeats, and the renamings of the labels that keep the case (True:
+# the renaming swaps X and Y too). A pair meeting three times (X and Y missing the same two, who
 # then meet three times) breaks the quality rule "nobody more than twice where the bound
 # allows", so it is not asked.
 CASES = {
@@ -92,16 +92,15 @@ def placements(players, passen, together, case):
     three such players sit out); as {label: player}."""
     labels, _, _, symmetries = CASES[case]
     groups = [sorted(g - {0, 1}) for g in spielfrei_of(players, passen, together)]
-    plain = [r for r, g in enumerate(groups) if len(g) == 3 and r not in (0, 1, passen - 1)]
-    if together:
-        plain = [r for r, g in enumerate(groups) if 0 < r < passen - 1]
+    plain = list(range(1 if together else 2, passen - 1))
     # Swapping X and Y keeps the Passen when they sit out together, else swaps Passen 1 and 2.
     xy_passe = {} if together else {0: 1, 1: 0}
 
     def canonical(where):
         images = []
         group = [({}, False)]
-        # The closure of the listed symmetries (small groups: a few products suffice).
+        # The group the listed renamings generate: every element of these (of order 8, 4
+        # and 2) is a product of at most three of them.
         for _ in range(3):
             group = group + [(compose(m, n), x != y) for m, x in group for n, y in symmetries]
         for mapping, swap in group:
@@ -113,12 +112,10 @@ def placements(players, passen, together, case):
             images.append(tuple(rename.get(moved[l], moved[l]) for l in labels))
         return min(images)
 
-    found = {}
+    found = set()
     for choice in itertools.product(range(passen), repeat=len(labels)):
-        if any(choice.count(r) > len(groups[r]) for r in set(choice)):
-            continue
-        key = canonical(dict(zip(labels, choice)))
-        found.setdefault(key, key)
+        if all(choice.count(r) <= len(groups[r]) for r in set(choice)):
+            found.add(canonical(dict(zip(labels, choice))))
     result = []
     for key in sorted(found):
         taken, naming = {}, {}
