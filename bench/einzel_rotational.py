@@ -201,12 +201,10 @@ def solve(g, rows, fixed, bases, invariant, repeats=0, twice=False, moduli=None,
             clauses.extend([in_base, y] for y in x_invariant[:2])
     if len(doubles) == 2:
         # The rotation sends X and Y out a second time in the same (last) Passe.
-        shared = [pool.id(("both out", k)) for k in range(bases + invariant)]
-        for k, both in enumerate(shared):
-            if k < bases:
-                pair = [sits_out(k, x) for x in doubles] if g == 2 else [-both]
-            else:
-                pair = [spielfrei(k - bases, x) for x in doubles]
+        pairs = [[spielfrei(k, x) for x in doubles] for k in range(invariant)]
+        pairs += [[sits_out(b, x) for x in doubles] for b in range(bases)] if g == 2 else []
+        shared = [pool.id(("both out", tuple(pair))) for pair in pairs]
+        for both, pair in zip(shared, pairs):
             clauses.extend([-both, y] for y in pair)
         clauses.append(shared)
     with Solver(name="cadical195", bootstrap_with=clauses) as solver:
