@@ -25,9 +25,9 @@ import sys
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
-from pysat.solvers import Solver
 
 from einzel_rotational import pair_orbits, report
+import einzel_sat
 
 
 def uses_21x7_33x11(kind, orbits):
@@ -145,10 +145,9 @@ def solve(g, uses, rows_turned, rows=3):
         for pairs in orbits:
             cardinality(pairs, each, CardEnc.atmost)
         cardinality([x for pairs in orbits for x in pairs], total, CardEnc.equals)
-    with Solver(name="cadical195", bootstrap_with=clauses) as solver:
-        if not solver.solve():
-            return None
-        model = {literal for literal in solver.get_model() if literal > 0}
+    model = einzel_sat.true_literals(clauses)
+    if model is None:
+        return None
     base = [[p for p in range(players) if seat(p, t) in model] for t in range(tables)]
     byes = [p for p in range(players) if sits_out(p) in model]
     return [([[shifted(p, s) for p in t] for t in base], [shifted(p, s) for p in byes]) for s in range(g)]

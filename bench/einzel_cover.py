@@ -52,7 +52,9 @@ from collections import Counter
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
-from pysat.solvers import Solver
+
+import einzel_sat
+
 
 class Group:
     """Z_m1 x Z_m2 x ..., its elements numbered in mixed radix."""
@@ -168,12 +170,10 @@ def solve(group, rows, bases, invariant, double, unmet=frozenset(), fixed=0):
         else:
             cardinality(used, 1, CardEnc.equals if tight else CardEnc.atmost)
     start = time.time()
-    with Solver(name="cadical195", bootstrap_with=clauses) as solver:
-        found = solver.solve()
-        took = time.time() - start
-        if not found:
-            return None, took
-        model = {literal for literal in solver.get_model() if literal > 0}
+    model = einzel_sat.true_literals(clauses)
+    took = time.time() - start
+    if model is None:
+        return None, took
     schedule = []
     for b in range(bases):
         base = [[points[p] for p in seated[b] if seat(b, p, t) in model] for t in range(tables)]

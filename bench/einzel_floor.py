@@ -59,7 +59,8 @@ import time
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
-from pysat.solvers import Solver
+
+import einzel_sat
 
 # A question the solver did not answer in the time given.
 UNKNOWN = "no answer"
@@ -170,10 +171,9 @@ class Seating:
 
     def solve(self, solver_name):
         """Each Passe's tables in a model of the clauses, or None if there is none."""
-        with Solver(name=solver_name, bootstrap_with=self.clauses) as solver:
-            if not solver.solve():
-                return None
-            model = {literal for literal in solver.get_model() if literal > 0}
+        model = einzel_sat.true_literals(self.clauses, solver_name)
+        if model is None:
+            return None
         return [
             [[p for p in range(self.players) if self.seat(p, r, t) in model] for t in range(self.tables)]
             for r in range(self.passen)

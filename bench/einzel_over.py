@@ -40,6 +40,7 @@ from pysat.formula import IDPool
 from pysat.solvers import Solver
 
 from einzel_rotational import check, pair_orbits, solve as design_of
+import einzel_sat
 
 
 def solve(design, points, most):
@@ -108,10 +109,9 @@ def solve(design, points, most):
     meetings = (classes + 1) * tables * 6
     pairs = players * (players - 1) // 2
     cardinality([unmet(p, q) for p, q in itertools.combinations(range(players), 2)], most - (meetings - pairs), CardEnc.atmost)
-    with Solver(name="cadical195", bootstrap_with=clauses) as solver:
-        if not solver.solve():
-            return None
-        model = {literal for literal in solver.get_model() if literal > 0}
+    model = einzel_sat.true_literals(clauses)
+    if model is None:
+        return None
     schedule = []
     for i, (passe, _) in enumerate(design):
         gone = next(p for p in range(points) if replaces(i, p) in model)

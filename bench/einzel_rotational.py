@@ -52,7 +52,8 @@ from collections import Counter
 from einzel_cover import Group
 from pysat.card import CardEnc, EncType, ITotalizer
 from pysat.formula import IDPool
-from pysat.solvers import Solver
+
+import einzel_sat
 
 
 def pair_orbits(g, rows, fixed, moduli=None):
@@ -207,10 +208,9 @@ def solve(g, rows, fixed, bases, invariant, repeats=0, twice=False, moduli=None,
         for both, pair in zip(shared, pairs):
             clauses.extend([-both, y] for y in pair)
         clauses.append(shared)
-    with Solver(name="cadical195", bootstrap_with=clauses) as solver:
-        if not solver.solve():
-            return None
-        model = {literal for literal in solver.get_model() if literal > 0}
+    model = einzel_sat.true_literals(clauses)
+    if model is None:
+        return None
     schedule = []
     for b in range(bases):
         base = [[p for p in range(players) if seat(b, p, t) in model] for t in range(tables)]

@@ -47,6 +47,7 @@ from pysat.formula import IDPool
 from pysat.solvers import Solver
 
 from einzel_lns_players import sat_model_within
+import einzel_sat
 
 
 def z5_squared_systems():
@@ -202,10 +203,9 @@ def split(blocks, v, classes):
         cardinality([take(i) for i in range(len(classes)) if left_out[i] == p], 1, CardEnc.atmost)
         cardinality([removed(b) for b in range(len(blocks)) if p in blocks[b]], 1, CardEnc.atmost)
     # By counting, R classes and the removed blocks then leave out exactly the removed players.
-    with Solver(name="cadical153", bootstrap_with=clauses) as solver:
-        if not solver.solve():
-            return None
-        model = {literal for literal in solver.get_model() if literal > 0}
+    model = einzel_sat.true_literals(clauses, "cadical153")
+    if model is None:
+        return None
     return [[blocks[b] for b in c] for i, c in enumerate(classes) if take(i) in model]
 
 

@@ -34,9 +34,9 @@ import time
 
 from pysat.card import CardEnc
 from pysat.formula import IDPool
-from pysat.solvers import Solver
 
 from einzel_floor import Seating
+import einzel_sat
 
 PAIRINGS = [((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2))]
 
@@ -108,10 +108,9 @@ def seat_partners(schedule):
     for literals in partnered.values():
         if len(literals) > 1:
             clauses += CardEnc.atmost(lits=literals, bound=1, vpool=pool).clauses
-    with Solver(name="cadical153", bootstrap_with=clauses) as solver:
-        if not solver.solve():
-            return None
-        model = {literal for literal in solver.get_model() if literal > 0}
+    model = einzel_sat.true_literals(clauses, "cadical153")
+    if model is None:
+        return None
     seated = []
     for r, passe in enumerate(schedule):
         row = []
