@@ -44,6 +44,7 @@ from pysat.formula import IDPool
 
 import einzel_sat
 from einzel_floor import answer_within
+from einzel_rotational import check
 
 # Per field: whose pairs the graph is ("F edges" or "unmet"), how often each F pair meets.
 FIELDS = {(22, 8): ("F edges", 1, 2), (22, 7): ("unmet", 1, 1)}
@@ -159,18 +160,11 @@ def ask(passen, graph6):
 
 def checked(schedule, passen):
     """Refuses a schedule that is not one of 22 players with the fewest repeats of 22 x R."""
-    meetings, out = Counter(), []
-    for passe in schedule:
-        seated = [p for table in passe for p in table]
-        if len(passe) != 5 or any(len(t) != 4 for t in passe) or len(set(seated)) != 20:
-            raise AssertionError(f"not a Passe: {passe}")
-        out += [p for p in range(22) if p not in seated]
-        for table in passe:
-            meetings.update(itertools.combinations(sorted(table), 2))
-    repeats = sum(m - 1 for m in meetings.values())
+    byes = [[p for p in range(22) if not any(p in table for table in passe)] for passe in schedule]
+    repeats, most_met, most_out = check(22, list(zip(schedule, byes)))
     fewest = {8: 9, 7: 0}[passen]
-    if len(set(out)) != len(out) or repeats != fewest or max(meetings.values()) > 2:
-        raise AssertionError(f"repeats {repeats}, out {out}")
+    if any(len(b) != 2 for b in byes) or most_out > 1 or repeats != fewest or most_met > 2:
+        raise AssertionError(f"repeats {repeats}, a pair met {most_met} times, spielfrei {byes}")
 
 
 def main():
