@@ -49,6 +49,11 @@ Usage: pip install python-sat; python3 bench/einzel_floor.py 17 5      (UNSAT: s
                                      every n-th question from the i-th, for n processes;
                                      printed per Passe as pairs of S players numbered from
                                      0, S player r sitting out in Passe r + 1)
+       python3 bench/einzel_floor.py 21 6 0 2,2,1 --structures --pairs=6 --incremental --conflicts=200000
+                                    (the same questions of one CaDiCaL, which keeps what it
+                                     learnt: only the assumptions fixing the structure change;
+                                     --conflicts: give a question up after so many conflicts,
+                                     in place of --seconds)
 """
 
 import itertools
@@ -59,6 +64,7 @@ import time
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
+from pysat.solvers import Solver
 
 import einzel_sat
 
@@ -172,10 +178,12 @@ class Seating:
     def solve(self, solver_name):
         """Each Passe's tables in a model of the clauses, or None if there is none."""
         model = einzel_sat.true_literals(self.clauses, solver_name)
-        if model is None:
-            return None
+        return None if model is None else self.tables_of(model)
+
+    def tables_of(self, true):
+        """Each Passe's tables in a model given by its true literals."""
         return [
-            [[p for p in range(self.players) if self.seat(p, r, t) in model] for t in range(self.tables)]
+            [[p for p in range(self.players) if self.seat(p, r, t) in true] for t in range(self.tables)]
             for r in range(self.passen)
         ]
 
@@ -299,6 +307,17 @@ def solve(players, passen, sizes, repeats=0, split=None, structure=None, pairs=N
     `spielfrei_structures`): which pairs of them meet in each Passe, in place of the orders
     of the renamings of the Passen (the structures are taken one per renaming already);
     `pairs`: how many pairs of them meet in all (over all Passen, so any renaming keeps it)."""
+    return schedule_model(players, passen, sizes, repeats, split, structure, pairs).solve("cadical195")
+
+
+# `schedule_model`'s structure when the S players' meetings are left to assumptions
+# (`structure_assumptions`), so that one incremental solver answers many structures.
+ASSUMED = "assumed"
+
+
+def schedule_model(players, passen, sizes, repeats=0, split=None, structure=None, pairs=None):
+    """The model `solve` asks (see there); with structure ASSUMED the S players' meetings are
+    left open for `structure_assumptions`."""
     tables, out = players // 4, players % 4
     full = players - out * passen
     spielfrei = [set(range(full + out * r, full + out * (r + 1))) for r in range(passen)]
@@ -339,7 +358,9 @@ def solve(players, passen, sizes, repeats=0, split=None, structure=None, pairs=N
         first = [[next(s_players) for _ in range(size)] for size in sizes]
         first += [[] for _ in range(tables - len(first))]
         f_players = iter(range(full))
-        if out == 1 and structure is not None:
+        if out == 1 and structure is ASSUMED:
+            model.spielfrei_literals = spielfrei_meetings(model, full)
+        elif out == 1 and structure is not None:
             fix_spielfrei_meetings(model, full, structure)
         elif out == 1:
             order_spielfrei_meetings(model, full, [[s - full for s in group] for group in first if group])
@@ -371,7 +392,35 @@ def solve(players, passen, sizes, repeats=0, split=None, structure=None, pairs=N
             clauses.append([-seat(p, r, 0)] + [seat(q, r - 1, 0) for q in range(1, p)])
     else:
         model.order_passe_one_mates(range(full), may_meet_again=repeats > 0)
-    return model.solve("cadical195")
+    return model
+
+
+def structure_assumptions(model, structure):
+    """The literals that fix the S players' meetings to `structure` in a model built with
+    structure ASSUMED (what `fix_spielfrei_meetings` adds as clauses)."""
+    return [met if (a, b) in structure[r] else -met for (a, b, r), met in model.spielfrei_literals.items()]
+
+
+def answer_structures_incrementally(players, passen, sizes, structures, conflicts=None):
+    """(structure, answer) for each of `structures` of one case, asked of one CaDiCaL that
+    keeps what it learnt from one question to the next (the model is the same; only the
+    assumptions differ). `conflicts`: give a question up after this many conflicts."""
+    model = schedule_model(players, passen, sizes, 0, None, ASSUMED)
+    with Solver(name="cadical195", bootstrap_with=model.clauses) as solver:
+        for structure in structures:
+            assumptions = structure_assumptions(model, structure)
+            if conflicts is None:
+                found = solver.solve(assumptions=assumptions)
+            else:
+                solver.conf_budget(conflicts)
+                found = solver.solve_limited(assumptions=assumptions)
+            if found is None:
+                yield structure, UNKNOWN
+            elif not found:
+                yield structure, None
+            else:
+                true = {literal for literal in solver.get_model() if literal > 0}
+                yield structure, model.tables_of(true)
 
 
 def answer_within(seconds, function, *args):
@@ -420,12 +469,14 @@ def set_partitions(items, largest):
                 yield [(first,) + mates] + others
 
 
-def spielfrei_structures(passen, tables, sizes, counts=None):
+def spielfrei_structures(passen, tables, sizes, counts=None, total=None):
     """The finest split of a case (one spielfrei per Passe, no repeat): which S players meet
     in each Passe, as a tuple over the Passen of sets of pairs of S players (S player r sits
     out in Passe r), one for each way up to renaming. Passe 1 seats S players 1, 2, ... in
     blocks of `sizes`; every later Passe in a pattern no larger (see `no_passe_above`); no pair
-    meets twice; `counts`: only with these numbers of pairs meeting in Passen 2, 3, ....
+    meets twice; `counts`: only with these numbers of pairs meeting in Passen 2, 3, ...;
+    `total`: only with this many pairs meeting in all (renaming keeps the total, so those
+    are enumerated alone, which is far quicker than all of a case).
     Renaming the S players with their Passen (any renaming, also one that makes another
     Passe the first) maps a structure onto one with the same answer; of the structures that
     renamings map onto each other only the first is returned, so no schedule is lost.
@@ -446,10 +497,11 @@ def spielfrei_structures(passen, tables, sizes, counts=None):
 
     def extend(structure, used):
         if len(structure) == passen:
-            labelled.add(tuple(structure))
+            if total in (None, len(used)):
+                labelled.add(tuple(structure))
             return
         for pairs in choices[len(structure) - 1]:
-            if not pairs & used:
+            if not pairs & used and (total is None or len(used) + len(pairs) <= total):
                 extend(structure + [pairs], used | pairs)
 
     extend([first], first)
@@ -474,6 +526,8 @@ def main():
     only_counts = tuple(map(int, option("counts").split(","))) if option("counts") else None
     only_pairs = int(option("pairs")) if option("pairs") else None
     part, parts = map(int, (option("part") or "0/1").split("/"))
+    incremental = "--incremental" in sys.argv
+    conflicts = int(option("conflicts")) if option("conflicts") else None
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     players, passen = int(args[0]), int(args[1])
     repeats = int(args[2]) if len(args) > 2 else 0
@@ -490,20 +544,27 @@ def main():
         cases, split, structures = ([[]] if out == 0 else [None]), False, False
     if structures and repeats:
         sys.exit("--structures: only without repeats (K = 0)")
+    if incremental and not structures:
+        sys.exit("--incremental: only with --structures")
     unanswered = []
     for sizes in cases:
         seated = "anywhere" if sizes is None else f"seated {sizes}"
         if structures:
-            questions = [(None, s) for s in spielfrei_structures(passen, players // 4, sizes, only_counts)
-                         if only_pairs in (None, sum(map(len, s)))]
+            questions = [(None, s) for s in spielfrei_structures(passen, players // 4, sizes, only_counts, only_pairs)]
         elif split:
             questions = [(c, None) for c in meetings_per_passe(sizes, passen) if only_counts in (None, c)]
         else:
             questions = [(None, None)]
-        for counts, structure in questions[part::parts]:
+        asked = questions[part::parts]
+        if incremental:
+            answers = answer_structures_incrementally(players, passen, sizes, [s for _, s in asked], conflicts)
+        for counts, structure in asked:
             start = time.time()
             pairs = None if structures else only_pairs
-            schedule = answer_within(seconds, solve, players, passen, sizes, repeats, counts, structure, pairs)
+            if incremental:
+                schedule = next(answers)[1]
+            else:
+                schedule = answer_within(seconds, solve, players, passen, sizes, repeats, counts, structure, pairs)
             part_asked = "" if counts is None else f", S pairs meeting in Passen 2.. {counts}"
             if pairs is not None:
                 part_asked += f", {pairs} S pairs meeting in all"
