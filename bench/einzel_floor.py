@@ -251,8 +251,13 @@ def spielfrei_meetings(model, full):
 
 def fix_spielfrei_meetings(model, full, structure):
     """Clauses: in each Passe r the S players meet exactly the pairs structure[r]."""
-    for (a, b, r), met in spielfrei_meetings(model, full).items():
-        model.clauses.append([met if (a, b) in structure[r] else -met])
+    model.clauses.extend([literal] for literal in structure_literals(spielfrei_meetings(model, full), structure))
+
+
+def structure_literals(spielfrei_literals, structure):
+    """The literals, of those `spielfrei_meetings` gives, that say the S players meet exactly
+    as `structure` has it."""
+    return [met if (a, b) in structure[r] else -met for (a, b, r), met in spielfrei_literals.items()]
 
 
 def disjoint_blocks(players, sizes, after=-1):
@@ -311,13 +316,13 @@ def solve(players, passen, sizes, repeats=0, split=None, structure=None, pairs=N
 
 
 # `schedule_model`'s structure when the S players' meetings are left to assumptions
-# (`structure_assumptions`), so that one incremental solver answers many structures.
+# (`structure_literals`), so that one incremental solver answers many structures.
 ASSUMED = "assumed"
 
 
 def schedule_model(players, passen, sizes, repeats=0, split=None, structure=None, pairs=None):
     """The model `solve` asks (see there); with structure ASSUMED the S players' meetings are
-    left open for `structure_assumptions`."""
+    left open for `structure_literals`."""
     tables, out = players // 4, players % 4
     full = players - out * passen
     spielfrei = [set(range(full + out * r, full + out * (r + 1))) for r in range(passen)]
@@ -395,32 +400,27 @@ def schedule_model(players, passen, sizes, repeats=0, split=None, structure=None
     return model
 
 
-def structure_assumptions(model, structure):
-    """The literals that fix the S players' meetings to `structure` in a model built with
-    structure ASSUMED (what `fix_spielfrei_meetings` adds as clauses)."""
-    return [met if (a, b) in structure[r] else -met for (a, b, r), met in model.spielfrei_literals.items()]
-
-
 def answer_structures_incrementally(players, passen, sizes, structures, conflicts=None):
-    """(structure, answer) for each of `structures` of one case, asked of one CaDiCaL that
-    keeps what it learnt from one question to the next (the model is the same; only the
-    assumptions differ). `conflicts`: give a question up after this many conflicts."""
+    """The answer for each of `structures` of one case, in their order, asked of one CaDiCaL
+    that keeps what it learnt from one question to the next (the model is the same; only the
+    assumptions, what `fix_spielfrei_meetings` would add as clauses, differ). `conflicts`:
+    give a question up after this many conflicts."""
     model = schedule_model(players, passen, sizes, 0, None, ASSUMED)
     with Solver(name="cadical195", bootstrap_with=model.clauses) as solver:
         for structure in structures:
-            assumptions = structure_assumptions(model, structure)
+            assumptions = structure_literals(model.spielfrei_literals, structure)
             if conflicts is None:
                 found = solver.solve(assumptions=assumptions)
             else:
                 solver.conf_budget(conflicts)
                 found = solver.solve_limited(assumptions=assumptions)
             if found is None:
-                yield structure, UNKNOWN
+                yield UNKNOWN
             elif not found:
-                yield structure, None
+                yield None
             else:
                 true = {literal for literal in solver.get_model() if literal > 0}
-                yield structure, model.tables_of(true)
+                yield model.tables_of(true)
 
 
 def answer_within(seconds, function, *args):
@@ -562,7 +562,7 @@ def main():
             start = time.time()
             pairs = None if structures else only_pairs
             if incremental:
-                schedule = next(answers)[1]
+                schedule = next(answers)
             else:
                 schedule = answer_within(seconds, solve, players, passen, sizes, repeats, counts, structure, pairs)
             part_asked = "" if counts is None else f", S pairs meeting in Passen 2.. {counts}"
