@@ -54,6 +54,11 @@ Usage: pip install python-sat; python3 bench/einzel_floor.py 17 5      (UNSAT: s
                                      learnt: only the assumptions fixing the structure change;
                                      --conflicts: give a question up after so many conflicts,
                                      in place of --seconds)
+       python3 bench/einzel_floor.py 21 6 0 2,2,1 --structures --pairs=6 --incremental --from=727
+                                    (continue a run that was stopped: skip the first 727 of
+                                     the questions this process would ask, in their order;
+                                     --renew=100: a fresh solver after every 100 questions,
+                                     since one grows slow over hundreds)
 """
 
 import itertools
@@ -400,12 +405,21 @@ def schedule_model(players, passen, sizes, repeats=0, split=None, structure=None
     return model
 
 
-def answer_structures_incrementally(players, passen, sizes, structures, conflicts=None):
+def answer_structures_incrementally(players, passen, sizes, structures, conflicts=None, renew=None):
     """The answer for each of `structures` of one case, in their order, asked of one CaDiCaL
     that keeps what it learnt from one question to the next (the model is the same; only the
     assumptions, what `fix_spielfrei_meetings` would add as clauses, differ). `conflicts`:
-    give a question up after this many conflicts."""
+    give a question up after this many conflicts. `renew`: a fresh solver after so many
+    questions, since one that has answered hundreds grows slow (21x6 `3,1,1`, 6 pairs: 17 s a
+    question after 300, 12 s for the next ones asked of a fresh solver)."""
     model = schedule_model(players, passen, sizes, 0, None, ASSUMED)
+    renew = renew or len(structures) or 1
+    for start in range(0, len(structures), renew):
+        yield from answer_with_one_solver(model, structures[start:start + renew], conflicts)
+
+
+def answer_with_one_solver(model, structures, conflicts):
+    """`answer_structures_incrementally` for the structures one solver is asked."""
     with Solver(name="cadical195", bootstrap_with=model.clauses) as solver:
         for structure in structures:
             assumptions = structure_literals(model.spielfrei_literals, structure)
@@ -526,8 +540,10 @@ def main():
     only_counts = tuple(map(int, option("counts").split(","))) if option("counts") else None
     only_pairs = int(option("pairs")) if option("pairs") else None
     part, parts = map(int, (option("part") or "0/1").split("/"))
+    skipped = int(option("from") or 0)
     incremental = "--incremental" in sys.argv
     conflicts = int(option("conflicts")) if option("conflicts") else None
+    renew = int(option("renew")) if option("renew") else None
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     players, passen = int(args[0]), int(args[1])
     repeats = int(args[2]) if len(args) > 2 else 0
@@ -555,9 +571,9 @@ def main():
             questions = [(c, None) for c in meetings_per_passe(sizes, passen) if only_counts in (None, c)]
         else:
             questions = [(None, None)]
-        asked = questions[part::parts]
+        asked = questions[part::parts][skipped:]
         if incremental:
-            answers = answer_structures_incrementally(players, passen, sizes, [s for _, s in asked], conflicts)
+            answers = answer_structures_incrementally(players, passen, sizes, [s for _, s in asked], conflicts, renew)
         for counts, structure in asked:
             start = time.time()
             pairs = None if structures else only_pairs
@@ -578,7 +594,7 @@ def main():
                 return
     if unanswered:
         print(f"{players} x {passen}: no answer for {len(unanswered)} questions: " + "; ".join(unanswered))
-    elif parts > 1 or only_counts or only_pairs is not None:
+    elif parts > 1 or skipped or only_counts or only_pairs is not None:
         print(f"{players} x {passen}: no schedule with at most {repeats} repeated meetings among those asked")
     else:
         print(f"{players} x {passen}: no schedule with at most {repeats} repeated meetings")
