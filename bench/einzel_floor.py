@@ -56,9 +56,9 @@ Usage: pip install python-sat; python3 bench/einzel_floor.py 17 5      (UNSAT: s
                                      in place of --seconds)
        python3 bench/einzel_floor.py 21 6 0 2,2,1 --structures --pairs=6 --incremental --from=727
                                     (continue a run that was stopped: skip the first 727 of
-                                     the questions this process would ask, in their order;
-                                     --renew=100: a fresh solver after every 100 questions,
-                                     since one grows slow over hundreds)
+                                     the questions this process would ask of each case, in
+                                     their order; with --incremental, --renew=100: a fresh
+                                     solver after every 100 questions, since one grows slow)
 """
 
 import itertools
@@ -562,6 +562,8 @@ def main():
         sys.exit("--structures: only without repeats (K = 0)")
     if incremental and not structures:
         sys.exit("--incremental: only with --structures")
+    if renew and not incremental:
+        sys.exit("--renew: only with --incremental")
     unanswered = []
     for sizes in cases:
         seated = "anywhere" if sizes is None else f"seated {sizes}"
