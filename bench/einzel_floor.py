@@ -564,6 +564,8 @@ def main():
         sys.exit("--incremental: only with --structures")
     if renew and not incremental:
         sys.exit("--renew: only with --incremental")
+    if seconds and incremental:
+        sys.exit("--seconds: not with --incremental (its solver cannot be interrupted: --conflicts)")
     unanswered = []
     for sizes in cases:
         seated = "anywhere" if sizes is None else f"seated {sizes}"
