@@ -5,9 +5,12 @@ use super::models::{TournamentRow, TournamentValues};
 use super::schema::{results, teams, tournaments};
 use super::{Conn, now};
 use crate::domain::draw::DrawMode;
-use crate::domain::ids::TournamentId;
+use crate::domain::ids::{TeamId, TournamentId};
+use crate::domain::standblatt::is_out;
+use crate::domain::team::TeamStatus;
 use crate::domain::tournament::TournamentSettings;
 use diesel::prelude::*;
+use std::collections::BTreeSet;
 
 pub fn list(conn: &mut Conn) -> QueryResult<Vec<TournamentRow>> {
     tournaments::table
@@ -135,9 +138,13 @@ pub fn versions(conn: &mut Conn) -> QueryResult<Vec<Published>> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct PasseCounts {
     pub tables: usize,
-    /// Results stored (a Tafel still being played included; the caller subtracts those).
+    /// Tables that take a result: not those where a team or player has left (everybody
+    /// else there gets the Pauschale), as the Passe's own page counts them.
+    pub played: usize,
+    /// Results stored at played tables (a Tafel still being played included; the caller
+    /// subtracts those).
     pub results: usize,
-    /// Results visaed on both sides.
+    /// Of those, the results visaed on both sides.
     pub visaed: usize,
 }
 
@@ -148,16 +155,17 @@ pub fn passe_counts(
     id: TournamentId,
 ) -> QueryResult<std::collections::BTreeMap<u32, PasseCounts>> {
     use super::schema::seats;
-    use diesel::dsl::count_star;
+    use diesel::dsl::{count, count_star};
     let mut counts: std::collections::BTreeMap<u32, PasseCounts> = Default::default();
+    // Tables counted, not seats: a table seats two teams, or four players (Einzelschieber).
     let seated: Vec<(i32, i64)> = seats::table
         .filter(seats::tournament_id.eq(id))
         .filter(seats::table_no.is_not_null())
         .group_by(seats::passe)
-        .select((seats::passe, count_star()))
+        .select((seats::passe, count(seats::table_no).aggregate_distinct()))
         .load(conn)?;
     for (passe, n) in seated {
-        counts.entry(passe as u32).or_default().tables = n as usize / 2;
+        counts.entry(passe as u32).or_default().tables = n as usize;
     }
     let drawn: Vec<i32> = seats::table
         .filter(seats::tournament_id.eq(id))
@@ -185,5 +193,45 @@ pub fn passe_counts(
     for (passe, n) in visaed {
         counts.entry(passe as u32).or_default().visaed = n as usize;
     }
+    for c in counts.values_mut() {
+        c.played = c.tables;
+    }
+    // Few teams leave: their tables are looked at one by one.
+    for (passe, table) in tables_left(conn, id)? {
+        let c = counts.entry(passe).or_default();
+        c.played = c.played.saturating_sub(1);
+        if let Some(result) = super::results::at(conn, id, passe, table)? {
+            c.results = c.results.saturating_sub(1);
+            if result.visa_a_at.is_some() && result.visa_b_at.is_some() {
+                c.visaed = c.visaed.saturating_sub(1);
+            }
+        }
+    }
     Ok(counts)
+}
+
+/// (Passe, Tisch) of every table where a disqualified or withdrawn team or player would
+/// have sat from the Passe it left in on: those tables are not played.
+fn tables_left(conn: &mut Conn, id: TournamentId) -> QueryResult<BTreeSet<(u32, u32)>> {
+    use super::schema::seats;
+    let out: Vec<(TeamId, TeamStatus, Option<i32>)> = teams::table
+        .filter(teams::tournament_id.eq(id))
+        .filter(teams::status.ne(TeamStatus::Aktiv))
+        .select((teams::id, teams::status, teams::out_passe))
+        .load(conn)?;
+    let mut left = BTreeSet::new();
+    for (team, status, out_passe) in out {
+        let seated: Vec<(i32, Option<i32>)> = seats::table
+            .filter(seats::tournament_id.eq(id))
+            .filter(seats::team_id.eq(team))
+            .select((seats::passe, seats::table_no))
+            .load(conn)?;
+        for (passe, table) in seated {
+            let (passe, out_passe) = (passe as u32, out_passe.map(|p| p as u32));
+            if let Some(table) = table.filter(|_| is_out(status, out_passe, passe)) {
+                left.insert((passe, table as u32));
+            }
+        }
+    }
+    Ok(left)
 }

@@ -279,6 +279,9 @@ pub struct TableEntry {
     pub number: u32,
     pub team_a: String,
     pub team_b: String,
+    /// False where a team or player has left: the table is not played, everybody else at
+    /// it gets the Pauschale.
+    pub played: bool,
 }
 
 /// Large print for the wall: table → both teams.
@@ -325,14 +328,22 @@ pub fn tischliste(
             ]
         })
         .collect();
-    let y = table.draw(&mut doc, CONTENT_TOP + 14.0, &rows);
-    if !byes.is_empty() {
-        let y = if y + 10.0 > CONTENT_BOTTOM {
+    let mut y = table.draw(&mut doc, CONTENT_TOP + 14.0, &rows);
+    let not_played: Vec<String> = tables
+        .iter()
+        .filter(|t| !t.played)
+        .map(|t| format!("Tisch {}", t.number))
+        .collect();
+    let notes = [
+        (!byes.is_empty()).then(|| format!("Spielfrei: {}", byes.join(", "))),
+        (!not_played.is_empty())
+            .then(|| format!("Nicht gespielt (Pauschale): {}", not_played.join(", "))),
+    ];
+    for note in notes.into_iter().flatten() {
+        if y + 10.0 > CONTENT_BOTTOM {
             doc.new_page();
-            CONTENT_TOP
-        } else {
-            y
-        };
+            y = CONTENT_TOP;
+        }
         doc.current().text_box(
             MARGIN,
             CONTENT_WIDTH,
@@ -341,8 +352,9 @@ pub fn tischliste(
             20.0,
             Weight::Regular,
             Align::Left,
-            &format!("Spielfrei: {}", byes.join(", ")),
+            &note,
         );
+        y += 21.0;
     }
     doc.finish("Tischliste")
 }
@@ -351,7 +363,8 @@ pub fn tischliste(
 pub struct SeatEntry {
     pub startnummer: i32,
     pub team: String,
-    /// The table number, or "spielfrei".
+    /// The table number, or "spielfrei", "Pauschale" (the table is not played),
+    /// "ausgeschieden".
     pub table: String,
 }
 

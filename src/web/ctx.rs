@@ -19,6 +19,8 @@ pub struct NavTournament {
     pub passen: Vec<u32>,
     /// What a round is called in the tournament's mode.
     pub round: &'static str,
+    /// Who registers: "Teams", or "Spieler" in an Einzelschieber.
+    pub entrants: &'static str,
 }
 
 impl Ctx {
@@ -64,6 +66,7 @@ impl Ctx {
             name: tournament.name.clone(),
             passen: (1..=tournament.passen as u32).collect(),
             round: tournament.mode.round(),
+            entrants: tournament.mode.entrant().many(),
         });
         self
     }

@@ -286,8 +286,25 @@ pub(super) fn table_entries(
             number: t.number,
             team_a: side_label(data, passe, t.team_a, true),
             team_b: side_label(data, passe, t.team_b, true),
+            played: !data.table_has_left(passe, t),
         })
         .collect())
+}
+
+/// The tables of a Passe that are played: a sheet for each (none where somebody has left).
+pub(super) fn tables_to_play(
+    data: &TournamentData,
+    passe: u32,
+) -> Result<Vec<TableEntry>, AppError> {
+    let mut tables = table_entries(data, passe)?;
+    tables.retain(|t| t.played);
+    if tables.is_empty() {
+        return Err(AppError::NotFound(format!(
+            "In {} {passe} wird an keinem Tisch gespielt.",
+            round_label(data)
+        )));
+    }
+    Ok(tables)
 }
 
 async fn tischliste(
@@ -324,6 +341,7 @@ async fn seating(
     table_entries(&data, passe)?;
     let mut seats: Vec<SeatEntry> = Vec::with_capacity(data.teams.len());
     for t in data.tables(passe) {
+        let played = !data.table_has_left(passe, &t);
         for team in data
             .side(passe, t.team_a)
             .into_iter()
@@ -334,6 +352,8 @@ async fn seating(
                 startnummer: team.startnummer,
                 team: display_name(team.name.as_deref(), &team.player1, &team.player2),
                 table: match seat {
+                    _ if team.is_out(passe) => "ausgeschieden".into(),
+                    _ if !played => "Pauschale".into(),
                     Some(sitz) => format!("{} {}", t.number, sitz.key()),
                     None => t.number.to_string(),
                 },
@@ -387,7 +407,7 @@ async fn jasszettel(
             data.tournament.mode.label()
         )));
     }
-    let tables = table_entries(&data, passe)?;
+    let tables = tables_to_play(&data, passe)?;
     let spiele = data.spiele();
     let total = format::number(i64::from(spiele * POINTS_PER_SPIEL));
     Ok(pdf(

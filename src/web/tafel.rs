@@ -384,7 +384,7 @@ async fn blank(
             data.tournament.mode.label()
         )));
     }
-    let tables = prints::table_entries(&data, passe)?;
+    let tables = prints::tables_to_play(&data, passe)?;
     let m = rules.multipliers;
     let s = rules.striche;
     let summary = vec![

@@ -59,6 +59,8 @@ struct FormPage {
 pub struct PasseProgress {
     pub passe: u32,
     pub tables: usize,
+    /// Tables that take a result (not those where somebody has left: Pauschale).
+    pub played: usize,
     pub entered: usize,
     pub visaed: usize,
 }
@@ -175,6 +177,7 @@ async fn show(
         .map(|(passe, c)| PasseProgress {
             passe: *passe,
             tables: c.tables,
+            played: c.played,
             entered: c.results - running.get(passe).copied().unwrap_or(0),
             visaed: c.visaed,
         })

@@ -114,6 +114,18 @@ async fn a_whole_einzelschieber_from_import_to_official_rangliste() {
         }
     }
 
+    // The overview counts tables, not seats: four tables of four each Passe.
+    let overview = leitung.html(&format!("/tournaments/{id}")).await;
+    for (passe, entered) in [(1, "4 / 4"), (2, "0 / 4")] {
+        let row = select_all(&overview, &format!("tr[data-passe=\"{passe}\"] td"));
+        assert_eq!(
+            (row[1].as_str(), row[2].as_str()),
+            ("4", entered),
+            "{row:?}"
+        );
+    }
+    assert_eq!(text(&overview, "#nav-entrants"), "Spieler");
+
     // Each player's Standblatt: his seat, his partner, both opponents, his pair's points.
     let t = &t1[0];
     let four = data.foursome(1, t).unwrap();
@@ -209,6 +221,58 @@ async fn a_whole_einzelschieber_from_import_to_official_rangliste() {
             }
         }
     }
+    // The culprit's table takes no result: the overview expects three of the four, as the
+    // Passe's page does.
+    let overview = leitung.html(&format!("/tournaments/{id}")).await;
+    let row = select_all(&overview, "tr[data-passe=\"2\"] td");
+    assert_eq!(
+        (row[1].as_str(), row[2].as_str()),
+        ("4", "3 / 3"),
+        "{row:?}"
+    );
+    let passe = leitung.html(&format!("/tournaments/{id}/passen/2")).await;
+    assert_eq!(text(&passe, "#progress"), "3 / 3 Tische erfasst");
+    // The prints say so too: the Tischliste names who left and the table not played, no
+    // Jasszettel is printed for it, "Wer sitzt wo" sends its three others to the Pauschale.
+    let culprit_name = culprit.name.as_deref().unwrap();
+    let (_, _, pdf) = bytes(
+        &leitung,
+        &format!("/tournaments/{id}/passen/2/tischliste.pdf"),
+    )
+    .await;
+    let list = pdf_pages(&pdf).join("\n");
+    assert!(
+        list.contains(&format!("{culprit_name} (ausgeschieden)")),
+        "{list}"
+    );
+    assert!(
+        list.contains(&format!(
+            "Nicht gespielt (Pauschale): Tisch {}",
+            culprit_table.number
+        )),
+        "{list}"
+    );
+    let (_, _, pdf) = bytes(
+        &leitung,
+        &format!("/tournaments/{id}/passen/2/jasszettel.pdf"),
+    )
+    .await;
+    let sheets = pdf_pages(&pdf);
+    assert_eq!(sheets.len(), 3, "one Jasszettel per table played");
+    assert!(
+        sheets
+            .iter()
+            .all(|p| !p.contains(&format!("Tisch {}", culprit_table.number))),
+        "{sheets:?}"
+    );
+    let (_, _, pdf) = bytes(
+        &leitung,
+        &format!("/tournaments/{id}/passen/2/wer-sitzt-wo.pdf"),
+    )
+    .await;
+    let seating = pdf_pages(&pdf).join("\n");
+    assert!(seating.contains("ausgeschieden"), "{seating}");
+    assert_eq!(seating.matches("Pauschale").count(), 3, "{seating}");
     let partner_sheet = leitung
         .html(&format!("/tournaments/{id}/teams/{}", culprit_four[2].id))
         .await;
@@ -227,6 +291,29 @@ async fn a_whole_einzelschieber_from_import_to_official_rangliste() {
                     .await;
             }
         }
+    }
+    let overview = leitung.html(&format!("/tournaments/{id}")).await;
+    for passe in 1..=3u32 {
+        let row = select_all(&overview, &format!("tr[data-passe=\"{passe}\"] td"));
+        // From Passe 2 on the culprit's table (if he is not spielfrei) is not played.
+        let played = data
+            .tables(passe)
+            .iter()
+            .filter(|t| {
+                passe == 1
+                    || !data
+                        .foursome(passe, t)
+                        .unwrap()
+                        .iter()
+                        .any(|pl| pl.id == culprit.id)
+            })
+            .count();
+        let all = format!("{played} / {played}");
+        assert_eq!(
+            (row[2].as_str(), row[3].as_str()),
+            (&*all, &*all),
+            "{row:?}"
+        );
     }
     let unvisaed = player(18).id;
     for pl in &data.teams {

@@ -386,6 +386,7 @@ async fn tournament_form_checks_fields_and_presets_the_pauschale() {
         text(&html, "main p")
     );
     assert!(text(&html, "main p").contains("22.11.2026"));
+    assert_eq!(text(&html, "#nav-entrants"), "Teams");
 }
 
 #[tokio::test]

@@ -24,9 +24,15 @@ fn side_labels(data: &TournamentData, passe: u32, first: &TeamRow, seats: bool) 
                 .seat(passe, player.id)
                 .and_then(|s| s.position)
                 .filter(|_| seats);
+            // Who has left is named at the table he would have played (nobody plays it).
+            let left = if player.is_out(passe) {
+                " (ausgeschieden)"
+            } else {
+                ""
+            };
             match seat {
-                Some(sitz) => format!("{} {}", sitz.key(), team_label(player)),
-                None => team_label(player),
+                Some(sitz) => format!("{} {}{left}", sitz.key(), team_label(player)),
+                None => format!("{}{left}", team_label(player)),
             }
         })
         .collect()
