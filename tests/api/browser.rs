@@ -380,6 +380,17 @@ async fn the_beamer_shows_200_teams_in_at_most_6_pages() {
         format!("every team on some page: {facts}"),
     )
     .await;
+    // A beamer may cut the screen's outer pixels: the board and its legend keep off the
+    // left edge as far as the title does.
+    let lefts = s
+        .js("var x = function (q) { var r = document.createRange(); r.selectNodeContents(document.querySelector(q)); return Math.round(r.getBoundingClientRect().left); }; return [x('.live-head h1'), Math.round(document.querySelector('#board-columns tr.row td').getBoundingClientRect().left), x('#legend')]")
+        .await;
+    let left = |i: usize| lefts[i].as_i64().unwrap_or(-1);
+    s.ensure(
+        left(0) > 0 && left(1) >= left(0) && left(2) >= left(0),
+        format!("title, first row, legend start at {lefts}"),
+    )
+    .await;
 }
 
 /// A phone at 390×844: the top 3 once, "Mein Team" marked and kept across an update.
