@@ -212,7 +212,7 @@ pub fn passe_counts(
 
 /// (Passe, Tisch) of every table where a disqualified or withdrawn team or player would
 /// have sat from the Passe it left in on: those tables are not played.
-fn tables_left(conn: &mut Conn, id: TournamentId) -> QueryResult<BTreeSet<(u32, u32)>> {
+pub fn tables_left(conn: &mut Conn, id: TournamentId) -> QueryResult<BTreeSet<(u32, u32)>> {
     use super::schema::seats;
     let out: Vec<(TeamId, TeamStatus, Option<i32>)> = teams::table
         .filter(teams::tournament_id.eq(id))

@@ -157,10 +157,12 @@ async fn show(
     let (tournament, teams, counts, running) = db(&state, move |conn| {
         let tournament = guard::tournament(conn, id)?;
         let counts = tournaments::passe_counts(conn, id)?;
-        // A Tafel still being played has a result that is not entered yet.
+        // A Tafel still being played has a result that is not entered yet (one at a table
+        // somebody has left is not counted at all).
+        let left = tournaments::tables_left(conn, id)?;
         let mut running: HashMap<u32, usize> = HashMap::new();
         for (passe, table) in marathon::open_tafeln(conn, id, None)? {
-            if results::at(conn, id, passe, table)?.is_some() {
+            if !left.contains(&(passe, table)) && results::at(conn, id, passe, table)?.is_some() {
                 *running.entry(passe).or_default() += 1;
             }
         }
@@ -178,7 +180,9 @@ async fn show(
             passe: *passe,
             tables: c.tables,
             played: c.played,
-            entered: c.results - running.get(passe).copied().unwrap_or(0),
+            entered: c
+                .results
+                .saturating_sub(running.get(passe).copied().unwrap_or(0)),
             visaed: c.visaed,
         })
         .collect();
