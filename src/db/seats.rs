@@ -135,6 +135,17 @@ pub fn table_of(
         .map(|t| t as u32))
 }
 
+/// The Passen drawn so far, in order.
+pub fn drawn_passen(conn: &mut Conn, tournament: TournamentId) -> QueryResult<Vec<u32>> {
+    let passen: Vec<i32> = seats::table
+        .filter(seats::tournament_id.eq(tournament))
+        .select(seats::passe)
+        .distinct()
+        .order(seats::passe)
+        .load(conn)?;
+    Ok(passen.into_iter().map(|p| p as u32).collect())
+}
+
 pub fn table_count(conn: &mut Conn, tournament: TournamentId, passe: u32) -> QueryResult<u32> {
     let tables: i64 = seats::table
         .filter(seats::tournament_id.eq(tournament))

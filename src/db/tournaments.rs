@@ -149,10 +149,11 @@ pub struct PasseCounts {
 }
 
 /// Per drawn Passe: tables, results, fully visaed results; the overview of a big tournament
-/// without loading it.
+/// without loading it. `left` is [`tables_left`], which the caller needs too.
 pub fn passe_counts(
     conn: &mut Conn,
     id: TournamentId,
+    left: &BTreeSet<(u32, u32)>,
 ) -> QueryResult<std::collections::BTreeMap<u32, PasseCounts>> {
     use super::schema::seats;
     use diesel::dsl::{count, count_star};
@@ -167,13 +168,8 @@ pub fn passe_counts(
     for (passe, n) in seated {
         counts.entry(passe as u32).or_default().tables = n as usize;
     }
-    let drawn: Vec<i32> = seats::table
-        .filter(seats::tournament_id.eq(id))
-        .select(seats::passe)
-        .distinct()
-        .load(conn)?;
-    for passe in drawn {
-        counts.entry(passe as u32).or_default();
+    for passe in super::seats::drawn_passen(conn, id)? {
+        counts.entry(passe).or_default();
     }
     let stored: Vec<(i32, i64)> = results::table
         .filter(results::tournament_id.eq(id))
@@ -197,7 +193,7 @@ pub fn passe_counts(
         c.played = c.tables;
     }
     // Few teams leave: their tables are looked at one by one.
-    for (passe, table) in tables_left(conn, id)? {
+    for &(passe, table) in left {
         let c = counts.entry(passe).or_default();
         c.played = c.played.saturating_sub(1);
         if let Some(result) = super::results::at(conn, id, passe, table)? {

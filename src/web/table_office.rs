@@ -9,7 +9,7 @@ use super::views::team_label;
 use crate::app::guard;
 use crate::app::table_entry::{self as use_case, Switch};
 use crate::db::models::TournamentRow;
-use crate::db::{table_entry as stored, teams, throttle as counters, tournaments};
+use crate::db::{seats, table_entry as stored, teams, throttle as counters};
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::role::Permission;
 use crate::domain::table_code;
@@ -50,7 +50,7 @@ async fn show(
     let id = TournamentId(path.into_inner());
     let (t, opening, teams, codes, failures, drawn) = db(&state, move |conn| {
         let t = guard::tournament(conn, id)?;
-        let drawn: Vec<u32> = tournaments::passe_counts(conn, id)?.into_keys().collect();
+        let drawn = seats::drawn_passen(conn, id)?;
         Ok((
             t,
             stored::opening(conn, id)?,

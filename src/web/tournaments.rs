@@ -156,10 +156,10 @@ async fn show(
     // Counted in the database: the overview of 5000 teams does not load them.
     let (tournament, teams, counts, running) = db(&state, move |conn| {
         let tournament = guard::tournament(conn, id)?;
-        let counts = tournaments::passe_counts(conn, id)?;
+        let left = tournaments::tables_left(conn, id)?;
+        let counts = tournaments::passe_counts(conn, id, &left)?;
         // A Tafel still being played has a result that is not entered yet (one at a table
         // somebody has left is not counted at all).
-        let left = tournaments::tables_left(conn, id)?;
         let mut running: HashMap<u32, usize> = HashMap::new();
         for (passe, table) in marathon::open_tafeln(conn, id, None)? {
             if !left.contains(&(passe, table)) && results::at(conn, id, passe, table)?.is_some() {
