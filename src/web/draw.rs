@@ -19,7 +19,7 @@ use crate::web::error::AppError;
 use actix_web::{HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 pub struct DrawRow {
     pub los: String,
@@ -150,15 +150,36 @@ fn draws_of(data: &TournamentData) -> Vec<PasseDraw<i32>> {
 }
 
 fn rows(data: &TournamentData) -> Vec<DrawRow> {
+    // The draw stays as drawn; a table somebody has left is marked, as "Wer sitzt wo" does:
+    // who left is "ausgeschieden", everybody else at it gets the Pauschale.
+    let not_played: HashSet<(u32, u32)> = (1..=data.drawn_passen())
+        .flat_map(|p| {
+            data.tables(p)
+                .into_iter()
+                .filter(move |t| data.table_has_left(p, t))
+                .map(move |t| (p, t.number))
+        })
+        .collect();
     let mut cells: HashMap<(TeamId, i32), String> = HashMap::new();
     for seat in &data.seats {
-        let cell = match (seat.table_no, seat.opponent_id.and_then(|o| data.team(o))) {
+        let mut cell = match (seat.table_no, seat.opponent_id.and_then(|o| data.team(o))) {
             _ if seat.position.is_some() => einzel_cell(data, seat).unwrap_or_default(),
             (Some(table), Some(opponent)) => {
                 format!("Tisch {table} · gegen {}", opponent.startnummer)
             }
             _ => "spielfrei".to_string(),
         };
+        let passe = seat.passe as u32;
+        if let Some(table) = seat.table_no
+            && not_played.contains(&(passe, table as u32))
+        {
+            let left = data.team(seat.team_id).is_some_and(|t| t.is_out(passe));
+            cell.push_str(if left {
+                " · ausgeschieden"
+            } else {
+                " · Pauschale"
+            });
+        }
         cells.insert((seat.team_id, seat.passe), cell);
     }
     data.teams

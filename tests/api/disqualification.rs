@@ -236,9 +236,28 @@ async fn an_aborted_passe_is_confirmed_audited_per_team_and_undone_exactly() {
         1,
         "one entry for the one opponent whose Standblatt changed: {new:?}"
     );
-    let _ = culprit_nr;
+    // The draw list keeps the draw and marks both teams of that table.
+    let passe_2 = |html: &scraper::Html| -> Vec<String> {
+        // Team, Los, Passe 1, Passe 2.
+        select_all(html, "#by-startnummer tbody td:nth-child(4)")
+    };
+    let draw = f.leitung.html(&format!("/tournaments/{id}/draw")).await;
+    let cells = passe_2(&draw);
+    assert!(
+        cells.contains(&format!("Tisch 1 · gegen {victim_nr} · ausgeschieden"))
+            && cells.contains(&format!("Tisch 1 · gegen {culprit_nr} · Pauschale")),
+        "{cells:?}"
+    );
     // Undo: results, visas and both final visas exactly as before.
     let html = f.leitung.post_ok(&path, &[("action", "reinstate")]).await;
+    let draw = f.leitung.html(&format!("/tournaments/{id}/draw")).await;
+    assert!(
+        passe_2(&draw)
+            .iter()
+            .all(|c| !c.ends_with("ausgeschieden") && !c.ends_with("Pauschale")),
+        "{:?}",
+        passe_2(&draw)
+    );
     assert!(
         text(&html, ".flash").contains("2 Endvisum/Endvisa wiederhergestellt"),
         "{}",

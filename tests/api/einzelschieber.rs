@@ -273,6 +273,18 @@ async fn a_whole_einzelschieber_from_import_to_official_rangliste() {
     let seating = pdf_pages(&pdf).join("\n");
     assert!(seating.contains("ausgeschieden"), "{seating}");
     assert_eq!(seating.matches("Pauschale").count(), 3, "{seating}");
+    // The draw list keeps the draw and marks that table the same way.
+    let draw = leitung.html(&format!("/tournaments/{id}/draw")).await;
+    let marked = |mark: &str| {
+        // Spieler, Los, Passe 1, Passe 2.
+        select_all(&draw, "#by-startnummer tbody td:nth-child(4)")
+            .into_iter()
+            .filter(|c| {
+                c.contains(&format!("Tisch {} ", culprit_table.number)) && c.ends_with(mark)
+            })
+            .count()
+    };
+    assert_eq!((marked(" · ausgeschieden"), marked(" · Pauschale")), (1, 3));
     let partner_sheet = leitung
         .html(&format!("/tournaments/{id}/teams/{}", culprit_four[2].id))
         .await;
