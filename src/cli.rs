@@ -207,6 +207,8 @@ pub fn run() -> ExitCode {
             spiele,
         } => mode
             .parse()
+            // "Bitte einen Modus wählen" is the form's word; here the command line's.
+            .map_err(|_| format!("Unbekannter Modus «{mode}». {}", crate::demo::DEMO_MODES))
             .and_then(|mode| {
                 crate::demo::create(
                     &cli.database_url,

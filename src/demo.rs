@@ -94,6 +94,10 @@ const PLACES: [(&str, &str); 6] = [
     ("JC St. Gallen", "St. Gallen"),
 ];
 
+/// Said when the mode asked for has no demo (or is no mode at all).
+pub const DEMO_MODES: &str = "Die Demo gibt es für Partnerschieber und Einzelschieber \
+(--mode partnerschieber oder --mode einzelschieber).";
+
 pub struct Size {
     pub mode: Mode,
     /// Teams, or players in an Einzelschieber.
@@ -110,10 +114,13 @@ pub fn create(database_url: &str, size: Size) -> Result<String, String> {
         || size.spiele < 1
         || size.spiele > 40
     {
-        return Err("Demo: 4 bis 5000 Teams, 2 bis 30 Passen, 1 bis 40 Spiele.".into());
+        return Err(format!(
+            "Demo: 4 bis 5000 {}, 2 bis 30 Passen, 1 bis 40 Spiele.",
+            size.mode.entrant().many()
+        ));
     }
     if size.mode.has_tafel() {
-        return Err("Die Demo gibt es für Partnerschieber und Einzelschieber.".into());
+        return Err(DEMO_MODES.into());
     }
     let pool = db::connect(database_url, 1)?;
     let mut conn = pool.get().map_err(|e| e.to_string())?;

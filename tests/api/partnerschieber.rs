@@ -779,6 +779,16 @@ async fn the_demo_works_for_every_size_it_accepts() {
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("4 bis 5000 Teams"));
     assert!(!db.exists(), "nothing written for a refused size");
+    // Each refusal says what is accepted, in the words of the mode asked for.
+    let refused = demo(&["--mode", "einzelschieber", "--teams", "3"]);
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("4 bis 5000 Spieler"));
+    for mode in ["marathon", "jassmarathon"] {
+        let refused = demo(&["--mode", mode]);
+        assert!(!refused.status.success());
+        let said = String::from_utf8_lossy(&refused.stderr);
+        assert!(said.contains("--mode einzelschieber"), "{mode}: {said}");
+    }
+    assert!(!db.exists(), "nothing written for a refused mode");
     for (id, (teams, passen, spiele)) in [("7", "3", "8"), ("4", "2", "1"), ("5", "4", "12")]
         .into_iter()
         .enumerate()
