@@ -601,7 +601,7 @@ async fn the_spielrunde_runs_until_its_tafeln_are_closed_after_the_gong() {
         "no jump ahead"
     );
     assert!(text(&hall, "#live-progress").contains("1 / 2"));
-    assert!(text(&hall, "#running-tafeln").contains("1 Tafeln laufen (Striche provisorisch)"));
+    assert!(text(&hall, "#running-tafeln").contains("1 Tafel läuft (Striche provisorisch)"));
     let overview = leitung.html(&format!("/tournaments/{id}")).await;
     assert!(text(&overview, "main").contains("Spielrunde 1"));
     // Counted in the database, the running Tafel is not entered yet.

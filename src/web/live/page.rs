@@ -106,10 +106,10 @@ fn parts(
         Some(p) => (
             format!("{} {} von {}", t.mode.round(), p.passe, t.passen),
             format!("{} / {} Tische erfasst", p.entered, p.expected),
-            if p.running > 0 {
-                format!("{} Tafeln laufen (Striche provisorisch) · ", p.running)
-            } else {
-                String::new()
+            match p.running {
+                0 => String::new(),
+                1 => "1 Tafel läuft (Striche provisorisch) · ".into(),
+                n => format!("{n} Tafeln laufen (Striche provisorisch) · "),
             },
         ),
         None => Default::default(),
