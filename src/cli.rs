@@ -85,9 +85,9 @@ enum Command {
         #[arg(long)]
         to: String,
     },
-    /// Create a demo tournament with results (default: 24 teams, 4 Passen à 12 Spiele).
+    /// Create a demo tournament with results (default: a Partnerschieber of 24 teams, 4 Passen à 12 Spiele).
     Demo {
-        /// partnerschieber or einzelschieber (then --teams counts players).
+        /// partnerschieber, einzelschieber (then --teams counts players) or jassmarathon.
         #[arg(long, default_value = "partnerschieber")]
         mode: String,
         #[arg(long, default_value_t = 24)]

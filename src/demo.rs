@@ -1,14 +1,18 @@
-//! `jassturnier demo`: a realistic Partnerschieber (or Einzelschieber) tournament to look
-//! around in.
+//! `jassturnier demo`: a realistic Partnerschieber, Einzelschieber or Jassmarathon
+//! tournament to look around in.
 
+use crate::app::entry::Typed;
+use crate::app::tafel::TafelChange;
 use crate::app::teams::TeamRefusal;
 use crate::app::{self, Refusal, guard};
 use crate::db::Lock;
 use crate::db::{self, users};
+use crate::domain::clock::ClockAction;
 use crate::domain::draw::DrawMode;
 use crate::domain::ids::TournamentId;
+use crate::domain::marathon::{Cards, Rules, Side, Spiel, Trump};
 use crate::domain::mode::{Mode, POINTS_PER_SPIEL};
-use crate::domain::result::TableScore;
+use crate::domain::result::{ResultForm, TableScore};
 use crate::domain::result_import::ImportedTable;
 use crate::domain::role::{Actor, Role};
 use crate::domain::team::{TeamInput, TeamStatus};
@@ -94,9 +98,12 @@ const PLACES: [(&str, &str); 6] = [
     ("JC St. Gallen", "St. Gallen"),
 ];
 
-/// Said when the mode asked for has no demo (or is no mode at all).
-pub const DEMO_MODES: &str = "Die Demo gibt es für Partnerschieber und Einzelschieber \
-(--mode partnerschieber oder --mode einzelschieber).";
+/// Said when the mode asked for is no mode.
+pub const DEMO_MODES: &str = "Die Demo gibt es für --mode partnerschieber, einzelschieber \
+und jassmarathon.";
+
+/// The Jassmarathon demo's Pauschale in Striche: about what a team writes in a Spielrunde.
+const MARATHON_PAUSCHALE: u32 = 5;
 
 pub struct Size {
     pub mode: Mode,
@@ -115,12 +122,10 @@ pub fn create(database_url: &str, size: Size) -> Result<String, String> {
         || size.spiele > 40
     {
         return Err(format!(
-            "Demo: 4 bis 5000 {}, 2 bis 30 Passen, 1 bis 40 Spiele.",
-            size.mode.entrant().many()
+            "Demo: 4 bis 5000 {}, 2 bis 30 {}, 1 bis 40 Spiele.",
+            size.mode.entrant().many(),
+            size.mode.rounds()
         ));
-    }
-    if size.mode.has_tafel() {
-        return Err(DEMO_MODES.into());
     }
     let pool = db::connect(database_url, 1)?;
     let mut conn = pool.get().map_err(|e| e.to_string())?;
@@ -179,22 +184,27 @@ fn fill(conn: &mut db::Conn, size: Size) -> Result<String, Failure> {
     };
 
     let players = size.mode.draws_partners();
+    let marathon = size.mode.has_tafel();
     let settings = TournamentSettings {
-        name: match players {
-            true => "Demo: Einzelschieber Kilchberg".into(),
-            false => "Demo: Herbst-Partnerschieber".into(),
+        name: match size.mode {
+            Mode::Einzelschieber => "Demo: Einzelschieber Kilchberg".into(),
+            Mode::Jassmarathon => "Demo: Jassmarathon Wädenswil".into(),
+            Mode::Partnerschieber => "Demo: Herbst-Partnerschieber".into(),
         },
         date: chrono::Local::now().date_naive(),
         location: "Zürich, Volkshaus".into(),
         mode: size.mode,
         passen: size.passen,
         spiele_per_passe: size.spiele,
-        pauschale: crate::domain::tournament::preset_pauschale(size.passen, size.spiele)
-            .unwrap_or(size.spiele * POINTS_PER_SPIEL / 2),
+        pauschale: match marathon {
+            true => MARATHON_PAUSCHALE,
+            false => crate::domain::tournament::preset_pauschale(size.passen, size.spiele)
+                .unwrap_or(size.spiele * POINTS_PER_SPIEL / 2),
+        },
         double_entry: false,
         double_entry_same_user: false,
         separate_clubs: false,
-        marathon: None,
+        marathon: marathon.then(Rules::jassmarathon),
     };
     let id: TournamentId = app::tournaments::create(conn, &actor, &settings).map_err(err)?;
     let mut rng = ChaCha8Rng::seed_from_u64(2026);
@@ -230,7 +240,6 @@ fn fill(conn: &mut db::Conn, size: Size) -> Result<String, Failure> {
     }
     app::draw::draw(conn, &actor, id, DrawMode::Fest, 2026).map_err(err)?;
 
-    let total = size.spiele * POINTS_PER_SPIEL;
     // Team 17 of a full demo; the last team of a small one.
     let teams = guard::load(conn, id).map_err(err)?.teams;
     let disqualified = teams[16.min(teams.len() - 1)].id;
@@ -255,40 +264,40 @@ fn fill(conn: &mut db::Conn, size: Size) -> Result<String, Failure> {
         }
         let data = guard::load(conn, id).map_err(err)?;
         // Tables of the disqualified team count the Pauschale instead.
-        let tables: Vec<ImportedTable> = data
+        let to_play: Vec<u32> = data
             .tables(passe)
             .iter()
             .filter(|t| !data.table_has_left(passe, t))
-            .map(|t| {
-                let points_a: u32 = rng.random_range(total * 3 / 10..=total * 7 / 10);
-                let matches_a = u32::from(rng.random_bool(0.15)).min(points_a / POINTS_PER_SPIEL);
-                ImportedTable {
-                    passe,
-                    table: t.number,
-                    score: TableScore {
-                        points_a,
-                        points_b: total - points_a,
-                        matches_a,
-                        matches_b: 0,
-                    },
-                }
-            })
+            .map(|t| t.number)
             .collect();
-        app::import::import_results(conn, &actor, id, &tables).map_err(err)?;
+        if marathon {
+            play_spielrunde(conn, &actor, id, passe, &to_play, &mut rng)?;
+        } else {
+            play_passe(conn, &actor, id, passe, &to_play, size.spiele, &mut rng)?;
+        }
         // Most results are visaed; a few in the last played Passe still wait for the Kontrolleur.
-        for t in &tables {
-            if passe < dq_passe || t.table % 4 != 0 {
-                app::visa::visa(conn, &actor, id, passe, t.table, None).map_err(err)?;
+        for &table in &to_play {
+            if passe < dq_passe || table % 4 != 0 {
+                app::visa::visa(conn, &actor, id, passe, table, None).map_err(err)?;
             }
         }
     }
+    if marathon {
+        running_spielrunde(conn, &actor, id, size.passen)?;
+    }
+    let mode = size.mode;
+    let spiele = match marathon {
+        true => String::new(),
+        false => format!(" à {} Spiele", size.spiele),
+    };
     let mut message = format!(
-        "Demo-Turnier #{id} angelegt ({}): {} {}, {} Passen à {} Spiele, Resultate der Passen 1–{}.",
-        size.mode.label(),
+        "Demo-Turnier #{id} angelegt ({}): {} {}, {} {}{spiele}, Resultate der {} 1–{}.",
+        mode.label(),
         size.teams,
-        size.mode.entrant().many(),
+        mode.entrant().many(),
         size.passen,
-        size.spiele,
+        mode.rounds(),
+        mode.rounds(),
         size.passen - 1
     );
     if created_account {
@@ -297,4 +306,130 @@ fn fill(conn: &mut db::Conn, size: Size) -> Result<String, Failure> {
         );
     }
     Ok(message)
+}
+
+/// Points at every table to be played, imported as one file.
+fn play_passe(
+    conn: &mut db::Conn,
+    actor: &Actor,
+    id: TournamentId,
+    passe: u32,
+    to_play: &[u32],
+    spiele: u32,
+    rng: &mut ChaCha8Rng,
+) -> Result<(), Failure> {
+    let total = spiele * POINTS_PER_SPIEL;
+    let tables: Vec<ImportedTable> = to_play
+        .iter()
+        .map(|&table| {
+            let points_a: u32 = rng.random_range(total * 3 / 10..=total * 7 / 10);
+            let matches_a = u32::from(rng.random_bool(0.15)).min(points_a / POINTS_PER_SPIEL);
+            ImportedTable {
+                passe,
+                table,
+                score: TableScore {
+                    points_a,
+                    points_b: total - points_a,
+                    matches_a,
+                    matches_b: 0,
+                },
+            }
+        })
+        .collect();
+    app::import::import_results(conn, actor, id, &tables).map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// A Spielrunde played to the gong, its tables entered by Schnellerfassung: Striche per
+/// category as the rules allow them (Sieg in steps, Schneider only with a Sieg, at most one
+/// Bergpreis per Partie, one Gong-Strich).
+fn play_spielrunde(
+    conn: &mut db::Conn,
+    actor: &Actor,
+    id: TournamentId,
+    passe: u32,
+    to_play: &[u32],
+    rng: &mut ChaCha8Rng,
+) -> Result<(), Failure> {
+    let err = |e: Refusal| e.to_string();
+    app::tafel::clock_action(conn, actor, id, passe, ClockAction::Start).map_err(err)?;
+    app::tafel::clock_action(conn, actor, id, passe, ClockAction::End).map_err(err)?;
+    let v = Rules::jassmarathon().striche;
+    for &table in to_play {
+        let wins: [u32; 2] = [rng.random_range(0..=3), rng.random_range(0..=2)];
+        let partien = wins[0] + wins[1] + 1;
+        let berg_a = rng.random_range(0..=partien);
+        let berg_b = rng.random_range(0..=partien - berg_a);
+        let gong_a = rng.random_bool(0.5);
+        let count = |n: u32, value: u32| (n * value).to_string();
+        let form = ResultForm {
+            table: table.to_string(),
+            sieg_a: count(wins[0], v.sieg),
+            sieg_b: count(wins[1], v.sieg),
+            schneider_a: count(u32::from(wins[0] > 0 && rng.random_bool(0.3)), v.schneider),
+            schneider_b: count(u32::from(wins[1] > 0 && rng.random_bool(0.3)), v.schneider),
+            berg_a: count(berg_a, v.berg),
+            berg_b: count(berg_b, v.berg),
+            match_a: count(rng.random_range(0..=2), v.matches),
+            match_b: count(rng.random_range(0..=1), v.matches),
+            gong_a: count(u32::from(gong_a), v.gong),
+            gong_b: count(u32::from(!gong_a), v.gong),
+            ..ResultForm::default()
+        };
+        match app::entry::save_typed(conn, actor, id, passe, &form).map_err(err)? {
+            Typed::Done { .. } => {}
+            Typed::Invalid(errors) => return Err(format!("Tisch {table}: {errors:?}").into()),
+            Typed::OtherSource(message) => return Err(message.into()),
+        }
+    }
+    Ok(())
+}
+
+/// The last Spielrunde under way: its clock runs, and Tafel 1 has its first Spiele (no
+/// Partie ends in them: four Spiele cannot bring both teams to the Bergpreis).
+fn running_spielrunde(
+    conn: &mut db::Conn,
+    actor: &Actor,
+    id: TournamentId,
+    passe: u32,
+) -> Result<(), Failure> {
+    let err = |e: Refusal| e.to_string();
+    app::tafel::clock_action(conn, actor, id, passe, ClockAction::Start).map_err(err)?;
+    let data = guard::load(conn, id).map_err(err)?;
+    let Some(table) = data
+        .tables(passe)
+        .iter()
+        .find(|t| !data.table_has_left(passe, t))
+        .map(|t| t.number)
+    else {
+        return Ok(());
+    };
+    let spiele = [
+        (Trump::Obenabe, 92, 0, None),
+        (Trump::Schelle, 61, 20, Some(Side::A)),
+        (Trump::Undenufe, 110, 0, None),
+        (Trump::Rose, 48, 50, None),
+    ];
+    for (trump, cards_a, weis_a, stoeck) in spiele {
+        let spiel = Spiel {
+            trump,
+            cards: Cards::Points(cards_a),
+            weis_a,
+            weis_b: 0,
+            stoeck,
+            first: None,
+            ruling: None,
+        };
+        app::tafel::change_tafel(
+            conn,
+            actor,
+            id,
+            passe,
+            table,
+            TafelChange::Add(spiel),
+            false,
+        )
+        .map_err(err)?;
+    }
+    Ok(())
 }
