@@ -114,15 +114,21 @@ pub struct Size {
 }
 
 pub fn create(database_url: &str, size: Size) -> Result<String, String> {
+    // Spiele per round are a Passe's; a Spielrunde runs on the clock (--spiele is unused).
+    let counts_spiele = !size.mode.has_clock();
     if size.teams < 4
         || size.teams > 5000
         || size.passen < 2
         || size.passen > 30
-        || size.spiele < 1
-        || size.spiele > 40
+        || (counts_spiele && !(1..=40).contains(&size.spiele))
     {
+        let spiele = if counts_spiele {
+            ", 1 bis 40 Spiele"
+        } else {
+            ""
+        };
         return Err(format!(
-            "Demo: 4 bis 5000 {}, 2 bis 30 {}, 1 bis 40 Spiele.",
+            "Demo: 4 bis 5000 {}, 2 bis 30 {}{spiele}.",
             size.mode.entrant().many(),
             size.mode.rounds()
         ));

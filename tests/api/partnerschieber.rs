@@ -840,6 +840,11 @@ async fn the_demo_works_for_every_size_it_accepts() {
     // Each refusal says what is accepted, in the words of the mode asked for.
     let refused = demo(&["--mode", "einzelschieber", "--teams", "3"]);
     assert!(String::from_utf8_lossy(&refused.stderr).contains("4 bis 5000 Spieler"));
+    let refused = demo(&["--mode", "jassmarathon", "--passen", "1"]);
+    assert!(
+        String::from_utf8_lossy(&refused.stderr)
+            .ends_with("Demo: 4 bis 5000 Teams, 2 bis 30 Spielrunden.\n")
+    );
     let refused = demo(&["--mode", "marathon"]);
     assert!(!refused.status.success());
     let said = String::from_utf8_lossy(&refused.stderr);
