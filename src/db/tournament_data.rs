@@ -523,4 +523,16 @@ impl TeamRow {
     pub fn is_out(&self, passe: u32) -> bool {
         standblatt::is_out(self.status, self.out_passe.map(|p| p as u32), passe)
     }
+
+    /// How lists mark the team at a table somebody has left by `passe`: who left is
+    /// "ausgeschieden", everybody else at it gets the Pauschale; `None` at a played table.
+    pub fn left_mark(&self, passe: u32, table_has_left: bool) -> Option<&'static str> {
+        if self.is_out(passe) {
+            Some("ausgeschieden")
+        } else if table_has_left {
+            Some("Pauschale")
+        } else {
+            None
+        }
+    }
 }

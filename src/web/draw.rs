@@ -150,8 +150,7 @@ fn draws_of(data: &TournamentData) -> Vec<PasseDraw<i32>> {
 }
 
 fn rows(data: &TournamentData) -> Vec<DrawRow> {
-    // The draw stays as drawn; a table somebody has left is marked, as "Wer sitzt wo" does:
-    // who left is "ausgeschieden", everybody else at it gets the Pauschale.
+    // The draw stays as drawn; a table somebody has left is marked, as "Wer sitzt wo" does.
     let not_played: HashSet<(u32, u32)> = (1..=data.drawn_passen())
         .flat_map(|p| {
             data.tables(p)
@@ -171,14 +170,11 @@ fn rows(data: &TournamentData) -> Vec<DrawRow> {
         };
         let passe = seat.passe as u32;
         if let Some(table) = seat.table_no
-            && not_played.contains(&(passe, table as u32))
+            && let Some(team) = data.team(seat.team_id)
+            && let Some(mark) = team.left_mark(passe, not_played.contains(&(passe, table as u32)))
         {
-            let left = data.team(seat.team_id).is_some_and(|t| t.is_out(passe));
-            cell.push_str(if left {
-                " · ausgeschieden"
-            } else {
-                " · Pauschale"
-            });
+            cell.push_str(" · ");
+            cell.push_str(mark);
         }
         cells.insert((seat.team_id, seat.passe), cell);
     }

@@ -341,7 +341,7 @@ async fn seating(
     table_entries(&data, passe)?;
     let mut seats: Vec<SeatEntry> = Vec::with_capacity(data.teams.len());
     for t in data.tables(passe) {
-        let played = !data.table_has_left(passe, &t);
+        let has_left = data.table_has_left(passe, &t);
         for team in data
             .side(passe, t.team_a)
             .into_iter()
@@ -351,11 +351,10 @@ async fn seating(
             seats.push(SeatEntry {
                 startnummer: team.startnummer,
                 team: display_name(team.name.as_deref(), &team.player1, &team.player2),
-                table: match seat {
-                    _ if team.is_out(passe) => "ausgeschieden".into(),
-                    _ if !played => "Pauschale".into(),
-                    Some(sitz) => format!("{} {}", t.number, sitz.key()),
-                    None => t.number.to_string(),
+                table: match (team.left_mark(passe, has_left), seat) {
+                    (Some(mark), _) => mark.into(),
+                    (None, Some(sitz)) => format!("{} {}", t.number, sitz.key()),
+                    (None, None) => t.number.to_string(),
                 },
             });
         }
