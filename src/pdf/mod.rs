@@ -227,17 +227,24 @@ impl Page {
         match split {
             Some(at) if forced.is_some() || !single_fits(size * MIN_SHRINK) => {
                 let (first, second) = (text[..at].trim_end(), text[at..].trim_start());
-                let widest = text_width(first, size, weight).max(text_width(second, size, weight));
-                let by_width = if widest > width {
-                    size * width / widest
-                } else {
-                    size
-                };
                 let by_height = (height * 0.9 / 2.0) / line_mm(1.0);
-                let two = by_width.min(by_height).min(size);
-                let baseline = top + height / 2.0 - line_mm(two) * 0.15;
-                place(self, first, two, baseline);
-                place(self, second, two, baseline + line_mm(two));
+                let fitted = |line: &str| {
+                    let w = text_width(line, size, weight);
+                    let by_width = if w > width { size * width / w } else { size };
+                    by_width.min(by_height).min(size)
+                };
+                // A text wrapped here keeps one size; lines the caller broke are two things
+                // (the two pairs of a table), so a long one does not shrink the other.
+                let (first_size, second_size) = if forced.is_some() {
+                    (fitted(first), fitted(second))
+                } else {
+                    let two = fitted(first).min(fitted(second));
+                    (two, two)
+                };
+                let spacing = line_mm(first_size.max(second_size));
+                let baseline = top + height / 2.0 - spacing * 0.15;
+                place(self, first, first_size, baseline);
+                place(self, second, second_size, baseline + spacing);
             }
             _ => {
                 let baseline = top + height / 2.0 + single_size / PT_PER_MM * 0.35;
@@ -634,6 +641,61 @@ mod tests {
             .abs()
                 < 0.01
         );
+    }
+
+    fn font_sizes(page: &Page) -> Vec<f32> {
+        page.ops
+            .iter()
+            .filter_map(|op| match op {
+                Op::SetFont { size, .. } => Some(size.0),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn lines_broken_by_the_caller_are_fitted_each_on_its_own() {
+        let mut page = Page::new();
+        let long = "B1 5 Frei Brigitte · B2 17 Baumann Regula (ausgeschieden)";
+        let text = format!("A1 19 Meier Susanne\n{long}");
+        page.text_box(
+            0.0,
+            100.0,
+            0.0,
+            19.0,
+            20.0,
+            Weight::Regular,
+            Align::Left,
+            &text,
+        );
+        let sizes = font_sizes(&page);
+        assert_eq!(sizes.len(), 2, "{sizes:?}");
+        assert!(sizes[0] > 19.9, "the short line keeps its size: {sizes:?}");
+        assert!(
+            sizes[1] < sizes[0],
+            "the long line shrinks alone: {sizes:?}"
+        );
+        assert!(text_width(long, sizes[1], Weight::Regular) <= 100.01);
+        // A text wrapped by the box itself keeps one size for both lines.
+        let mut page = Page::new();
+        let wrapped = "Jassfreunde Wädenswil und Umgebung, Sektion Ost und West";
+        page.text_box(
+            0.0,
+            40.0,
+            0.0,
+            19.0,
+            20.0,
+            Weight::Regular,
+            Align::Left,
+            wrapped,
+        );
+        // (The font is set once when both lines have one size.)
+        assert_eq!(font_sizes(&page).len(), 1, "{:?}", font_sizes(&page));
+        let lines = page
+            .ops
+            .iter()
+            .filter(|op| matches!(op, Op::ShowText { .. }));
+        assert_eq!(lines.count(), 2);
     }
 
     #[test]
