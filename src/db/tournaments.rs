@@ -10,7 +10,7 @@ use crate::domain::standblatt::is_out;
 use crate::domain::team::TeamStatus;
 use crate::domain::tournament::TournamentSettings;
 use diesel::prelude::*;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 pub fn list(conn: &mut Conn) -> QueryResult<Vec<TournamentRow>> {
     tournaments::table
@@ -210,23 +210,29 @@ pub fn passe_counts(
 /// have sat from the Passe it left in on: those tables are not played.
 pub fn tables_left(conn: &mut Conn, id: TournamentId) -> QueryResult<BTreeSet<(u32, u32)>> {
     use super::schema::seats;
-    let out: Vec<(TeamId, TeamStatus, Option<i32>)> = teams::table
+    let out: HashMap<TeamId, (TeamStatus, Option<u32>)> = teams::table
         .filter(teams::tournament_id.eq(id))
         .filter(teams::status.ne(TeamStatus::Aktiv))
         .select((teams::id, teams::status, teams::out_passe))
-        .load(conn)?;
+        .load::<(TeamId, TeamStatus, Option<i32>)>(conn)?
+        .into_iter()
+        .map(|(team, status, out_passe)| (team, (status, out_passe.map(|p| p as u32))))
+        .collect();
     let mut left = BTreeSet::new();
-    for (team, status, out_passe) in out {
-        let seated: Vec<(i32, Option<i32>)> = seats::table
-            .filter(seats::tournament_id.eq(id))
-            .filter(seats::team_id.eq(team))
-            .select((seats::passe, seats::table_no))
-            .load(conn)?;
-        for (passe, table) in seated {
-            let (passe, out_passe) = (passe as u32, out_passe.map(|p| p as u32));
-            if let Some(table) = table.filter(|_| is_out(status, out_passe, passe)) {
-                left.insert((passe, table as u32));
-            }
+    if out.is_empty() {
+        return Ok(left);
+    }
+    let seated: Vec<(TeamId, i32, Option<i32>)> = seats::table
+        .filter(seats::tournament_id.eq(id))
+        .filter(seats::team_id.eq_any(out.keys().copied().collect::<Vec<_>>()))
+        .select((seats::team_id, seats::passe, seats::table_no))
+        .load(conn)?;
+    for (team, passe, table) in seated {
+        let passe = passe as u32;
+        if let (Some(table), Some(&(status, out_passe))) = (table, out.get(&team))
+            && is_out(status, out_passe, passe)
+        {
+            left.insert((passe, table as u32));
         }
     }
     Ok(left)
