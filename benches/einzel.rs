@@ -3,12 +3,17 @@
 //! 200 players drawn after 7 played ones (per-Passe drawing).
 //! Run with `cargo bench --bench einzel` (`-- --fields 24x8 16x10` for those fields only, and
 //! `-- --fields 24x8 --seeds 10` for each of them drawn with seeds 1 to 10);
+//! `-- --per-passe 24x7 --leave 2` draws the fields Passe by Passe (player 0 leaving after
+//! Passe 2);
 //! `cargo bench --bench einzel -- --sweep [from to]` draws every
 //! field of 16 to 48 players (below 16, fewer than four tables make
 //! the counting bound unreachable) over 2 to 12 Passen (as far as partners last) and lists the ones
 //! that miss their target.
 
-use jassturnier::domain::einzel_draw::{DrawQuality, EinzelRequest, draw_einzel, quality};
+use jassturnier::app::draw::remembered_plan;
+use jassturnier::domain::einzel_draw::{
+    DrawQuality, EinzelPasse, EinzelRequest, draw_einzel, draw_next_einzel, quality,
+};
 use std::time::Instant;
 
 /// The quality target of a field (see the README): no repeated meeting while `3R ≤ N − 1`
@@ -78,6 +83,24 @@ fn main() {
         let number =
             |i: usize, default| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default);
         sweep(number(at + 1, 16)..=number(at + 2, 48));
+        return;
+    }
+    // Drawn one Passe at a time, each after the ones before (the option *pro Passe neu
+    // auslosen* with nobody arriving or leaving), beside the whole schedule.
+    if let Some(at) = args.iter().position(|a| a == "--per-passe") {
+        let fields: Vec<(usize, usize)> = args[at + 1..]
+            .iter()
+            .filter_map(|a| {
+                let (n, r) = a.split_once('x')?;
+                Some((n.parse().ok()?, r.parse().ok()?))
+            })
+            .collect();
+        // `--leave P`: player 0 leaves after Passe P.
+        let leaves = args
+            .iter()
+            .position(|a| a == "--leave")
+            .and_then(|i| args.get(i + 1)?.parse().ok());
+        per_passe(&fields, leaves);
         return;
     }
     // Only the fields named, e.g. `--fields 24x8 16x10`.
@@ -195,4 +218,64 @@ fn one_passe_of_200() {
         elapsed.as_secs_f64() * 1e3,
         q.meeting_repeats
     );
+}
+
+/// Each field drawn Passe by Passe as the app draws it (looking ahead, plans remembered),
+/// and each Passe
+/// drawn alone after the ones before (nothing ahead), beside the whole schedule; with
+/// `leaves` = Some(p), player 0 leaves after Passe p (he sits nowhere after it).
+fn per_passe(fields: &[(usize, usize)], leaves: Option<usize>) {
+    for &(players, passen) in fields {
+        let absent_after = |played: usize| match leaves {
+            Some(p) if played >= p => vec![0],
+            _ => Vec::new(),
+        };
+        let mut runs = Vec::new();
+        for look_ahead in [true, false] {
+            let start = Instant::now();
+            let mut slowest = 0f64;
+            let mut played: Vec<EinzelPasse> = Vec::new();
+            for passe in 0..passen {
+                let absent = absent_after(passe);
+                let this = Instant::now();
+                let request = EinzelRequest {
+                    players,
+                    fixed: &played,
+                    passen: passen - passe,
+                    clubs: None,
+                    absent: &absent,
+                    seed: 1,
+                };
+                let next = match look_ahead {
+                    true => draw_next_einzel(&request, &mut remembered_plan),
+                    false => draw_einzel(&EinzelRequest {
+                        passen: 1,
+                        seed: 1u64.wrapping_add((passe as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)),
+                        ..request
+                    })
+                    .into_iter()
+                    .next(),
+                };
+                played.extend(next);
+                slowest = slowest.max(this.elapsed().as_secs_f64() * 1e3);
+            }
+            let q = quality(players, &played, None);
+            runs.push((q, start.elapsed().as_secs_f64() * 1e3, slowest));
+        }
+        let [(ahead, ahead_ms, ahead_slowest), (alone, alone_ms, _)] = [runs[0], runs[1]];
+        let whole = match leaves {
+            None => format!("{}", timed_draw(players, passen).1.meeting_repeats),
+            Some(_) => "-".into(),
+        };
+        println!(
+            "{players:>3} × {passen:>2}: per Passe {:>3} repeats, most {} ({ahead_ms:>6.0} ms, slowest Passe {ahead_slowest:>5.0} ms) | each alone {:>3}, most {} ({alone_ms:>6.0} ms) | whole {whole:>3} | bound {} | partner repeats {} / {}",
+            ahead.meeting_repeats,
+            ahead.most_meetings,
+            alone.meeting_repeats,
+            alone.most_meetings,
+            ahead.bound,
+            ahead.partner_repeats,
+            alone.partner_repeats,
+        );
+    }
 }

@@ -12,7 +12,9 @@ use crate::db::models::{SeatRow, TeamRow, TournamentRow};
 use crate::db::tournament_data::{self, TournamentData};
 use crate::db::{Conn, audit, seats, teams, tournaments, write_tx};
 use crate::domain::draw::{self, DrawMode, DrawRefusal, DrawState};
-use crate::domain::einzel_draw::{self, DrawQuality, EinzelPasse, EinzelRequest, draw_einzel};
+use crate::domain::einzel_draw::{
+    self, DrawQuality, EinzelPasse, EinzelRequest, draw_einzel, draw_next_einzel, plan_einzel,
+};
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::passe_draw::{self, PasseRequest};
 use crate::domain::role::{Actor, Permission};
@@ -20,7 +22,8 @@ use crate::domain::schedule::{self, PasseDraw, Table};
 use crate::domain::team::TeamStatus;
 use crate::domain::team::club_numbers;
 use serde::Serialize;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
+use std::sync::Mutex;
 
 impl From<DrawRefusal> for Refusal {
     fn from(r: DrawRefusal) -> Self {
@@ -56,7 +59,10 @@ pub struct EinzelInput {
     absent: Vec<usize>,
     clubs: HashMap<TeamId, u32>,
     first: u32,
+    /// The Passen from `first` to the last: all drawn (fixed plan), or the first of them,
+    /// looking ahead over the others (per-Passe draw).
     passen: u32,
+    mode: DrawMode,
     seed: u64,
 }
 
@@ -155,10 +161,6 @@ impl NewDraw {
         if !self.tournament.mode.draws_partners() {
             return None;
         }
-        let passen = match mode {
-            DrawMode::Fest => self.tournament.passen as u32,
-            DrawMode::ProPasse => 1,
-        };
         Some(EinzelInput {
             id,
             players: self.lose.clone(),
@@ -166,7 +168,8 @@ impl NewDraw {
             absent: Vec::new(),
             clubs: clubs_of(&self.tournament, &self.all_teams),
             first: 1,
-            passen,
+            passen: self.tournament.passen as u32,
+            mode,
             seed,
         })
     }
@@ -290,8 +293,8 @@ fn write_draw(
     )
 }
 
-/// Einzelschieber: draws `passen` Passen from Passe `first` on, after `history`, for the
-/// players in index order.
+/// Einzelschieber: draws the Passen from Passe `first` on (all of them, or the next one),
+/// after `history`, for the players in index order.
 pub fn compute_einzel(input: &EinzelInput) -> EinzelDrawn {
     let EinzelInput {
         id,
@@ -301,19 +304,25 @@ pub fn compute_einzel(input: &EinzelInput) -> EinzelDrawn {
         ref clubs,
         first,
         passen,
+        mode,
         seed,
     } = *input;
     let club_list: Vec<Option<u32>> = players.iter().map(|p| clubs.get(p).copied()).collect();
     let clubs = (!clubs.is_empty()).then_some(club_list.as_slice());
-    // Each Passe drawn later gets its own stream of the tournament's seed.
-    let drawn = draw_einzel(&EinzelRequest {
+    let request = EinzelRequest {
         players: players.len(),
         fixed: history,
         passen: passen as usize,
         clubs,
         absent,
-        seed: seed.wrapping_add(u64::from(first - 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)),
-    });
+        seed,
+    };
+    let drawn: Vec<EinzelPasse> = match mode {
+        DrawMode::Fest => draw_einzel(&request),
+        DrawMode::ProPasse => draw_next_einzel(&request, &mut remembered_plan)
+            .into_iter()
+            .collect(),
+    };
     let mut rows = Vec::new();
     for (offset, passe) in drawn.iter().enumerate() {
         let tables: Vec<[TeamId; 4]> = passe.tables.iter().map(|t| t.map(|i| players[i])).collect();
@@ -331,6 +340,48 @@ pub fn compute_einzel(input: &EinzelInput) -> EinzelDrawn {
         quality: einzel_draw::quality(players.len(), &schedule, clubs),
     }
 }
+
+/// The plans of per-Passe draws last drawn: a plan is the same for the same request, and a
+/// tight field's takes seconds, so each Passe after the first drawn from it comes at once.
+static PLANS: Mutex<VecDeque<(PlanKey, Vec<EinzelPasse>)>> = Mutex::new(VecDeque::new());
+/// A few tournaments drawing at once, each with its plan.
+const PLANS_KEPT: usize = 16;
+
+/// Everything a plan is drawn from.
+#[derive(PartialEq)]
+struct PlanKey {
+    players: usize,
+    fixed: Vec<EinzelPasse>,
+    passen: usize,
+    clubs: Option<Vec<Option<u32>>>,
+    absent: Vec<usize>,
+    seed: u64,
+}
+
+/// [`plan_einzel`], remembered.
+pub fn remembered_plan(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
+    let key = PlanKey {
+        players: request.players,
+        fixed: request.fixed.to_vec(),
+        passen: request.passen,
+        clubs: request.clubs.map(<[Option<u32>]>::to_vec),
+        absent: request.absent.to_vec(),
+        seed: request.seed,
+    };
+    // A poisoned lock only means no plan is remembered: it is drawn again.
+    if let Ok(plans) = PLANS.lock()
+        && let Some((_, plan)) = plans.iter().find(|(k, _)| *k == key)
+    {
+        return plan.clone();
+    }
+    let plan = plan_einzel(request);
+    if let Ok(mut plans) = PLANS.lock() {
+        plans.push_front((key, plan.clone()));
+        plans.truncate(PLANS_KEPT);
+    }
+    plan
+}
+
 /// What the Protokoll keeps of an Einzelschieber draw.
 #[derive(Serialize)]
 struct EinzelDrawRecord {
@@ -437,12 +488,20 @@ fn next_passe(conn: &mut Conn, id: TournamentId) -> Result<NextPasse, Refusal> {
 impl NextPasse {
     /// What the Einzelschieber Passe is computed from (none in the modes of teams): every
     /// player ever seated keeps his index, so the Passen played stay as they were; those
-    /// who left sit nowhere from now on.
+    /// who left sit nowhere from now on. A player who left before ever taking a seat is no
+    /// part of the field at all (the draw keeps to the plan of a field that did not change).
     fn einzel_input(&self, id: TournamentId) -> Option<EinzelInput> {
         if !self.tournament.mode.draws_partners() {
             return None;
         }
-        let mut players: Vec<&TeamRow> = self.data.teams.iter().collect();
+        let seated: std::collections::HashSet<TeamId> =
+            self.data.seats.iter().map(|s| s.team_id).collect();
+        let mut players: Vec<&TeamRow> = self
+            .data
+            .teams
+            .iter()
+            .filter(|t| t.status == TeamStatus::Aktiv || seated.contains(&t.id))
+            .collect();
         players.sort_by_key(|t| (t.los.is_none(), t.los, t.startnummer));
         let players: Vec<TeamId> = players.iter().map(|t| t.id).collect();
         let index: HashMap<TeamId, usize> =
@@ -461,7 +520,8 @@ impl NextPasse {
             absent,
             clubs: clubs_of(&self.tournament, &self.data.teams),
             first: self.passe,
-            passen: 1,
+            passen: (self.tournament.passen as u32).saturating_sub(self.passe) + 1,
+            mode: DrawMode::ProPasse,
             seed: self.seed,
         })
     }

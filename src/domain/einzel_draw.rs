@@ -350,6 +350,128 @@ pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
         .collect()
 }
 
+/// The next Passe of a per-Passe draw (*pro Passe neu auslosen*): Passe
+/// `request.fixed.len() + 1`, with `request.passen` the Passen still to draw, this one
+/// included; `request.seed` is the tournament's. `plan` draws a schedule of Passen after
+/// fixed ones: [`plan_einzel`], or the same remembered (it is the same for the same
+/// request, and some take seconds).
+///
+/// A Passe drawn on its own, with nothing ahead, takes whatever is left of the field's
+/// meetings and leaves the later Passen worse off: 24 players drawn Passe by Passe met 13
+/// times beyond once over 7 Passen, where the whole schedule has no repeat. So it looks
+/// ahead, and keeps to a plan: since the field last changed (a player left or came late),
+/// the Passen are those of one plan of every Passe from then to the last, drawn after the
+/// Passen before the change. A field that never changed is drawn exactly as the fixed plan
+/// draws it. Where the Passen since the change are not that plan's (drawn by another
+/// version of the draw), the next Passe is the first of a plan of the Passen still to come.
+pub fn draw_next_einzel(
+    request: &EinzelRequest<'_>,
+    plan: &mut dyn FnMut(&EinzelRequest<'_>) -> Vec<EinzelPasse>,
+) -> Option<EinzelPasse> {
+    let played = request.fixed.len();
+    let present: Vec<bool> = (0..request.players)
+        .map(|p| !request.absent.contains(&p))
+        .collect();
+    let seated = |passe: &EinzelPasse| {
+        let mut field = vec![false; request.players];
+        for &p in passe.tables.iter().flatten().chain(&passe.spielfrei) {
+            field[p] = true;
+        }
+        field
+    };
+    // The first Passe of the field as it is now: every Passe from it on seated everybody
+    // present (or let him sit out), and nobody else.
+    let since = request
+        .fixed
+        .iter()
+        .rposition(|passe| seated(passe) != present)
+        .map_or(0, |changed| changed + 1);
+    let planned = plan(&EinzelRequest {
+        fixed: &request.fixed[..since],
+        passen: played - since + request.passen,
+        seed: passe_seed(request.seed, since),
+        ..*request
+    });
+    let as_planned = planned.len() > played - since
+        && planned
+            .iter()
+            .zip(&request.fixed[since..])
+            .all(|(planned, drawn)| same_passe(planned, drawn));
+    if as_planned {
+        return planned.into_iter().nth(played - since);
+    }
+    plan(&EinzelRequest {
+        seed: passe_seed(request.seed, played),
+        ..*request
+    })
+    .into_iter()
+    .next()
+}
+
+/// A plan of `request.passen` Passen after the fixed ones. A whole schedule of the whole
+/// field is the fixed plan's draw. After Passen played (or without players who left), the
+/// search over all the Passen to come usually does best (24 × 7 with a player gone after
+/// two Passen: 2 repeats, against 8 drawing each Passe alone), but not always (40 × 13: 32
+/// against 29): both are drawn and the one with fewer repeats is the plan.
+pub fn plan_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
+    let searched = draw_einzel(request);
+    if request.is_whole() {
+        return searched;
+    }
+    let quality_with = |drawn: &[EinzelPasse]| {
+        let all: Vec<EinzelPasse> = request.fixed.iter().chain(drawn).cloned().collect();
+        quality(request.players, &all, request.clubs)
+    };
+    // At the fewest repeats there can be, nothing does better (and a large field is spared
+    // the second draw).
+    let q = quality_with(&searched);
+    if searched.len() == request.passen && q.partner_repeats == 0 && q.meeting_repeats <= q.bound {
+        return searched;
+    }
+    let mut one_by_one: Vec<EinzelPasse> = request.fixed.to_vec();
+    for passe in 0..request.passen {
+        let next = draw_einzel(&EinzelRequest {
+            fixed: &one_by_one,
+            passen: 1,
+            seed: passe_seed(request.seed, passe + 1),
+            ..*request
+        });
+        one_by_one.extend(next);
+    }
+    let one_by_one = one_by_one.split_off(request.fixed.len());
+    let worse = |drawn: &[EinzelPasse]| {
+        let q = quality_with(drawn);
+        (
+            drawn.len() < request.passen,
+            q.partner_repeats,
+            q.most_meetings.max(2),
+            q.meeting_repeats,
+            q.same_club,
+        )
+    };
+    match worse(&one_by_one) < worse(&searched) {
+        true => one_by_one,
+        false => searched,
+    }
+}
+
+/// The seed of a plan drawn after `played` Passen: the tournament's own for the first, then
+/// a stream of its own for each Passe a plan can start at.
+fn passe_seed(seed: u64, played: usize) -> u64 {
+    seed.wrapping_add((played as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+}
+
+/// The same tables in the same order, and the same players spielfrei (in any order: the
+/// database keeps them as a set).
+fn same_passe(a: &EinzelPasse, b: &EinzelPasse) -> bool {
+    let sorted = |p: &EinzelPasse| {
+        let mut out = p.spielfrei.clone();
+        out.sort_unstable();
+        out
+    };
+    a.tables == b.tables && sorted(a) == sorted(b)
+}
+
 /// Short searches from fresh starts at most, where no repeat is the target and the draw's
 /// other routes left one (see [`draw_einzel`]).
 const QUICK_TRIES: usize = 6;

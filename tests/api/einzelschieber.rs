@@ -525,6 +525,55 @@ async fn per_passe_einzelschieber_draws_among_the_players_still_in() {
     assert_eq!(app.data(id).tables(1).len(), 3);
 }
 
+/// Who sits where in every Passe, by Startnummer: (Passe, Tisch, A1, A2, B1, B2) and the
+/// spielfrei players per Passe.
+fn seating(data: &jassturnier::db::tournament_data::TournamentData) -> Vec<(u32, u32, [i32; 4])> {
+    let mut out = Vec::new();
+    for p in 1..=data.drawn_passen() {
+        for t in data.tables(p) {
+            let four = data.foursome(p, &t).unwrap();
+            out.push((p, t.number, four.map(|player| player.startnummer)));
+        }
+        for bye in data.byes(p) {
+            out.push((p, 0, [bye.startnummer; 4]));
+        }
+    }
+    out.sort();
+    out
+}
+
+#[tokio::test]
+async fn drawn_passe_by_passe_an_unchanged_field_sits_as_the_fixed_plan() {
+    // Each Passe drawn alone took what was left of the field and left the later ones worse
+    // off (16 players over 5 Passen: repeats where the fixed plan has none).
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let fixed = einzel_registered(&leitung, 16, "5").await;
+    let per_passe = einzel_registered(&leitung, 16, "5").await;
+    for (id, mode) in [(fixed, "fest"), (per_passe, "pro_passe")] {
+        leitung
+            .post_ok(
+                &format!("/tournaments/{id}/draw"),
+                &[("mode", mode), ("seed", "11")],
+            )
+            .await;
+    }
+    for _ in 2..=5 {
+        leitung
+            .post_ok(&format!("/tournaments/{per_passe}/draw/next"), &[])
+            .await;
+    }
+    let drawn = app.data(per_passe);
+    assert_eq!(drawn.drawn_passen(), 5);
+    assert_eq!(seating(&drawn), seating(&app.data(fixed)));
+    let list = leitung
+        .html(&format!("/tournaments/{per_passe}/draw"))
+        .await;
+    assert_eq!(text(&list, "#q-partner"), "0");
+    assert_eq!(text(&list, "#q-meetings"), "0");
+    assert_eq!(text(&list, "#q-most"), "1");
+}
+
 #[tokio::test]
 async fn an_einzelschieber_export_imports_with_its_seats_and_partners() {
     let app = spawn_app().await;

@@ -569,6 +569,108 @@ fn players_who_left_take_no_seat_and_the_rest_still_fill_tables() {
     assert_eq!(all.len(), 19);
 }
 
+/// Draws Passe after Passe as the per-Passe draw does; `absent_from(passe)` are the players
+/// who have left before that Passe (counted from 0).
+fn per_passe(
+    players: usize,
+    passen: usize,
+    seed: u64,
+    absent_from: impl Fn(usize) -> Vec<usize>,
+) -> Vec<EinzelPasse> {
+    let mut played: Vec<EinzelPasse> = Vec::new();
+    // Plans remembered, as the app does: drawn again, each would be the same.
+    let mut plans: Vec<(usize, Vec<usize>, Vec<EinzelPasse>)> = Vec::new();
+    let mut plan = |request: &EinzelRequest<'_>| {
+        let key = (request.fixed.len(), request.absent.to_vec());
+        if let Some((.., plan)) = plans.iter().find(|(f, a, _)| (*f, a) == (key.0, &key.1)) {
+            return plan.clone();
+        }
+        let plan = plan_einzel(request);
+        plans.push((key.0, key.1, plan.clone()));
+        plan
+    };
+    for passe in 0..passen {
+        let absent = absent_from(passe);
+        let request = EinzelRequest {
+            players,
+            fixed: &played,
+            passen: passen - passe,
+            clubs: None,
+            absent: &absent,
+            seed,
+        };
+        let next = draw_next_einzel(&request, &mut plan).expect("a Passe");
+        played.push(next);
+    }
+    played
+}
+
+#[test]
+fn drawn_passe_by_passe_an_unchanged_field_gets_the_fixed_plan() {
+    // Drawn one Passe at a time with nothing ahead, 16 × 5 met 8 times beyond once and
+    // 24 × 7 13 times; their whole schedules have no repeat.
+    for (players, passen) in [(16, 5), (24, 7), (22, 4)] {
+        let drawn = per_passe(players, passen, 9, |_| Vec::new());
+        assert_eq!(drawn, schedule(players, passen, 9), "{players} × {passen}");
+        let q = quality(players, &drawn, None);
+        assert_eq!((q.partner_repeats, q.meeting_repeats), (0, 0), "{q:?}");
+    }
+}
+
+#[test]
+fn after_a_player_leaves_the_passen_keep_to_one_plan_of_the_rest() {
+    let (players, passen, seed) = (24, 5, 4);
+    let absent_from = |passe: usize| if passe >= 2 { vec![5] } else { Vec::new() };
+    let drawn = per_passe(players, passen, seed, absent_from);
+    // The first two Passen are the fixed plan's; the last three one plan drawn after them
+    // without the player who left, as it was drawn for Passe 3.
+    let whole = schedule(players, passen, seed);
+    assert_eq!(drawn[..2], whole[..2]);
+    let rest = plan_einzel(&EinzelRequest {
+        players,
+        fixed: &drawn[..2],
+        passen: 3,
+        clubs: None,
+        absent: &[5],
+        seed: passe_seed(seed, 2),
+    });
+    assert_eq!(drawn[2..], rest[..]);
+    for passe in &drawn[2..] {
+        assert!(!passe.tables.iter().flatten().any(|&p| p == 5));
+        assert!(!passe.spielfrei.contains(&5));
+        // 23 players left: five tables, three spielfrei.
+        assert_eq!((passe.tables.len(), passe.spielfrei.len()), (5, 3));
+    }
+    let q = quality(players, &drawn, None);
+    assert_eq!(q.partner_repeats, 0, "{q:?}");
+}
+
+#[test]
+fn a_late_player_is_seated_from_his_first_passe_on() {
+    // 24 players for two Passen, then a 25th.
+    let (players, passen, seed) = (25, 5, 2);
+    let absent_from = |passe: usize| if passe < 2 { vec![24] } else { Vec::new() };
+    let drawn = per_passe(players, passen, seed, absent_from);
+    for passe in &drawn[..2] {
+        assert!(!passe.tables.iter().flatten().any(|&p| p == 24));
+    }
+    for passe in &drawn[2..] {
+        assert_complete(players, passe);
+    }
+    // From his arrival on, one plan of the Passen left, drawn after the first two.
+    let rest = plan_einzel(&EinzelRequest {
+        players,
+        fixed: &drawn[..2],
+        passen: 3,
+        clubs: None,
+        absent: &[],
+        seed: passe_seed(seed, 2),
+    });
+    assert_eq!(drawn[2..], rest[..]);
+    let q = quality(players, &drawn, None);
+    assert_eq!(q.partner_repeats, 0, "{q:?}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(12))]
 
