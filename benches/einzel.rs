@@ -76,6 +76,16 @@ fn sweep(players: std::ops::RangeInclusive<usize>) {
     );
 }
 
+/// The fields named among `args`, e.g. `24x8 16x10` (other arguments skipped).
+fn fields_after(args: &[String]) -> Vec<(usize, usize)> {
+    args.iter()
+        .filter_map(|a| {
+            let (n, r) = a.split_once('x')?;
+            Some((n.parse().ok()?, r.parse().ok()?))
+        })
+        .collect()
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(at) = args.iter().position(|a| a == "--sweep") {
@@ -86,15 +96,9 @@ fn main() {
         return;
     }
     // Drawn one Passe at a time, each after the ones before (the option *pro Passe neu
-    // auslosen* with nobody arriving or leaving), beside the whole schedule.
+    // auslosen*), beside the whole schedule.
     if let Some(at) = args.iter().position(|a| a == "--per-passe") {
-        let fields: Vec<(usize, usize)> = args[at + 1..]
-            .iter()
-            .filter_map(|a| {
-                let (n, r) = a.split_once('x')?;
-                Some((n.parse().ok()?, r.parse().ok()?))
-            })
-            .collect();
+        let fields = fields_after(&args[at + 1..]);
         // `--leave P`: player 0 leaves after Passe P.
         let leaves = args
             .iter()
@@ -105,13 +109,7 @@ fn main() {
     }
     // Only the fields named, e.g. `--fields 24x8 16x10`.
     if let Some(at) = args.iter().position(|a| a == "--fields") {
-        let fields: Vec<(usize, usize)> = args[at + 1..]
-            .iter()
-            .filter_map(|a| {
-                let (n, r) = a.split_once('x')?;
-                Some((n.parse().ok()?, r.parse().ok()?))
-            })
-            .collect();
+        let fields = fields_after(&args[at + 1..]);
         // With `--seeds K` after them: each field drawn with seeds 1 to K, to tell a field the
         // draw misses by chance from one it misses whatever the seed.
         match args.iter().position(|a| a == "--seeds") {
