@@ -37,6 +37,9 @@ can now be UNSAT where its schedules all have a larger pattern in a later Passe)
 
 Usage: pip install python-sat; python3 bench/einzel_floor.py 17 5      (UNSAT: seconds)
        python3 bench/einzel_floor.py 17 6 12   (at most 12 repeats)
+       python3 bench/einzel_floor.py 12 4 17 --twice   (and no pair three times, as the draw
+                                     keeps it where 3R <= 2(N - 1): UNSAT, so 18 is the
+                                     fewest; without --twice 13 repeats are possible)
        python3 bench/einzel_floor.py 21 6 0 3,2 1,1,1,1,1   (only these first Passen)
        python3 bench/einzel_floor.py 21 6 0 2,1,1,1 --split   (one question per count of
                                      S pairs meeting in each later Passe: many easier ones;
@@ -310,14 +313,15 @@ def unmet_allowed(players, passen, repeats):
     return repeats - meetings + players * (players - 1) // 2
 
 
-def solve(players, passen, sizes, repeats=0, split=None, structure=None, pairs=None):
+def solve(players, passen, sizes, repeats=0, split=None, structure=None, pairs=None, twice=False):
     """A schedule with at most `repeats` repeats whose first Passe seats the S players as
     `sizes` (None: anywhere), or None. `split` (one spielfrei per Passe): how many pairs of S
     players meet in each of Passen 2, 3, ..., exactly; `structure` (see
     `spielfrei_structures`): which pairs of them meet in each Passe, in place of the orders
     of the renamings of the Passen (the structures are taken one per renaming already);
-    `pairs`: how many pairs of them meet in all (over all Passen, so any renaming keeps it)."""
-    return schedule_model(players, passen, sizes, repeats, split, structure, pairs).solve("cadical195")
+    `pairs`: how many pairs of them meet in all (over all Passen, so any renaming keeps it);
+    `twice`: no pair meets more than twice (the draw's rule where twice suffices)."""
+    return schedule_model(players, passen, sizes, repeats, split, structure, pairs, twice).solve("cadical195")
 
 
 # `schedule_model`'s structure when the S players' meetings are left to assumptions
@@ -325,7 +329,7 @@ def solve(players, passen, sizes, repeats=0, split=None, structure=None, pairs=N
 ASSUMED = "assumed"
 
 
-def schedule_model(players, passen, sizes, repeats=0, split=None, structure=None, pairs=None):
+def schedule_model(players, passen, sizes, repeats=0, split=None, structure=None, pairs=None, twice=False):
     """The model `solve` asks (see there); with structure ASSUMED the S players' meetings are
     left open for `structure_literals`."""
     tables, out = players // 4, players % 4
@@ -343,6 +347,8 @@ def schedule_model(players, passen, sizes, repeats=0, split=None, structure=None
             if len(both) > 1:
                 model.cardinality([model.met(p, q, r) for r in both], 1, CardEnc.atmost)
             continue
+        if twice and len(both) > 2:
+            model.cardinality([model.met(p, q, r) for r in both], 2, CardEnc.atmost)
         # Unmet pairs, counted too: the same limit seen from the other side, which the solver
         # uses where many pairs meet twice.
         model.met_only_at_a_shared_table(p, q, both)
@@ -544,6 +550,7 @@ def main():
     incremental = "--incremental" in sys.argv
     conflicts = int(option("conflicts")) if option("conflicts") else None
     renew = int(option("renew")) if option("renew") else None
+    twice = "--twice" in sys.argv
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     players, passen = int(args[0]), int(args[1])
     repeats = int(args[2]) if len(args) > 2 else 0
@@ -584,7 +591,7 @@ def main():
             if incremental:
                 schedule = next(answers)
             else:
-                schedule = answer_within(seconds, solve, players, passen, sizes, repeats, counts, structure, pairs)
+                schedule = answer_within(seconds, solve, players, passen, sizes, repeats, counts, structure, pairs, twice)
             part_asked = "" if counts is None else f", S pairs meeting in Passen 2.. {counts}"
             if pairs is not None:
                 part_asked += f", {pairs} S pairs meeting in all"
