@@ -6,9 +6,9 @@
 //! `-- --per-passe 24x7 --leave 2` draws the fields Passe by Passe (player 0 leaving after
 //! Passe 2);
 //! `cargo bench --bench einzel -- --sweep [from to]` draws every
-//! field of 16 to 48 players (below 16, fewer than four tables make
-//! the counting bound unreachable) over 2 to 12 Passen (as far as partners last) and lists the ones
-//! that miss their target.
+//! field of 16 to 48 players (`--sweep 8 15`: the fields of fewer than four tables, whose
+//! fewest comes from every two Passen, not from counting) over 2 to 12 Passen (as far as
+//! partners last) and lists the ones that miss their target.
 
 use jassturnier::app::draw::remembered_plan;
 use jassturnier::domain::einzel_draw::{

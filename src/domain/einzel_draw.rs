@@ -30,6 +30,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 pub use bound::meeting_bound;
+use bound::twice_suffices;
 
 /// One Passe: the tables (seats A1, A2, B1, B2 as indices into the players) in table-number
 /// order, and who is spielfrei.
@@ -84,7 +85,8 @@ pub struct DrawQuality {
     pub same_club: u32,
     /// Players at the same table number as in the Passe before.
     pub same_table: u32,
-    /// The fewest meeting repeats a schedule of this field can have (see [`meeting_bound`]).
+    /// The fewest meeting repeats a schedule of this field can have in which no pair meets
+    /// more often than in this one (see [`meeting_bound`]).
     pub bound: u32,
 }
 
@@ -273,8 +275,20 @@ pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
             (fixed + new) as u32
         })
         .collect();
-    // The counting bound, with the tolerance of the quality target (10 %): enough.
-    let bound = meeting_bound(n, &played);
+    let present = (0..n).filter(|p| !absent.contains(p)).count();
+    let seated: Vec<usize> = request
+        .fixed
+        .iter()
+        .map(|passe| 4 * passe.tables.len())
+        .chain(byes.iter().map(|out| present.saturating_sub(out.len())))
+        .collect();
+    // The fewest repeats there can be (with no pair three times where every player has enough
+    // others for that), with the tolerance of the quality target (10 %): enough.
+    let most = match twice_suffices(&played) {
+        true => 2,
+        false => played.iter().copied().max().unwrap_or(0),
+    };
+    let bound = meeting_bound(n, &played, &seated, most);
     // Where a whole schedule is stored, it is the best that searches of minutes found, offline;
     // the search here, with the budget of a tournament day, does not beat it (the fields that
     // miss their target, measured in bench/EINZEL_DRAW.md): reaching it is enough, too.
@@ -1540,7 +1554,8 @@ pub fn quality(
             q.opponent_repeats += sym(&opponent, a, b).saturating_sub(1);
         }
     }
-    q.bound = meeting_bound(n, &played);
+    let seated: Vec<usize> = schedule.iter().map(|p| 4 * p.tables.len()).collect();
+    q.bound = meeting_bound(n, &played, &seated, q.most_meetings);
     q
 }
 

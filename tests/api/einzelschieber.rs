@@ -575,6 +575,27 @@ async fn drawn_passe_by_passe_an_unchanged_field_sits_as_the_fixed_plan() {
 }
 
 #[tokio::test]
+async fn a_club_evening_of_twelve_says_how_many_repeats_three_tables_need() {
+    // Three tables: every table of a Passe takes two players who sat together before. The
+    // draw list said "mindestens nötig: 6" (counting alone) beside the draw's 18, as if the
+    // draw were three times worse than it is; over 4 Passen 18 is the fewest.
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = einzel_registered(&leitung, 12, "4").await;
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/draw"),
+            &[("mode", "fest"), ("seed", "5")],
+        )
+        .await;
+    let list = leitung.html(&format!("/tournaments/{id}/draw")).await;
+    assert_eq!(text(&list, "#q-partner"), "0");
+    assert_eq!(text(&list, "#q-meetings"), "18");
+    assert_eq!(text(&list, "#q-bound"), "18");
+    assert_eq!(text(&list, "#q-most"), "2");
+}
+
+#[tokio::test]
 async fn an_einzelschieber_export_imports_with_its_seats_and_partners() {
     let app = spawn_app().await;
     let leitung = app.leitung().await;

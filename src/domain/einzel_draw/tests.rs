@@ -821,3 +821,27 @@ fn a_kept_schedule_searches_who_sits_out_too() {
     assert_ne!(kept.byes, byes, "who sits out was searched");
     assert_checked_schedule(players, kept.weeks, kept.byes, kept.cost);
 }
+
+#[test]
+fn a_club_evening_of_fewer_than_four_tables_is_drawn_at_its_fewest_repeats() {
+    // With three tables or fewer, every two Passen seat some pair together in both (see
+    // `bound::pairwise`): 12 players over 4 Passen cannot have fewer than 18 repeats with
+    // nobody meeting anybody three times (counting alone says 6), 9 over 3 not fewer than
+    // 9, 14 over 4 not fewer than 6. The draw reaches these, so the search stops there
+    // instead of running its whole budget towards a bound it cannot reach. 12 over 6 (45) is
+    // a stored schedule: the search found only 44 with a pair three times.
+    let fields = [
+        (8, 3, 12),
+        (9, 3, 9),
+        (12, 4, 18),
+        (13, 4, 12),
+        (14, 4, 6),
+        (12, 6, 45),
+    ];
+    for (players, passen, fewest) in fields {
+        let q = complete_without_partner_repeats(players, passen, 1);
+        assert_eq!(q.bound, fewest, "{players} × {passen}: {q:?}");
+        assert_eq!(q.meeting_repeats, fewest, "{players} × {passen}: {q:?}");
+        assert!(q.most_meetings <= 2, "{players} × {passen}: {q:?}");
+    }
+}
