@@ -424,6 +424,12 @@ impl TournamentData {
             .any(|t| t.is_out(passe))
     }
 
+    /// Whether somebody of the side that `first` leads at a table in this Passe is still in
+    /// (at a table somebody has left, that side gets the Pauschale).
+    pub fn side_stays(&self, passe: u32, first: &TeamRow) -> bool {
+        self.side(passe, first).iter().any(|t| !t.is_out(passe))
+    }
+
     /// Einzelschieber: the drawn Passen as the draw sees them, players as indices.
     pub fn einzel_passen(&self, index: &HashMap<TeamId, usize>) -> Vec<EinzelPasse> {
         (1..=self.drawn_passen())

@@ -207,6 +207,16 @@ async fn an_aborted_passe_is_confirmed_audited_per_team_and_undone_exactly() {
         progress(&overview),
         ("2".into(), "1 / 1".into(), "1 / 1".into())
     );
+    // The Passe page puts the Pauschale under the team that gets it (Team A: the lower
+    // Startnummer), not across both columns as if it were B's.
+    let page = f.leitung.html(&format!("/tournaments/{id}/passen/2")).await;
+    let row = select_all(&page, "#tisch-1 td");
+    let points = (row[3].as_str(), row[4].as_str());
+    let expected = match culprit_nr < victim_nr {
+        true => ("–", "Pauschale"),
+        false => ("Pauschale", "–"),
+    };
+    assert_eq!(points, expected, "{row:?}");
     let (_, _, pdf) = bytes(
         &f.leitung,
         &format!("/tournaments/{id}/passen/2/tischliste.pdf"),

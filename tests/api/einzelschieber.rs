@@ -285,6 +285,14 @@ async fn a_whole_einzelschieber_from_import_to_official_rangliste() {
             .count()
     };
     assert_eq!((marked(" · ausgeschieden"), marked(" · Pauschale")), (1, 3));
+    // The Passe page: both pairs get the Pauschale (his partner too), in their own column.
+    let page = leitung.html(&format!("/tournaments/{id}/passen/2")).await;
+    let row = select_all(&page, &format!("#tisch-{} td", culprit_table.number));
+    assert_eq!(
+        (row[3].as_str(), row[4].as_str()),
+        ("Pauschale", "Pauschale"),
+        "{row:?}"
+    );
     let partner_sheet = leitung
         .html(&format!("/tournaments/{id}/teams/{}", culprit_four[2].id))
         .await;

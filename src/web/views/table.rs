@@ -86,6 +86,10 @@ pub struct TableView {
     pub result: Option<ResultView>,
     /// "Pauschale" when a team of the table has left the tournament.
     pub pauschale: bool,
+    /// At such a table: whether side A, side B gets the Pauschale (somebody of it is still
+    /// in); a side that has left gets nothing.
+    pub pauschale_a: bool,
+    pub pauschale_b: bool,
     /// A Tafel still being played: its Striche are provisional, the table not final.
     pub open_tafel: bool,
     /// Double entry: entries not yet confirmed. Their values are shown only once they
@@ -189,6 +193,8 @@ pub fn table_views(data: &TournamentData, passe: u32) -> Vec<TableView> {
             team_b: side_label(data, passe, t.team_b, false),
             result: data.result_at(passe, t.number).map(ResultView::new),
             pauschale: data.table_has_left(passe, t),
+            pauschale_a: data.side_stays(passe, t.team_a),
+            pauschale_b: data.side_stays(passe, t.team_b),
             open_tafel: data.open_tafeln.contains(&(passe, t.number)),
             pending: pending_views(data, passe, t.number),
             report: None,
