@@ -1,8 +1,16 @@
 // Entry comfort; every form works without it.
 // After a refused entry: the cursor is in the first field with an error, its content
-// selected, so the next keystrokes replace it.
+// selected, so the next keystrokes replace it. A conflict or a contradiction is no wrong
+// field: the next keystrokes are the next table, so the Tisch field is selected (with the
+// cursor in front of the old number, "1" after table 2 made table 12).
 (function () {
   var bad = document.querySelector('form [aria-invalid="true"]');
+  if (!bad && document.querySelector("#conflict, #contradiction")) {
+    bad = document.querySelector('form input[name="table"]:not([type="hidden"])');
+  }
+  // The correction form opens with the stored value selected: typing 962 over 926 gave
+  // 962926.
+  if (!bad) bad = document.querySelector("#correction-form [autofocus]");
   if (bad) { bad.focus(); if (bad.select) bad.select(); }
 })();
 
@@ -47,5 +55,7 @@
   }
   table.addEventListener("input", showTeams);
   a.addEventListener("input", showRest);
-  showTeams(); showRest();
+  // A Tisch the server refused has its message at the field already: one message, not two.
+  if (table.getAttribute("aria-invalid") !== "true") showTeams();
+  showRest();
 })();

@@ -3,7 +3,8 @@
 //! blind twice where the tournament wants double entry.
 
 use super::result_write::{
-    SaveOutcome, TableEntry, Writer, finish_result_writes, sheets_before_write, write_checked,
+    SaveOutcome, TableEntry, Writer, finish_result_writes, seating, sheets_before_write,
+    write_checked,
 };
 use super::tafel::record_replacement;
 use super::{Refusal, double_entry, guard};
@@ -68,6 +69,13 @@ pub fn save_typed(
             Err(errors) => return Ok(Typed::Invalid(errors)),
         };
         let table = parsed.table;
+        // A table where the Pauschale applies is a typing slip like an unknown table: the
+        // message goes to the Tisch field of the form, not to an error page. Checked before
+        // anything is written: this answer commits the transaction.
+        let mut data = tournament_data::load_table(conn, t.clone(), passe, table)?;
+        if let Err(Refusal::Invalid(message)) = seating(&data, passe, table) {
+            return Ok(Typed::Invalid(FieldErrors::single("table", message)));
+        }
         if expected_version.is_some() && marathon::has_tafel(conn, id, passe, table)? {
             // One source per result: a Schnellerfassung replaces a Tafel only explicitly.
             if form.replace_source.trim().is_empty() {
@@ -93,8 +101,9 @@ pub fn save_typed(
                 stored.as_ref(),
                 "schnellerfassung",
             )?;
+            // The table as it is without its Tafel.
+            data = tournament_data::load_table(conn, t, passe, table)?;
         }
-        let data = tournament_data::load_table(conn, t, passe, parsed.table)?;
         let entry = TableEntry {
             passe,
             table: parsed.table,

@@ -7,7 +7,7 @@
 //! correction against a version that is no longer stored, is a conflict and writes nothing.
 
 use super::Refusal;
-use crate::db::models::{PendingEntry, ResultRow, TeamRow};
+use crate::db::models::{PendingEntry, ResultRow, TeamRow, TournamentRow};
 use crate::db::tournament_data::{self, TournamentData};
 use crate::db::{Conn, audit, results, table_entry, teams, tournaments};
 use crate::domain::ids::{TeamId, TournamentId};
@@ -119,6 +119,33 @@ pub fn seating(data: &TournamentData, passe: u32, table: u32) -> Result<Table<&T
     Ok(seating)
 }
 
+/// Whether the writer may change this stored result: the role against its visas, and a
+/// result two accounts confirmed is not undone by one account of the Büro alone.
+fn check_correction(
+    writer: Writer<'_>,
+    t: &TournamentRow,
+    stored: &ResultRow,
+) -> Result<(), Refusal> {
+    writer.check(ResultWrite::Correction {
+        visaed: stored.visaed(),
+    })?;
+    if t.double_entry && t.mode.facts().double_entry && !writer.may_overrule_double_entry() {
+        return Err(Refusal::Forbidden(
+            "Dieses Resultat ist doppelt erfasst und bestätigt: ändern dürfen es nur die Turnierleitung und Kontrolleure.".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Why the account may not correct this stored result, if it may not: the correction page
+/// says so instead of offering a form whose input would be refused and lost.
+pub fn correction_refusal(actor: &Actor, t: &TournamentRow, stored: &ResultRow) -> Option<String> {
+    match check_correction(Writer::Office(actor), t, stored) {
+        Err(refusal) => Some(refusal.to_string()),
+        Ok(()) => None,
+    }
+}
+
 /// One table's result, checked against the schedule, the Pauschale, the role and the
 /// stored version. Runs inside the caller's transaction; `data` is the state before any
 /// write of it. Correcting a result removes its visas on both Standblätter.
@@ -160,17 +187,7 @@ pub fn write_checked(
             return Ok(SaveOutcome::Conflict(stored));
         }
         (Some(stored), Some(version)) => {
-            writer.check(ResultWrite::Correction {
-                visaed: stored.visaed(),
-            })?;
-            // Two accounts confirmed it: one account of the Büro does not undo that alone.
-            let t = &data.tournament;
-            if t.double_entry && t.mode.facts().double_entry && !writer.may_overrule_double_entry()
-            {
-                return Err(Refusal::Forbidden(
-                    "Dieses Resultat ist doppelt erfasst und bestätigt: ändern dürfen es nur die Turnierleitung und Kontrolleure.".into(),
-                ));
-            }
+            check_correction(writer, &data.tournament, &stored)?;
             let updated = results::update_if_version(
                 conn,
                 stored.id,

@@ -143,6 +143,13 @@ pub fn change_tafel(
             guard::require(actor, Permission::CorrectVisaedResults)?;
             record_replacement(conn, actor, id, (passe, table), Some(stored), "tafel")?;
         }
+        // Closed means closed: after the Gong no line is added, corrected or deleted (it
+        // moved the Gong-Strich and let a visa fall unseen) until the closing is taken back.
+        if gong && !matches!(change, TafelChange::Gong(_)) {
+            return Err(Refusal::invalid(
+                "Die Tafel ist abgeschlossen (Gong): keine Zeile mehr eintragen, korrigieren oder löschen. Zuerst «Abschluss zurücknehmen».",
+            ));
+        }
         let bad_line = |n: usize| Refusal::invalid(format!("Zeile {n} gibt es nicht."));
         match change {
             TafelChange::Add(s) => lines.push(s),

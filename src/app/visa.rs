@@ -5,7 +5,7 @@ use super::{Refusal, guard};
 use crate::db::Lock;
 use crate::db::models::{ResultRow, Signer};
 use crate::db::tournament_data;
-use crate::db::{Conn, audit, now, results, seats, teams, write_tx};
+use crate::db::{Conn, audit, marathon, now, results, seats, teams, write_tx};
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::role::{Actor, Permission};
 use crate::domain::standblatt;
@@ -28,6 +28,17 @@ pub fn visa(
                 t.mode.round()
             ))
         })?;
+        // A Tafel still being written has a provisional result: visaed is only what is
+        // final, as in the Kontrolleur's visa of a whole Passe.
+        if t.mode.has_tafel() {
+            let (lines, gong) = marathon::tafel(conn, id, passe, table)?;
+            if !lines.is_empty() && !gong {
+                return Err(Refusal::invalid(format!(
+                    "{} {passe}, Tisch {table}: die Tafel läuft noch. Visiert wird nach dem Abschluss (Gong).",
+                    t.mode.round()
+                )));
+            }
+        }
         // Einzelschieber: a pair's result is filed under its first seat; the partner's
         // Standblatt visas the same side.
         let team = match team {

@@ -117,9 +117,10 @@ mod tests {
         assert_eq!(parsed.table, 2);
         assert_eq!((parsed.score.points_a, parsed.score.points_b), (1000, 884));
         assert_eq!(parsed.details, None);
-        // The same form means nothing in Striche: no category was typed.
-        let striche = parse_result(&shape(Mode::Jassmarathon), &form).unwrap();
-        assert_eq!((striche.score.points_a, striche.score.points_b), (0, 0));
+        // The same form means nothing in Striche: no category was typed, which is refused
+        // (not stored as 0 : 0).
+        let striche = parse_result(&shape(Mode::Jassmarathon), &form).unwrap_err();
+        assert!(striche.get("berg_a").is_some(), "{striche:?}");
     }
 
     #[test]

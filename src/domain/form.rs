@@ -82,7 +82,11 @@ pub fn parse_number(
         _ => {
             errors.add(
                 field,
-                format!("{label}: muss zwischen {min} und {max} liegen."),
+                format!(
+                    "{label}: muss zwischen {} und {} liegen.",
+                    super::format::number(i64::from(min)),
+                    super::format::number(i64::from(max))
+                ),
             );
             None
         }
@@ -151,6 +155,13 @@ mod tests {
         assert!(e.get("c").unwrap().contains("«vier»"));
         assert!(e.get("d").unwrap().contains("zwischen 1 und 30"));
         assert!(e.get("e").is_some());
+        // The bounds are written as everywhere in the app (1'884, not 1884).
+        assert_eq!(parse_number(&mut e, "f", "Punkte", "1885", 0, 1884), None);
+        assert!(
+            e.get("f").unwrap().contains("zwischen 0 und 1'884"),
+            "{:?}",
+            e.get("f")
+        );
     }
 
     #[test]

@@ -3,11 +3,12 @@
 
 use super::auth::{Secured, User};
 use super::ctx::Ctx;
-use super::render::{page, page_with, see_other};
+use super::render::{page as render_page, page_with, see_other};
 use super::result_save::{Answer, Refusal, save};
 use super::state::{AppState, db};
 use super::views::{ResultView, TableView, table_views};
 use crate::app::guard;
+use crate::app::result_write::correction_refusal;
 use crate::db::marathon;
 use crate::db::models::TournamentRow;
 use crate::db::results;
@@ -38,6 +39,27 @@ struct CorrectionPage {
     other_source: Option<String>,
     /// Both teams' points together (0: the mode checks no sum), for the rest in the browser.
     table_total: u32,
+    /// Why this account may not correct the result: said instead of a form.
+    refused: Option<String>,
+    /// Where the form returns after saving: `entry` for the fast entry the clerk came from.
+    from: &'static str,
+}
+
+/// Where a correction returns: to the fast entry the clerk came from, else the Passe page.
+#[derive(serde::Deserialize, Default)]
+struct ReturnTo {
+    #[serde(default)]
+    from: String,
+}
+
+impl ReturnTo {
+    fn entry(&self) -> bool {
+        self.from == "entry"
+    }
+
+    fn key(&self) -> &'static str {
+        if self.entry() { "entry" } else { "" }
+    }
 }
 
 fn correction_page(
@@ -67,12 +89,14 @@ fn correction_page(
         errors,
         conflict: None,
         other_source: None,
+        refused: None,
+        from: "",
     })
 }
 
 /// Where a stored result is corrected.
 enum Correction {
-    Form(Box<(TournamentData, ResultForm, u32, u32)>),
+    Form(Box<(TournamentData, ResultForm, u32, u32, Option<String>)>),
     /// The result comes from a Tafel: it is corrected line by line there.
     Tafel(u32, u32),
 }
@@ -81,13 +105,16 @@ async fn form(
     state: web::Data<AppState>,
     user: User,
     path: web::Path<(i32, i32)>,
+    from: web::Query<ReturnTo>,
 ) -> Result<HttpResponse, AppError> {
     let (id, result) = path.into_inner();
     let tid = TournamentId(id);
+    let actor = user.0.actor().clone();
     let found = db(&state, move |conn| {
         let row = results::get(conn, tid, ResultId(result))?;
         let (passe, table) = (row.passe as u32, row.table_no as u32);
         let data = guard::load_round(conn, tid, passe)?;
+        let refused = correction_refusal(&actor, &data.tournament, &row);
         let form = match data.tournament.mode.facts().entry {
             ResultEntry::Points => ResultForm::of_points(table, row.version, row.score()),
             ResultEntry::Striche if marathon::has_tafel(conn, tid, passe, table)? => {
@@ -98,7 +125,9 @@ async fn form(
                 ResultForm::of_striche(table, row.version, &details)
             }
         };
-        Ok(Correction::Form(Box::new((data, form, passe, table))))
+        Ok(Correction::Form(Box::new((
+            data, form, passe, table, refused,
+        ))))
     })
     .await?;
     match found {
@@ -106,15 +135,12 @@ async fn form(
             "/tournaments/{id}/passen/{passe}/tafel/{table}"
         ))),
         Correction::Form(found) => {
-            let (data, form, passe, table) = *found;
-            page(&correction_page(
-                user.0.ctx(),
-                data,
-                passe,
-                table,
-                form,
-                FieldErrors::new(),
-            )?)
+            let (data, form, passe, table, refused) = *found;
+            let mut page =
+                correction_page(user.0.ctx(), data, passe, table, form, FieldErrors::new())?;
+            page.refused = refused;
+            page.from = from.key();
+            render_page(&page)
         }
     }
 }
@@ -126,6 +152,7 @@ pub(super) async fn again(
     id: TournamentId,
     passe: u32,
     refusal: Refusal,
+    from_entry: bool,
 ) -> Result<HttpResponse, AppError> {
     let data = db(state, move |conn| Ok(guard::load_round(conn, id, passe)?)).await?;
     let table = post.form.table.trim().parse::<u32>().unwrap_or(0);
@@ -139,20 +166,26 @@ pub(super) async fn again(
     )?;
     page.conflict = refusal.conflict.as_ref().map(ResultView::new);
     page.other_source = refusal.other_source;
+    page.from = if from_entry { "entry" } else { "" };
     page_with(&page, refusal.status)
 }
 
 async fn correct(
     state: web::Data<AppState>,
     path: web::Path<(i32, u32)>,
+    from: web::Query<ReturnTo>,
     post: Secured<ResultForm>,
 ) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
-    let back = format!("/tournaments/{id}/passen/{passe}");
+    // The clerk who was entering results goes on entering after the correction.
+    let back = match from.entry() {
+        true => format!("/tournaments/{id}/passen/{passe}/entry"),
+        false => format!("/tournaments/{id}/passen/{passe}"),
+    };
     let id = TournamentId(id);
     match save(&state, &post, id, passe, &back).await? {
         Answer::Done(response) => Ok(response),
-        Answer::Again(refusal) => again(&state, post, id, passe, refusal).await,
+        Answer::Again(refusal) => again(&state, post, id, passe, refusal, from.entry()).await,
     }
 }
 

@@ -158,7 +158,7 @@ async fn enter(
     if refusal.correction
         && (refusal.status == StatusCode::UNPROCESSABLE_ENTITY || refusal.other_source.is_some())
     {
-        return correction::again(&state, post, id, passe, refusal).await;
+        return correction::again(&state, post, id, passe, refusal, true).await;
     }
     if refusal.mode_entry == ResultEntry::Striche {
         return spielrunde::again(&state, post, id, passe, refusal).await;

@@ -265,6 +265,238 @@ async fn a_whole_passe_is_entered_by_keyboard_with_one_mistake() {
     .await;
 }
 
+impl Session {
+    /// Types into the focused field as a clerk would, ending with Enter, and waits for the
+    /// page the form leads to (saved or refused).
+    async fn type_and_send(&self, text: &str) {
+        self.js("window.__typedOnThisPage = true").await;
+        self.keys(&format!("{text}{}", char::from(Key::Enter)))
+            .await;
+        self.wait_for(
+            "return !window.__typedOnThisPage && document.readyState === 'complete'",
+            "the answer to the entry",
+        )
+        .await;
+    }
+
+    /// The focused field and its selected text.
+    async fn focus(&self) -> serde_json::Value {
+        self.js("var e = document.activeElement; return [e.name || e.id, e.value.substring(e.selectionStart, e.selectionEnd)]")
+            .await
+    }
+}
+
+/// After every refusal of the fast entry (a table already entered, a double-entry
+/// Widerspruch, an unknown table, a Pauschale table) the next keystrokes replace the Tisch
+/// number: typing `1 Tab 1000 Enter` after a conflict on table 2 stored 1'000 : 884 on
+/// table 12.
+#[tokio::test]
+async fn after_every_refusal_the_next_table_typed_is_the_table_saved() {
+    let Some(s) = open("entry_refusals", 1280, 900, false).await else {
+        return;
+    };
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let erste = app
+        .account(&leitung, ("erste", "erste-passwort"), "buero")
+        .await;
+    app.account(&leitung, ("zweite", "zweite-passwort"), "buero")
+        .await;
+    let id = drawn_field(&leitung, "3", "12", "", 24).await;
+    let gone = app.data(id).tables(1)[4].team_a.id;
+    assert_eq!(app.data(id).tables(1)[4].number, 5);
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/teams/{gone}/status"),
+            &[("action", "withdraw"), ("passe", "1"), ("reason", "")],
+        )
+        .await;
+    s.login(&app, ("zweite", "zweite-passwort")).await;
+    s.goto(&format!("{}/tournaments/{id}/passen/1/entry", app.address))
+        .await;
+    let tab = char::from(Key::Tab);
+    let stored = |table: u32| app.data(id).result_at(1, table).map(|r| r.points_a);
+    // Where the fields stand in the form: a message must not move them.
+    let layout = "var f = document.getElementById('entry-form').getBoundingClientRect(); \
+        return ['table', 'points_a', 'points_b'].map(function (n) { \
+        var r = document.getElementById(n).getBoundingClientRect(); return [r.left - f.left, r.top - f.top]; })";
+    let fields_at = s.js(layout).await;
+
+    s.type_and_send(&format!("2{tab}1000")).await;
+    s.type_and_send(&format!("2{tab}900")).await;
+    s.ensure(
+        s.js("return !!document.getElementById('conflict')").await == true,
+        "the conflict is shown",
+    )
+    .await;
+    let focus = s.focus().await;
+    s.ensure(
+        focus == serde_json::json!(["table", "2"]),
+        format!("after the conflict the Tisch number is selected: {focus}"),
+    )
+    .await;
+    s.type_and_send(&format!("1{tab}1000")).await;
+    s.ensure(
+        stored(1) == Some(1000) && stored(12).is_none() && stored(2) == Some(1000),
+        format!(
+            "table 1 saved, 12 untouched: {:?} {:?}",
+            stored(1),
+            stored(12)
+        ),
+    )
+    .await;
+
+    // An unknown table: one message (the server's, at the field), the number selected.
+    s.type_and_send(&format!("99{tab}1000")).await;
+    let shown = s
+        .js("return [document.querySelectorAll('#table-error').length, document.getElementById('teams').textContent]")
+        .await;
+    s.ensure(
+        shown == serde_json::json!([1, ""]),
+        format!("one message for an unknown table: {shown}"),
+    )
+    .await;
+    let moved = s.js(layout).await;
+    s.ensure(
+        moved == fields_at,
+        format!("the fields stay where they were: {fields_at} → {moved}"),
+    )
+    .await;
+    let focus = s.focus().await;
+    s.ensure(
+        focus == serde_json::json!(["table", "99"]),
+        format!("unknown table selected: {focus}"),
+    )
+    .await;
+    s.type_and_send(&format!("3{tab}1000")).await;
+    s.ensure(
+        stored(3) == Some(1000),
+        "table 3 saved after the unknown one",
+    )
+    .await;
+
+    // A Pauschale table: the entry form again with the message at the Tisch field.
+    s.type_and_send(&format!("5{tab}1000")).await;
+    let message = s
+        .js("var e = document.getElementById('table-error'); return [!!document.getElementById('entry-form'), e ? e.textContent : '']")
+        .await;
+    s.ensure(
+        message[0] == true && message[1].as_str().is_some_and(|m| m.contains("Pauschale")),
+        format!("the entry form says the Pauschale applies: {message}"),
+    )
+    .await;
+    let focus = s.focus().await;
+    s.ensure(
+        focus == serde_json::json!(["table", "5"]),
+        format!("Pauschale table selected: {focus}"),
+    )
+    .await;
+    s.type_and_send(&format!("4{tab}1000")).await;
+    s.ensure(
+        stored(4) == Some(1000) && stored(5).is_none(),
+        "table 4 saved",
+    )
+    .await;
+
+    // Double entry: a Widerspruch, then the next table is a first entry of its own.
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/edit"),
+            &[
+                ("name", "Cup im Saal"),
+                ("date", "2026-11-22"),
+                ("mode", "partnerschieber"),
+                ("passen", "3"),
+                ("spiele_per_passe", "12"),
+                ("pauschale", ""),
+                ("double_entry", "1"),
+            ],
+        )
+        .await;
+    erste
+        .post_ok(
+            &format!("/tournaments/{id}/passen/1/entry"),
+            &[("table", "6"), ("points_a", "1000")],
+        )
+        .await;
+    s.goto(&format!("{}/tournaments/{id}/passen/1/entry", app.address))
+        .await;
+    s.type_and_send(&format!("6{tab}900")).await;
+    s.ensure(
+        s.js("return !!document.getElementById('contradiction')")
+            .await
+            == true,
+        "the Widerspruch is shown",
+    )
+    .await;
+    let focus = s.focus().await;
+    s.ensure(
+        focus == serde_json::json!(["table", "6"]),
+        format!("after the Widerspruch the Tisch number is selected: {focus}"),
+    )
+    .await;
+    s.type_and_send(&format!("7{tab}1000")).await;
+    let pending = app.data(id).pending_at(1, 7).len();
+    s.ensure(
+        pending == 1,
+        format!("table 7 has its first entry: {pending}"),
+    )
+    .await;
+}
+
+/// The correction opened from the fast entry has the stored number selected (typing 962
+/// over 926 gave 962926) and returns to the fast entry after saving.
+#[tokio::test]
+async fn a_correction_from_the_entry_replaces_the_number_and_returns_to_the_entry() {
+    let Some(s) = open("correction_from_entry", 1280, 900, false).await else {
+        return;
+    };
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let buero = app.account(&leitung, BUERO, "buero").await;
+    let id = drawn_field(&leitung, "3", "12", "", 8).await;
+    enter(&buero, id, 1, 2, 926).await;
+    s.login(&app, BUERO).await;
+    s.goto(&format!("{}/tournaments/{id}/passen/1/entry", app.address))
+        .await;
+    let link = s
+        .js("return document.querySelector('#entered a').getAttribute('href')")
+        .await;
+    s.goto(&format!(
+        "{}{}",
+        app.address,
+        link.as_str().unwrap_or_default()
+    ))
+    .await;
+    let focus = s.focus().await;
+    s.ensure(
+        focus == serde_json::json!(["points_a", "926"]),
+        format!("the stored points are selected: {focus}"),
+    )
+    .await;
+    s.type_and_send("962").await;
+    let path = s.js("return location.pathname").await;
+    s.ensure(
+        path == format!("/tournaments/{id}/passen/1/entry"),
+        format!("back at the fast entry: {path}"),
+    )
+    .await;
+    let stored = app
+        .data(id)
+        .result_at(1, 2)
+        .map(|r| (r.points_a, r.points_b));
+    s.ensure(
+        stored == Some((962, 922)),
+        format!("962 : 922 stored: {stored:?}"),
+    )
+    .await;
+    s.ensure(
+        s.js("return document.activeElement.id").await == "table",
+        "the cursor is at Tisch for the next table",
+    )
+    .await;
+}
+
 /// The live page follows an entry through SSE without reloading.
 #[tokio::test]
 async fn the_live_page_updates_without_a_reload() {

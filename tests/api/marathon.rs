@@ -129,6 +129,46 @@ async fn a_whole_jassmarathon_from_tafel_to_rangliste_by_striche() {
     let r = d.result_at(1, 1).unwrap();
     assert_eq!((r.points_a, r.points_b), (8, 4));
 
+    // Closed means closed: no line added, corrected or deleted, by the Leitung or the Büro,
+    // until the closing is taken back; the page offers no line form.
+    assert!(select_all(&html, "#line-form").is_empty());
+    assert!(select_all(&html, "#ruling-form").is_empty());
+    assert!(text(&html, "#tafel-closed").contains("Abschluss zurücknehmen"));
+    let buero = app.account(&leitung, BUERO, "buero").await;
+    let before = app.dump();
+    for (who, form) in [
+        (
+            &leitung,
+            vec![("action", "add"), ("trump", "rose"), ("cards_a", "100")],
+        ),
+        (
+            &buero,
+            vec![("action", "add"), ("trump", "rose"), ("cards_a", "100")],
+        ),
+        (&leitung, vec![("action", "add"), ("ruling", "bedanken_a")]),
+        (&leitung, vec![("action", "delete"), ("line", "15")]),
+        (
+            &buero,
+            vec![
+                ("action", "replace"),
+                ("line", "1"),
+                ("trump", "rose"),
+                ("cards_a", "1"),
+            ],
+        ),
+    ] {
+        let r = who.post(&tafel, &form).await;
+        assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY, "{form:?}");
+        let page = Html::parse_document(&r.text().await.unwrap());
+        assert!(
+            text(&page, "#tafel-error").contains("abgeschlossen"),
+            "{form:?}: {}",
+            text(&page, "#tafel-error")
+        );
+    }
+    assert_eq!(app.dump(), before, "nothing written on a closed Tafel");
+    leitung.post_ok(&tafel, &[("action", "ungong")]).await;
+
     // A line that cannot be decided asks who was first; nothing changes meanwhile.
     let before = app.dump();
     let r = leitung
@@ -180,7 +220,7 @@ async fn a_whole_jassmarathon_from_tafel_to_rangliste_by_striche() {
             ruling: None,
         }
     );
-    let fresh = compute(&Rules::jassmarathon(), &spiele, true).unwrap();
+    let fresh = compute(&Rules::jassmarathon(), &spiele, false).unwrap();
     let r = app.data(id).result_at(1, 1).unwrap().clone();
     assert_eq!(
         (r.points_a as u32, r.points_b as u32),
@@ -198,10 +238,23 @@ async fn a_whole_jassmarathon_from_tafel_to_rangliste_by_striche() {
         )
         .await;
     assert_eq!(app.data(id).result_at(1, 1).unwrap().points_a, 8);
+    leitung.post_ok(&tafel, &[("action", "gong")]).await;
+    assert_eq!(app.data(id).result_at(1, 1).unwrap().points_b, 4);
 
     // Table 2 by quick entry; an implausible one is refused.
     let round1 = format!("/tournaments/{id}/passen/1/quick");
     let before = app.dump();
+    // The table number and Enter alone is no result (it was stored as a final 0 : 0).
+    let r = post_owned(&leitung, &round1, &quick(2, &[], &[])).await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        text(
+            &Html::parse_document(&r.text().await.unwrap()),
+            "#berg_a-error"
+        )
+        .contains("Keine Striche eingegeben")
+    );
+    assert_eq!(app.dump(), before);
     let r = post_owned(&leitung, &round1, &quick(2, &[("sieg", "3")], &[])).await;
     assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
     assert!(
@@ -381,4 +434,38 @@ async fn the_round_clock_survives_a_restart() {
             >= 4
     );
     let _ = Side::A;
+}
+
+/// A Tafel still being written is no result to visa: the single "Tisch visieren" refuses it
+/// (and the Passe page does not offer it), as the visa of the whole Passe does; after the
+/// Gong it is visaed.
+#[tokio::test]
+async fn a_running_tafel_is_visaed_only_after_its_gong() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let kontrolle = app.account(&leitung, KONTROLLEUR, "kontrolleur").await;
+    let id = marathon_tournament(&app, &leitung, "60").await;
+    let tafel = format!("/tournaments/{id}/passen/1/tafel/1");
+    for line in lines().into_iter().take(3) {
+        let mut form = line.clone();
+        form.push(("action", "add"));
+        leitung.post_ok(&tafel, &form).await;
+    }
+    let page = kontrolle.html(&format!("/tournaments/{id}/passen/1")).await;
+    let row = select_all(&page, "tr[data-table='1']").concat();
+    assert!(row.contains("Tafel läuft"), "{row}");
+    assert!(!row.contains("Tisch visieren"), "{row}");
+    let visa = format!("/tournaments/{id}/passen/1/tables/1/visa");
+    let before = app.dump();
+    let r = kontrolle.post(&visa, &[]).await;
+    assert!(r.status().is_client_error(), "{}", r.status());
+    assert!(
+        r.text().await.unwrap().contains("die Tafel läuft noch"),
+        "the refusal says why"
+    );
+    assert_eq!(app.dump(), before, "nothing visaed");
+    leitung.post_ok(&tafel, &[("action", "gong")]).await;
+    kontrolle.post_ok(&visa, &[]).await;
+    let r = app.data(id).result_at(1, 1).unwrap().clone();
+    assert!(r.visa_a_by.is_some() && r.visa_b_by.is_some());
 }

@@ -160,3 +160,98 @@ async fn late_registration_german_roles_questions_and_a_closed_notice() {
     assert!(text(&entry, "#closed-notice").contains("abgeschlossen"));
     assert!(select_all(&entry, "#entry-form").is_empty());
 }
+
+/// A result the account may not correct opens as a notice that says why, not as a form whose
+/// typed value would be refused and lost; a correction started from the fast entry returns
+/// there, one from the Passe page to the Passe page.
+#[tokio::test]
+async fn the_correction_page_says_who_may_correct_and_returns_where_it_came_from() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let buero = app.account(&leitung, BUERO, "buero").await;
+    let kontrolle = app.account(&leitung, KONTROLLEUR, "kontrolleur").await;
+    let id = drawn_field(&leitung, "3", "12", "", 8).await;
+    enter(&buero, id, 1, 1, 1000).await;
+    enter(&buero, id, 1, 2, 926).await;
+    kontrolle
+        .post_ok(&format!("/tournaments/{id}/passen/1/tables/1/visa"), &[])
+        .await;
+    let d = app.data(id);
+    let (visaed, open) = (
+        d.result_at(1, 1).unwrap().clone(),
+        d.result_at(1, 2).unwrap().clone(),
+    );
+    let page = buero
+        .html(&format!(
+            "/tournaments/{id}/results/{}/edit?from=entry",
+            visaed.id
+        ))
+        .await;
+    assert!(select_all(&page, "#correction-form").is_empty());
+    assert!(
+        text(&page, "#correction-refused").contains("visiert: korrigieren dürfen nur"),
+        "{}",
+        text(&page, "#correction-refused")
+    );
+    assert_eq!(
+        attr(&page, "#correction-refused a", "href").as_deref(),
+        Some(format!("/tournaments/{id}/passen/1/entry").as_str())
+    );
+    // The Kontrolleur may correct it: the form is there.
+    let page = kontrolle
+        .html(&format!("/tournaments/{id}/results/{}/edit", visaed.id))
+        .await;
+    assert_eq!(select_all(&page, "#correction-form").len(), 1);
+
+    let entry = buero
+        .html(&format!("/tournaments/{id}/passen/1/entry"))
+        .await;
+    let link = select_attr(&entry, "#entered a", "href");
+    assert!(
+        link.contains(&format!(
+            "/tournaments/{id}/results/{}/edit?from=entry",
+            open.id
+        )),
+        "{link:?}"
+    );
+    let form = buero
+        .html(&format!(
+            "/tournaments/{id}/results/{}/edit?from=entry",
+            open.id
+        ))
+        .await;
+    let action = attr(&form, "#correction-form", "action").unwrap();
+    assert_eq!(
+        action,
+        format!("/tournaments/{id}/passen/1/correct?from=entry")
+    );
+    let version = open.version.to_string();
+    let r = buero
+        .post(
+            &action,
+            &[
+                ("table", "2"),
+                ("version", &version),
+                ("points_a", "962"),
+                ("points_b", "922"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    assert_eq!(location(&r), format!("/tournaments/{id}/passen/1/entry"));
+    let version = app.data(id).result_at(1, 2).unwrap().version.to_string();
+    let r = buero
+        .post(
+            &format!("/tournaments/{id}/passen/1/correct"),
+            &[
+                ("table", "2"),
+                ("version", &version),
+                ("points_a", "960"),
+                ("points_b", "924"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    assert_eq!(location(&r), format!("/tournaments/{id}/passen/1"));
+    assert_eq!(app.data(id).result_at(1, 2).unwrap().points_a, 960);
+}

@@ -259,7 +259,7 @@ async fn bad_result_input_is_rejected_and_writes_nothing() {
         (
             vec![("table", "1"), ("points_a", "1885")],
             "points_a",
-            "zwischen 0 und 1884",
+            "zwischen 0 und 1'884",
         ),
         (
             vec![("table", "1"), ("points_a", "99999999999999999999")],

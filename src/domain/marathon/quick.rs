@@ -6,8 +6,28 @@ use crate::domain::form::{FieldErrors, parse_number};
 use crate::domain::result::ResultForm;
 use serde::Deserialize;
 
-/// Parses and checks a quick entry: plausible Striche in every category.
+/// Parses and checks a quick entry: plausible Striche in every category. A form with no
+/// category typed is refused (the table number and Enter stored a final 0 : 0); a table
+/// without any Striche is typed as an explicit 0.
 pub fn parse_quick(rules: &Rules, form: &ResultForm) -> Result<(Striche, Striche), FieldErrors> {
+    let typed = [
+        &form.berg_a,
+        &form.sieg_a,
+        &form.schneider_a,
+        &form.match_a,
+        &form.gong_a,
+        &form.berg_b,
+        &form.sieg_b,
+        &form.schneider_b,
+        &form.match_b,
+        &form.gong_b,
+    ];
+    if typed.iter().all(|raw| raw.trim().is_empty()) {
+        return Err(FieldErrors::single(
+            "berg_a",
+            "Keine Striche eingegeben. Für eine Tafel ohne Striche 0 eintragen.",
+        ));
+    }
     let mut errors = FieldErrors::new();
     let mut number = |field: &'static str, label: &str, raw: &str| -> u32 {
         if raw.trim().is_empty() {

@@ -334,6 +334,26 @@ fn quick_entry_is_checked_for_plausibility() {
     assert!(parse_quick(&rules, &form(&[("match_a", "x")])).is_err());
 }
 
+#[test]
+fn a_quick_entry_with_nothing_typed_is_refused_an_explicit_zero_is_a_result() {
+    let rules = Rules::jassmarathon();
+    let mut blank = crate::domain::result::ResultForm {
+        table: "3".into(),
+        berg_b: " ".into(),
+        ..Default::default()
+    };
+    let e = parse_quick(&rules, &blank).unwrap_err();
+    assert!(
+        e.get("berg_a")
+            .unwrap()
+            .contains("Keine Striche eingegeben"),
+        "{e:?}"
+    );
+    blank.sieg_b = "0".into();
+    let (a, b) = parse_quick(&rules, &blank).unwrap();
+    assert_eq!((a.total(), b.total()), (0, 0));
+}
+
 fn arb_spiel() -> impl Strategy<Value = Spiel> {
     (
         0usize..6,
