@@ -339,6 +339,8 @@ fn play_passe(
                     matches_a,
                     matches_b: 0,
                 },
+                // No file: a refusal names the table, not a line.
+                line: 0,
             }
         })
         .collect();

@@ -81,7 +81,12 @@ pub(super) fn enter(
         }
         Decision::Confirm | Decision::Resolve => {
             let before = sheets_before_write(conn, data)?;
-            let outcome = write_checked(conn, Writer::Office(actor), data, new)?;
+            let outcome = match write_checked(conn, Writer::Office(actor), data, new)? {
+                SaveOutcome::Saved(row) => {
+                    SaveOutcome::Saved(results::set_confirmed(conn, row.id)?)
+                }
+                other => other,
+            };
             results::delete_pending(conn, id, passe, table)?;
             let entry = PendingEntry {
                 id: 0,

@@ -4,7 +4,7 @@
 use super::result_write::{
     SaveOutcome, TableEntry, Writer, finish_result_writes, sheets_before_write, write_checked,
 };
-use super::{Refusal, guard};
+use super::{Refusal, double_entry, guard};
 use crate::db::Lock;
 use crate::db::models::SeatRow;
 use crate::db::models::{Signer, VisaMark};
@@ -25,14 +25,54 @@ use crate::domain::team::{TeamForm, TeamInput};
 use crate::domain::tournament::{MarathonForm, TournamentForm, TournamentSettings};
 use std::collections::{HashMap, HashSet};
 
+/// What an import of table results did.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct ImportedResults {
+    /// Tables whose result counts now.
+    pub counted: usize,
+    /// Double entry: tables kept blind as the importing account's first entry.
+    pub first_entries: usize,
+    /// Double entry: tables whose file result contradicts the first entry (Passe, Tisch).
+    pub contradictions: Vec<(u32, u32)>,
+}
+
+impl ImportedResults {
+    /// The office's flash message.
+    pub fn message(&self) -> String {
+        let mut parts = Vec::new();
+        if self.counted > 0 || (self.first_entries == 0 && self.contradictions.is_empty()) {
+            parts.push(format!("{} Tischresultate importiert.", self.counted));
+        }
+        if self.first_entries > 0 {
+            parts.push(format!(
+                "{} Tische 1× erfasst: sie zählen nach der zweiten, blinden Erfassung durch ein anderes Konto.",
+                self.first_entries
+            ));
+        }
+        if !self.contradictions.is_empty() {
+            let tables: Vec<String> = self
+                .contradictions
+                .iter()
+                .map(|(p, t)| format!("Passe {p} Tisch {t}"))
+                .collect();
+            parts.push(format!(
+                "Widerspruch zur ersten Erfassung: {}. Die Turnierleitung entscheidet.",
+                tables.join(", ")
+            ));
+        }
+        parts.join(" ")
+    }
+}
+
 /// Writes an imported set of table results; any table already entered refuses the whole
-/// file. A file is not typing: double entry does not apply.
+/// file. With double entry a file is the importing account's entry like a typed one: it
+/// does not count before a second, independent entry (or confirms one waiting).
 pub fn import_results(
     conn: &mut Conn,
     actor: &Actor,
     id: TournamentId,
     tables: &[ImportedTable],
-) -> Result<usize, Refusal> {
+) -> Result<ImportedResults, Refusal> {
     guard::require(actor, Permission::EnterResults)?;
     write_tx(conn, Lock::Tournament(id), |conn| {
         let t = guard::open_tournament(conn, id)?;
@@ -42,8 +82,10 @@ pub fn import_results(
                 t.mode.label()
             )));
         }
+        let double = t.double_entry && t.mode.facts().double_entry;
         let data = tournament_data::load(conn, id)?;
         let before = sheets_before_write(conn, &data)?;
+        let mut imported = ImportedResults::default();
         for t in tables {
             let entry = TableEntry {
                 passe: t.passe,
@@ -53,19 +95,35 @@ pub fn import_results(
                 details: None,
                 reason: None,
             };
-            if let SaveOutcome::Conflict(_) =
-                write_checked(conn, Writer::Office(actor), &data, &entry)?
-            {
-                return Err(Refusal::invalid(format!(
-                    "{} {}, Tisch {}: es ist schon ein Resultat erfasst. Nichts wurde importiert.",
+            let here = |message: String| {
+                Refusal::invalid(format!(
+                    "Zeile {}: {} {}, Tisch {}: {message} Nichts wurde importiert.",
+                    t.line,
                     data.tournament.mode.round(),
                     t.passe,
                     t.table
-                )));
+                ))
+            };
+            let outcome = if double && data.result_at(t.passe, t.table).is_none() {
+                double_entry::enter(conn, actor, &data, &entry)
+            } else {
+                write_checked(conn, Writer::Office(actor), &data, &entry)
+            }
+            .map_err(|refusal| match refusal {
+                Refusal::Invalid(m) | Refusal::Forbidden(m) => here(m),
+                other => other,
+            })?;
+            match outcome {
+                SaveOutcome::Saved(_) | SaveOutcome::Corrected { .. } => imported.counted += 1,
+                SaveOutcome::FirstEntry => imported.first_entries += 1,
+                SaveOutcome::Mismatch(_) => imported.contradictions.push((t.passe, t.table)),
+                SaveOutcome::Conflict(_) => {
+                    return Err(here("es ist schon ein Resultat erfasst.".into()));
+                }
             }
         }
         finish_result_writes(conn, id, before.as_deref())?;
-        Ok(tables.len())
+        Ok(imported)
     })
 }
 

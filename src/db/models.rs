@@ -169,6 +169,9 @@ pub struct ResultRow {
     pub details: Option<String>,
     pub visa_a_name: Option<String>,
     pub visa_b_name: Option<String>,
+    /// Double entry: counts because two accounts typed it alike, blind (or the Leitung
+    /// decided their contradiction).
+    pub confirmed: bool,
 }
 
 #[derive(Debug, Insertable)]

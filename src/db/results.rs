@@ -118,6 +118,14 @@ pub fn set_visas(
         .get_result(conn)
 }
 
+/// Double entry: marks a result as counting because two accounts typed it alike.
+pub fn set_confirmed(conn: &mut Conn, id: ResultId) -> QueryResult<ResultRow> {
+    diesel::update(results::table.find(id))
+        .set(results::confirmed.eq(true))
+        .returning(results::all_columns)
+        .get_result(conn)
+}
+
 fn pending_of(
     tournament: TournamentId,
     passe: u32,

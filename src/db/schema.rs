@@ -141,6 +141,7 @@ diesel::table! {
         details -> Nullable<Text>,
         visa_a_name -> Nullable<Text>,
         visa_b_name -> Nullable<Text>,
+        confirmed -> Bool,
     }
 }
 

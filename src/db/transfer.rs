@@ -250,6 +250,9 @@ pub struct ResultJson {
     pub version: i32,
     #[serde(default)]
     pub details: Option<String>,
+    /// Double entry: confirmed by a second entry (older exports: not said, so not).
+    #[serde(default)]
+    pub confirmed: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -392,6 +395,7 @@ fn document(
                 visa_b: visa(r.visa_b()),
                 version: r.version,
                 details: r.details.clone(),
+                confirmed: r.confirmed,
             })
             .collect(),
         audit: audit
@@ -495,7 +499,10 @@ pub fn insert_result(conn: &mut Conn, r: ImportedResult<'_>) -> QueryResult<Resu
     let row = super::results::insert(conn, &r.seating, score, r.json.details.clone())?;
     super::results::set_visas(conn, row.id, r.visa_a, r.visa_b)?;
     diesel::update(results::table.find(row.id))
-        .set(results::version.eq(r.json.version))
+        .set((
+            results::version.eq(r.json.version),
+            results::confirmed.eq(r.json.confirmed),
+        ))
         .execute(conn)?;
     Ok(row.id)
 }

@@ -15,8 +15,9 @@ pub struct ResultLine {
     pub points: u32,
 }
 
-/// A table being assembled: the lines of side A and side B, and their (first) Startnummern.
-type TableLines = (Option<ResultLine>, Option<ResultLine>, u32, u32);
+/// A table being assembled: the lines of side A and side B, their (first) Startnummern,
+/// and what the table holds already.
+type TableLines = (Option<ResultLine>, Option<ResultLine>, u32, u32, TableState);
 
 /// Striche of one team in one Spielrunde, at most (a plausibility bound).
 pub const MAX_STRICHE: u32 = 99;
@@ -29,6 +30,19 @@ pub struct Seated {
     pub side_a: bool,
     pub first_a: u32,
     pub first_b: u32,
+    /// What the table holds already: a file fills only tables that are open.
+    pub state: TableState,
+}
+
+/// A table of the schedule as the import finds it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TableState {
+    /// No result yet: the file may fill it.
+    Open,
+    /// A result is stored: a correction goes through "korrigieren", not a file.
+    Entered,
+    /// Somebody at the table has left: the Pauschale applies, the table is not played.
+    Pauschale,
 }
 
 pub type SeatLookup<'a> = dyn Fn(u32, u32) -> Option<Seated> + 'a;
@@ -38,6 +52,8 @@ pub struct ImportedTable {
     pub passe: u32,
     pub table: u32,
     pub score: TableScore,
+    /// The file line of side A (what a problem found later names).
+    pub line: usize,
 }
 
 pub fn parse_result_csv(bytes: &[u8], passen: u32) -> Result<Vec<ResultLine>, Vec<ImportError>> {
@@ -145,6 +161,7 @@ pub fn assemble(
             side_a,
             first_a: a,
             first_b: b,
+            state,
         }) = seat(line.passe, line.startnummer)
         else {
             errors.push(ImportError::new(
@@ -155,7 +172,7 @@ pub fn assemble(
         };
         let entry = tables
             .entry((line.passe, table))
-            .or_insert((None, None, a, b));
+            .or_insert((None, None, a, b, state));
         // Einzelschieber: either partner's line stands for the pair (both is one too many).
         let slot = if side_a { &mut entry.0 } else { &mut entry.1 };
         if let Some(first) = slot {
@@ -171,7 +188,25 @@ pub fn assemble(
         }
     }
     let mut imported = Vec::with_capacity(tables.len());
-    for ((passe, table), (a, b, nr_a, nr_b)) in tables {
+    for ((passe, table), (a, b, nr_a, nr_b, state)) in tables {
+        let first_line = a.iter().chain(b.iter()).map(|l| l.line).min().unwrap_or(0);
+        match state {
+            TableState::Open => {}
+            TableState::Entered => {
+                errors.push(ImportError::new(
+                    first_line,
+                    format!("Passe {passe}, Tisch {table}: es ist schon ein Resultat erfasst (ändern über «korrigieren»)."),
+                ));
+                continue;
+            }
+            TableState::Pauschale => {
+                errors.push(ImportError::new(
+                    first_line,
+                    format!("Passe {passe}, Tisch {table}: hier gilt die Pauschale (ausgeschieden), der Tisch wird nicht gespielt. Diese Zeilen weglassen."),
+                ));
+                continue;
+            }
+        }
         match (a, b) {
             (Some(a), Some(b)) => {
                 let score = TableScore {
@@ -198,6 +233,7 @@ pub fn assemble(
                         passe,
                         table,
                         score,
+                        line: a.line,
                     }),
                     Err(e) => errors.push(ImportError::new(
                         b.line.max(a.line),
@@ -237,12 +273,65 @@ mod tests {
             side_a: nr == a,
             first_a: a,
             first_b: b,
+            state: TableState::Open,
         };
         match (passe, nr) {
             (1, 1 | 2) => Some(at(1, 1, 2)),
             (1, 3 | 4) => Some(at(2, 3, 4)),
             _ => None,
         }
+    }
+
+    /// Passe 1 with table 1 entered, table 2 open and table 3 (5 against 6, who left) under
+    /// the Pauschale.
+    fn seat_with_states(passe: u32, nr: u32) -> Option<Seated> {
+        let at = |table, a, b, state| Seated {
+            table,
+            side_a: nr == a,
+            first_a: a,
+            first_b: b,
+            state,
+        };
+        match (passe, nr) {
+            (1, 1 | 2) => Some(at(1, 1, 2, TableState::Entered)),
+            (1, 3 | 4) => Some(at(2, 3, 4, TableState::Open)),
+            (1, 5 | 6) => Some(at(3, 5, 6, TableState::Pauschale)),
+            _ => None,
+        }
+    }
+
+    /// Every problem with its line at once, those of the stored tournament among them: an
+    /// entered table and a Pauschale table each named with the line where it starts.
+    #[test]
+    fn entered_and_pauschale_tables_are_named_with_their_lines_beside_the_other_problems() {
+        let lines = parse_result_csv(
+            b"passe;startnummer;punkte
+1;3;1000
+1;4;800
+1;2;884
+1;1;1000
+1;5;900
+",
+            4,
+        )
+        .unwrap();
+        let errors = assemble(&lines, &seat_with_states, 12).unwrap_err();
+        let found: Vec<(usize, bool)> = errors
+            .iter()
+            .map(|e| (e.line, e.message.contains("Tisch")))
+            .collect();
+        assert_eq!(found, vec![(3, true), (4, true), (6, true)], "{errors:?}");
+        assert!(errors[0].message.contains("1'884"), "{}", errors[0].message);
+        assert!(
+            errors[1].message.contains("schon ein Resultat"),
+            "{}",
+            errors[1].message
+        );
+        assert!(
+            errors[2].message.contains("Pauschale"),
+            "{}",
+            errors[2].message
+        );
     }
 
     #[test]

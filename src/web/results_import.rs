@@ -9,7 +9,7 @@ use crate::app::{guard, import};
 use crate::db::models::TournamentRow;
 use crate::domain::ids::TournamentId;
 use crate::domain::mode::ResultEntry;
-use crate::domain::result_import::{Seated, assemble, parse_result_csv};
+use crate::domain::result_import::{Seated, TableState, assemble, parse_result_csv};
 use crate::domain::role::Permission;
 use crate::domain::text_import::ImportError;
 use crate::web::error::AppError;
@@ -67,6 +67,13 @@ async fn upload(
                         .any(|p| p.startnummer as u32 == startnummer),
                     first_a: t.team_a.startnummer as u32,
                     first_b: t.team_b.startnummer as u32,
+                    state: if data.table_has_left(passe, &t) {
+                        TableState::Pauschale
+                    } else if data.result_at(passe, t.number).is_some() {
+                        TableState::Entered
+                    } else {
+                        TableState::Open
+                    },
                 })
         };
         assemble(&lines, &seat, data.spiele())
@@ -84,7 +91,7 @@ async fn upload(
             );
         }
     };
-    let count = db(&state, move |conn| {
+    let imported = db(&state, move |conn| {
         Ok(import::import_results(conn, &actor, id, &tables)?)
     })
     .await?;
@@ -92,7 +99,7 @@ async fn upload(
         &state,
         &upload.session,
         &format!("/tournaments/{id}"),
-        format!("{count} Tischresultate importiert."),
+        imported.message(),
     )
     .await
 }

@@ -193,15 +193,7 @@ async fn double_entry_tournament(leitung: &Client) -> i32 {
     leitung
         .post_ok(
             &format!("/tournaments/{id}/edit"),
-            &[
-                ("name", "Herbstturnier Zürich"),
-                ("date", "2026-11-22"),
-                ("mode", "partnerschieber"),
-                ("passen", "3"),
-                ("spiele_per_passe", "12"),
-                ("pauschale", "660"),
-                ("double_entry", "1"),
-            ],
+            &double_entry_tournament_settings(),
         )
         .await;
     id
@@ -652,4 +644,114 @@ async fn a_confirmed_double_entry_is_not_changed_by_one_clerk() {
     assert_eq!(app.dump(), before);
     leitung.post_ok(&correct, &correction).await;
     assert_eq!(tournament_data(&app.pool, id).results[0].points_a, 900);
+}
+
+/// Double entry is not bypassed by a file: a results import is the importing account's
+/// entry (blind, 1× erfasst) and counts after a second account's agreeing entry. A result
+/// entered once before double entry was switched on is "erfasst", not "bestätigt". The
+/// file's problems are listed with their lines (an entered table and a Pauschale table too).
+#[tokio::test]
+async fn a_results_import_is_a_first_entry_and_only_confirmed_results_say_bestaetigt() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let erste = app
+        .account(&leitung, ("erste", "erste-passwort"), "buero")
+        .await;
+    let zweite = app
+        .account(&leitung, ("zweite", "zweite-passwort"), "buero")
+        .await;
+    let id = create_tournament(&leitung, "3", "12").await;
+    import_teams(&leitung, id, fixture("teams_semikolon_cp1252.csv")).await;
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/draw"),
+            &[("mode", "fest"), ("seed", "9")],
+        )
+        .await;
+    let d = app.data(id);
+    let tables = d.tables(1);
+    let nr = |t: usize| (tables[t].team_a.startnummer, tables[t].team_b.startnummer);
+    // Table 1 is entered once, before double entry is switched on.
+    enter(&erste, id, 1, tables[0].number, 1000).await;
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/edit"),
+            &double_entry_tournament_settings(),
+        )
+        .await;
+    let csv = |rows: &[(i32, u32)]| {
+        let mut csv = String::from("passe;startnummer;punkte\n");
+        for (startnummer, points) in rows {
+            csv += &format!("1;{startnummer};{points}\n");
+        }
+        csv.into_bytes()
+    };
+    // The file repeats table 1: refused, the line named, nothing written.
+    let before = app.dump();
+    let r = erste
+        .upload(
+            &format!("/tournaments/{id}/results/import"),
+            csv(&[
+                (nr(1).0, 950),
+                (nr(1).1, 934),
+                (nr(0).0, 1000),
+                (nr(0).1, 884),
+            ]),
+            Some(&erste.csrf),
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = Html::parse_document(&r.text().await.unwrap());
+    let errors = select_all(&page, "#import-errors li");
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].starts_with("Zeile 4:") && errors[0].contains("schon ein Resultat"),
+        "{errors:?}"
+    );
+    assert_eq!(app.dump(), before);
+
+    let html = erste
+        .upload(
+            &format!("/tournaments/{id}/results/import"),
+            csv(&[(nr(1).0, 950), (nr(1).1, 934)]),
+            Some(&erste.csrf),
+        )
+        .await;
+    assert_eq!(html.status(), StatusCode::SEE_OTHER);
+    let flash = text(&erste.html(&location(&html)).await, ".flash");
+    assert!(flash.contains("1 Tische 1× erfasst"), "{flash}");
+    let table2 = tables[1].number;
+    assert!(
+        app.data(id).result_at(1, table2).is_none(),
+        "an imported result does not count before the second entry"
+    );
+    zweite
+        .post_ok(
+            &format!("/tournaments/{id}/passen/1/entry"),
+            &[("table", &table2.to_string()), ("points_a", "950")],
+        )
+        .await;
+    let data = app.data(id);
+    assert_eq!(data.result_at(1, table2).unwrap().points_a, 950);
+    let passe = leitung.html(&format!("/tournaments/{id}/passen/1")).await;
+    let row = |t: u32| text(&passe, &format!("tr[data-table='{t}']"));
+    assert!(row(table2).contains("bestätigt"), "{}", row(table2));
+    assert!(
+        row(tables[0].number).contains("erfasst") && !row(tables[0].number).contains("bestätigt"),
+        "entered once: {}",
+        row(tables[0].number)
+    );
+}
+
+/// The tournament form of [`double_entry_tournament`] with double entry on.
+fn double_entry_tournament_settings() -> Vec<(&'static str, &'static str)> {
+    vec![
+        ("name", "Herbstturnier Zürich"),
+        ("date", "2026-11-22"),
+        ("mode", "partnerschieber"),
+        ("passen", "3"),
+        ("spiele_per_passe", "12"),
+        ("pauschale", "660"),
+        ("double_entry", "1"),
+    ]
 }

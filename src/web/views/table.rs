@@ -130,10 +130,12 @@ impl TableView {
     pub fn contradiction(&self) -> bool {
         self.pending.len() > 1
     }
-    /// Progress word: offen, 1× erfasst, Widerspruch, erfasst (bestätigt with double entry).
+    /// Progress word: offen, 1× erfasst, Widerspruch, erfasst, or bestätigt where double
+    /// entry confirmed it (a result entered once before double entry was switched on, or
+    /// without it, is "erfasst").
     pub fn state(&self, double_entry: &bool) -> &'static str {
         match (&self.result, self.pending.len()) {
-            (Some(_), _) if *double_entry => "bestätigt",
+            (Some(r), _) if *double_entry && r.confirmed => "bestätigt",
             (Some(_), _) => "erfasst",
             (None, 0) => "offen",
             (None, 1) => "1× erfasst",
@@ -164,6 +166,8 @@ pub struct ResultView {
     pub visa_a: bool,
     pub visa_b: bool,
     pub version: i32,
+    /// Double entry: two accounts typed it alike (or the Leitung decided).
+    pub confirmed: bool,
 }
 
 impl ResultView {
@@ -180,6 +184,7 @@ impl ResultView {
             visa_a: r.visa_a_at.is_some(),
             visa_b: r.visa_b_at.is_some(),
             version: r.version,
+            confirmed: r.confirmed,
         }
     }
 }
