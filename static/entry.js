@@ -5,7 +5,8 @@
 // cursor in front of the old number, "1" after table 2 made table 12).
 (function () {
   var bad = document.querySelector('form [aria-invalid="true"]');
-  if (!bad && document.querySelector("#conflict, #contradiction")) {
+  var resolving = document.querySelector("#entry-form[data-resolving]");
+  if (!bad && !resolving && document.querySelector("#conflict, #contradiction")) {
     bad = document.querySelector('form input[name="table"]:not([type="hidden"])');
   }
   // The correction form opens with the stored value selected: typing 962 over 926 gave

@@ -181,6 +181,28 @@ pub fn any_final_visa(conn: &mut Conn, tournament: TournamentId) -> QueryResult<
     .get_result(conn)
 }
 
+/// Teams still in the tournament without their final visa (closing the tournament leaves
+/// them *nicht bewertet*): how many, and the first `shown` of them by Startnummer.
+pub fn without_final_visa(
+    conn: &mut Conn,
+    tournament: TournamentId,
+    shown: i64,
+) -> QueryResult<(i64, Vec<TeamRow>)> {
+    let open = || {
+        teams::table
+            .filter(teams::tournament_id.eq(tournament))
+            .filter(teams::status.eq(TeamStatus::Aktiv.as_str()))
+            .filter(teams::final_visa_at.is_null())
+    };
+    let count = open().count().get_result(conn)?;
+    let first = open()
+        .select(TeamRow::as_select())
+        .order(teams::startnummer)
+        .limit(shown)
+        .load(conn)?;
+    Ok((count, first))
+}
+
 /// The account of a visa, if it was given here.
 pub fn signer_user(mark: &VisaMark) -> Option<UserId> {
     match mark {

@@ -44,6 +44,8 @@ pub(super) struct EntryPage {
     expected: usize,
     /// Table → both teams, for the script that shows them as the number is typed.
     tables_json: String,
+    /// Opened at a table to resolve its Widerspruch: the cursor waits in the points.
+    resolving: bool,
 }
 
 fn entry_page(
@@ -92,6 +94,7 @@ fn entry_page(
         entered_count,
         expected,
         tables_json: script_json(&serde_json::Value::Object(json)),
+        resolving: false,
         t: data.tournament,
     }
 }
@@ -108,12 +111,23 @@ fn script_json(value: &serde_json::Value) -> String {
 
 /// The entry page of a round: the fast entry in a points mode, the Spielrunde page (clock,
 /// Schnellerfassung, Tafeln) where the mode counts Striche.
+/// `?table=N`: the form opens at that table (the Leitung resolving its Widerspruch).
+#[derive(serde::Deserialize)]
+struct AtTable {
+    table: Option<u32>,
+}
+
 async fn entry_form(
     state: web::Data<AppState>,
     user: User,
     path: web::Path<(i32, u32)>,
+    at: web::Query<AtTable>,
 ) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
+    let form = ResultForm {
+        table: at.table.map(|t| t.to_string()).unwrap_or_default(),
+        ..ResultForm::default()
+    };
     let actor = user.0.actor().clone();
     let ctx = user.0.ctx();
     // Built and rendered on a database thread: the page the Büro reloads after every result
@@ -126,14 +140,12 @@ async fn entry_form(
         actor
             .may_write_result(ResultWrite::New)
             .map_err(|m| AppError::Forbidden(m.into()))?;
-        let page = entry_page(
-            ctx,
-            data,
-            passe,
-            ResultForm::default(),
-            FieldErrors::new(),
-            None,
-        );
+        let mut page = entry_page(ctx, data, passe, form, FieldErrors::new(), None);
+        page.resolving = page.contradiction.is_some();
+        // Only a Widerspruch opens at its table; otherwise the form starts empty as always.
+        if !page.resolving {
+            page.form.table.clear();
+        }
         Ok(Some(page.render()?))
     })
     .await?;

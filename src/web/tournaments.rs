@@ -5,6 +5,7 @@ use super::auth::{MaybeUser, Secured, User};
 use super::ctx::Ctx;
 use super::render::{page, page_with, see_other};
 use super::state::{AppState, db};
+use super::views::team_label;
 use crate::app::{self, guard};
 use crate::db::models::TournamentRow;
 use crate::db::{marathon, results, tournaments, users};
@@ -76,7 +77,14 @@ struct ShowPage {
     progress: Vec<PasseProgress>,
     /// Parts the Standblätter are printed in (a big field: several PDFs).
     sheet_parts: Vec<usize>,
+    /// Before closing: the teams without final visa (they will be *nicht bewertet*), the
+    /// first few named, and how many there are.
+    unvisaed: Vec<String>,
+    unvisaed_count: usize,
 }
+
+/// How many teams without final visa the overview names before closing.
+const UNVISAED_NAMED: i64 = 30;
 
 async fn home(state: web::Data<AppState>, user: MaybeUser) -> Result<HttpResponse, AppError> {
     let Some(session) = user.0 else {
@@ -154,8 +162,12 @@ async fn show(
 ) -> Result<HttpResponse, AppError> {
     let id = TournamentId(path.into_inner());
     // Counted in the database: the overview of 5000 teams does not load them.
-    let (tournament, teams, counts, running) = db(&state, move |conn| {
+    let (tournament, teams, counts, running, unvisaed) = db(&state, move |conn| {
         let tournament = guard::tournament(conn, id)?;
+        let unvisaed = match tournament.closed || tournament.draw_seed.is_none() {
+            true => (0, Vec::new()),
+            false => crate::db::teams::without_final_visa(conn, id, UNVISAED_NAMED)?,
+        };
         let left = tournaments::tables_left(conn, id)?;
         let counts = tournaments::passe_counts(conn, id, &left)?;
         // A Tafel still being played has a result that is not entered yet (one at a table
@@ -171,6 +183,7 @@ async fn show(
             tournaments::team_count(conn, id)?,
             counts,
             running,
+            unvisaed,
         ))
     })
     .await?;
@@ -193,6 +206,8 @@ async fn show(
         sheet_parts: (1..=super::prints::sheet_parts(teams as usize)).collect(),
         drawn: tournament.draw_seed.is_some(),
         progress,
+        unvisaed: unvisaed.1.iter().map(team_label).collect(),
+        unvisaed_count: unvisaed.0 as usize,
         t: TournamentView::new(tournament),
     })
 }

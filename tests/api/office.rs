@@ -255,3 +255,49 @@ async fn the_correction_page_says_who_may_correct_and_returns_where_it_came_from
     assert_eq!(location(&r), format!("/tournaments/{id}/passen/1"));
     assert_eq!(app.data(id).result_at(1, 2).unwrap().points_a, 960);
 }
+
+/// Before closing, the overview names the teams without final visa (they will be *nicht
+/// bewertet*), and the closing question counts them; a team that left is not among them.
+#[tokio::test]
+async fn closing_names_the_teams_without_final_visa_first() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = drawn_field(&leitung, "3", "12", "", 8).await;
+    let gone = app.data(id).tables(1)[0].team_a.clone();
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/teams/{}/status", gone.id),
+            &[("action", "withdraw"), ("passe", "1"), ("reason", "")],
+        )
+        .await;
+    let page = leitung.html(&format!("/tournaments/{id}")).await;
+    let list = text(&page, "#unvisaed");
+    assert!(
+        list.starts_with("Ohne Endvisum (7, werden beim Abschliessen nicht bewertet)"),
+        "{list}"
+    );
+    assert!(
+        !list.contains(&format!("{} Anna{}", gone.startnummer, gone.startnummer)),
+        "{list}"
+    );
+    let other = app.data(id).tables(1)[0].team_b.startnummer;
+    assert!(
+        list.contains(&format!("{other} Anna{other} / Urs{other}")),
+        "{list}"
+    );
+    let question = attr(
+        &page,
+        &format!("form[action='/tournaments/{id}/close']"),
+        "data-confirm",
+    )
+    .unwrap();
+    assert!(
+        question.starts_with("Turnier abschliessen? 7 Teams ohne Endvisum werden nicht bewertet."),
+        "{question}"
+    );
+    leitung
+        .post_ok(&format!("/tournaments/{id}/close"), &[])
+        .await;
+    let page = leitung.html(&format!("/tournaments/{id}")).await;
+    assert!(select_all(&page, "#unvisaed").is_empty());
+}

@@ -259,6 +259,27 @@ async fn double_entry_counts_only_agreeing_blind_entries() {
             "{row}"
         );
     }
+    // The Leitung opens the resolution from the Passe page: the entry form at table 2,
+    // both entries shown, the cursor in the points. A clerk gets no such button.
+    let passe = leitung.html(&format!("/tournaments/{id}/passen/1")).await;
+    let resolve = select_attr(&passe, "tr[data-table='2'] a.resolve", "href");
+    assert_eq!(
+        resolve,
+        vec![format!("/tournaments/{id}/passen/1/entry?table=2")]
+    );
+    let clerk_view = erste.html(&format!("/tournaments/{id}/passen/1")).await;
+    assert!(select_all(&clerk_view, "a.resolve").is_empty());
+    let form = leitung.html(&resolve[0]).await;
+    assert_eq!(attr(&form, "#table", "value").as_deref(), Some("2"));
+    assert!(text(&form, "#contradiction").contains("erste: 1'000 : 884"));
+    assert!(attr(&form, "#points_a", "autofocus").is_some());
+    assert!(attr(&form, "#table", "autofocus").is_none());
+    let plain = leitung.html(&format!("{entry}?table=3")).await;
+    assert_eq!(
+        attr(&plain, "#table", "value").as_deref(),
+        Some(""),
+        "no Widerspruch at table 3: the form starts empty"
+    );
     let before = app.dump();
     let r = erste
         .post(&entry, &[("table", "2"), ("points_a", "1000")])
