@@ -26,9 +26,70 @@ pub fn date_time(dt: NaiveDateTime) -> String {
     dt.format("%d.%m.%Y %H:%M").to_string()
 }
 
+/// A download's file name from its parts ("Tischliste", "Passe 2", the tournament's name):
+/// telling in the download folder, and plain ASCII for every browser and system (umlauts as
+/// ae/oe/ue, other accents dropped, spaces as `-`, nothing that a file system refuses).
+pub fn file_name(parts: &[&str], extension: &str) -> String {
+    let mut name = String::new();
+    for part in parts {
+        let mut word = String::new();
+        for c in part.chars() {
+            match c {
+                'ä' => word.push_str("ae"),
+                'ö' => word.push_str("oe"),
+                'ü' => word.push_str("ue"),
+                'Ä' => word.push_str("Ae"),
+                'Ö' => word.push_str("Oe"),
+                'Ü' => word.push_str("Ue"),
+                'ß' => word.push_str("ss"),
+                c if c.is_ascii_alphanumeric() => word.push(c),
+                c if c.is_whitespace() || "-_.,/·:".contains(c) => {
+                    if !word.is_empty() && !word.ends_with('-') {
+                        word.push('-');
+                    }
+                }
+                c => word.extend(
+                    super::collation::sort_key(&c.to_string())
+                        .chars()
+                        .filter(|c| c.is_ascii_alphanumeric()),
+                ),
+            }
+        }
+        let word = word.trim_matches('-');
+        if !word.is_empty() {
+            if !name.is_empty() {
+                name.push('_');
+            }
+            name.push_str(word);
+        }
+    }
+    let name: String = name.chars().take(100).collect();
+    format!(
+        "{}.{extension}",
+        if name.is_empty() {
+            "jassturnier"
+        } else {
+            &name
+        }
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn file_names_are_telling_and_plain() {
+        assert_eq!(
+            file_name(&["Tischliste", "Passe 2", "Herbstturnier Zürich"], "pdf"),
+            "Tischliste_Passe-2_Herbstturnier-Zuerich.pdf"
+        );
+        assert_eq!(
+            file_name(&["Standblatt 14", "Café «Schöni» / Bärn"], "pdf"),
+            "Standblatt-14_Cafe-Schoeni-Baern.pdf"
+        );
+        assert_eq!(file_name(&["", "\"/\\"], "csv"), "jassturnier.csv");
+    }
 
     #[test]
     fn numbers_use_apostrophe_groups() {

@@ -1,6 +1,7 @@
 //! The rules of the game: pure functions and types, no web or database code.
 
 pub mod clock;
+pub mod collation;
 pub mod double_entry;
 pub mod draw;
 pub mod einzel_draw;

@@ -12,6 +12,7 @@ use super::views::{opponents_cell, seat_cells, side_label, table_cell, team_labe
 use crate::app::guard;
 use crate::db::table_entry;
 use crate::db::tournament_data::TournamentData;
+use crate::domain::collation;
 use crate::domain::format;
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::mode::POINTS_PER_SPIEL;
@@ -74,6 +75,14 @@ pub(super) async fn made<T: Send + 'static>(
 
 pub(super) fn pdf(bytes: Vec<u8>, name: &str) -> HttpResponse {
     file(bytes, "application/pdf", name)
+}
+
+/// The file name a document of this tournament downloads under: what it is, then the
+/// tournament ("Tischliste_Passe-2_Herbstturnier-Zuerich.pdf").
+pub(super) fn download_name(data: &TournamentData, what: &[&str], extension: &str) -> String {
+    let mut parts = what.to_vec();
+    parts.push(&data.tournament.name);
+    format::file_name(&parts, extension)
 }
 
 pub(super) async fn load(state: &web::Data<AppState>, id: i32) -> Result<TournamentData, AppError> {
@@ -230,6 +239,16 @@ async fn standblaetter(
     };
     let header = header(&data, subtitle);
     let (label, unit) = (round_label(&data), unit_label(&data));
+    let part_word = format!("Teil {part}");
+    let name = download_name(
+        &data,
+        &[
+            "Standblaetter",
+            if blank { "leer" } else { "" },
+            if parts > 1 { &part_word } else { "" },
+        ],
+        "pdf",
+    );
     // The sheets too are made on the documents thread, and the tournament dropped there, so
     // that their memory is given back with the document's.
     let bytes = made(move || {
@@ -240,7 +259,7 @@ async fn standblaetter(
         documents::standblaetter(header, label, unit, &sheets)
     })
     .await?;
-    Ok(pdf(bytes, "standblaetter.pdf"))
+    Ok(pdf(bytes, &name))
 }
 
 async fn standblatt(
@@ -258,6 +277,10 @@ async fn standblatt(
     let sheets = sheets(&data, &phone_base(&state, &req), blank, &codes, |_, id| {
         id == TeamId(team)
     });
+    let startnummer = data
+        .team(TeamId(team))
+        .map(|t| format!("Standblatt {}", t.startnummer))
+        .unwrap_or_default();
     Ok(pdf(
         documents::standblaetter(
             header(&data, "Standblatt".into()),
@@ -265,7 +288,7 @@ async fn standblatt(
             unit_label(&data),
             &sheets,
         ),
-        "standblatt.pdf",
+        &download_name(&data, &[&startnummer], "pdf"),
     ))
 }
 
@@ -325,7 +348,7 @@ async fn tischliste(
             &tables,
             &byes,
         ),
-        "tischliste.pdf",
+        &download_name(&data, &["Tischliste", &round], "pdf"),
     ))
 }
 
@@ -369,10 +392,7 @@ async fn seating(
     let by_name = query.order.as_deref() == Some("name");
     if by_name {
         seats.sort_by(|a, b| {
-            a.team
-                .to_lowercase()
-                .cmp(&b.team.to_lowercase())
-                .then(a.startnummer.cmp(&b.startnummer))
+            collation::compare(&a.team, &b.team).then(a.startnummer.cmp(&b.startnummer))
         });
     } else {
         seats.sort_by_key(|s| s.startnummer);
@@ -389,7 +409,15 @@ async fn seating(
             data.tournament.mode.entrant(),
             &seats,
         ),
-        "wer-sitzt-wo.pdf",
+        &download_name(
+            &data,
+            &[
+                "Wer sitzt wo",
+                &format!("{} {passe}", round_label(&data)),
+                if by_name { "nach Name" } else { "" },
+            ],
+            "pdf",
+        ),
     ))
 }
 
@@ -418,7 +446,7 @@ async fn jasszettel(
             data.tournament.mode.entrant(),
             &tables,
         ),
-        "jasszettel.pdf",
+        &download_name(&data, &["Jasszettel", &format!("Passe {passe}")], "pdf"),
     ))
 }
 
@@ -461,7 +489,7 @@ async fn startliste(
             data.tournament.mode.entrant(),
             &entries,
         ),
-        "startliste.pdf",
+        &download_name(&data, &[title], "pdf"),
     ))
 }
 
@@ -523,7 +551,12 @@ async fn ranking_pdf(
     let bytes =
         made(move || documents::rangliste(header, provisional, label, rounds, &sections, legend))
             .await?;
-    Ok(pdf(bytes, "rangliste.pdf"))
+    let name = download_name(
+        &data,
+        &["Rangliste", if official { "" } else { "Zwischenstand" }],
+        "pdf",
+    );
+    Ok(pdf(bytes, &name))
 }
 
 /// A cell that a spreadsheet would take for a formula (`=`, `+`, `-`, `@`, tab, CR at the
@@ -612,7 +645,7 @@ async fn ranking_csv(
     Ok(file(
         excel_csv(header, rows)?,
         "text/csv; charset=utf-8",
-        "rangliste.csv",
+        &download_name(&data, &["Rangliste"], "csv"),
     ))
 }
 
@@ -731,7 +764,7 @@ async fn results_csv(
     Ok(file(
         excel_csv(header, rows)?,
         "text/csv; charset=utf-8",
-        "resultate.csv",
+        &download_name(&data, &["Resultate"], "csv"),
     ))
 }
 

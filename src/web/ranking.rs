@@ -178,6 +178,9 @@ struct RankingPage {
     sections: Vec<SectionView>,
     marks: bool,
     legend: &'static str,
+    /// The tournament's date and place under its name (the public page has no menu that
+    /// names it).
+    when_where: String,
 }
 
 #[derive(Deserialize)]
@@ -207,6 +210,14 @@ async fn show(
         marks: any_marks(&sections),
         legend: MARKS_LEGEND,
         sections,
+        when_where: [
+            crate::domain::format::date(data.tournament.date),
+            data.tournament.location.clone(),
+        ]
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join(", "),
         t: data.tournament,
     })
 }

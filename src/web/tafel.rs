@@ -402,10 +402,11 @@ async fn blank(
         ),
     ];
     let round = format!("{} {passe}", data.tournament.mode.round());
+    let name = prints::download_name(&data, &["Tafeln", &round], "pdf");
     let header = prints::header(&data, format!("Tafeln {round}"));
     let bytes =
         super::prints::made(move || blank_tafeln(header, &round, &summary, &tables)).await?;
-    Ok(prints::pdf(bytes, "tafeln.pdf"))
+    Ok(prints::pdf(bytes, &name))
 }
 
 pub fn routes(cfg: &mut web::ServiceConfig) {

@@ -393,3 +393,81 @@ async fn exported_results_reimport_into_an_identical_ranking() {
     assert!(String::from_utf8(a.clone()).unwrap().lines().count() == 11);
     assert_eq!(a, b);
 }
+
+/// Downloads say what they are and of which tournament ("Tischliste_Passe-2_…" rather than
+/// the fifth "tischliste.pdf" in the folder); the public Rangliste page names its tournament
+/// and starts no line with a stray "·".
+#[tokio::test]
+async fn downloads_are_named_by_what_they_are_and_the_public_rangliste_names_its_tournament() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = swiss_tournament(&app, &leitung).await;
+    let team = app.data(id).teams[1].clone();
+    let tournament = "Herbstturnier-Zuerich";
+    for (path, name) in [
+        (
+            format!("/tournaments/{id}/passen/2/tischliste.pdf"),
+            format!("Tischliste_Passe-2_{tournament}.pdf"),
+        ),
+        (
+            format!("/tournaments/{id}/passen/2/wer-sitzt-wo.pdf?order=name"),
+            format!("Wer-sitzt-wo_Passe-2_nach-Name_{tournament}.pdf"),
+        ),
+        (
+            format!("/tournaments/{id}/passen/1/jasszettel.pdf"),
+            format!("Jasszettel_Passe-1_{tournament}.pdf"),
+        ),
+        (
+            format!("/tournaments/{id}/teams/{}/standblatt.pdf", team.id),
+            format!("Standblatt-{}_{tournament}.pdf", team.startnummer),
+        ),
+        (
+            format!("/tournaments/{id}/standblaetter.pdf?variant=leer"),
+            format!("Standblaetter_leer_{tournament}.pdf"),
+        ),
+        (
+            format!("/tournaments/{id}/startliste.pdf?order=los"),
+            format!("Losliste_{tournament}.pdf"),
+        ),
+        (
+            format!("/tournaments/{id}/ranking.pdf"),
+            format!("Rangliste_Zwischenstand_{tournament}.pdf"),
+        ),
+        (
+            format!("/tournaments/{id}/ranking.csv"),
+            format!("Rangliste_{tournament}.csv"),
+        ),
+        (
+            format!("/tournaments/{id}/results.csv"),
+            format!("Resultate_{tournament}.csv"),
+        ),
+    ] {
+        let r = leitung.get(&path).await;
+        assert_eq!(r.status(), StatusCode::OK, "{path}");
+        let disposition = r
+            .headers()
+            .get("content-disposition")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_string();
+        assert_eq!(
+            disposition,
+            format!("inline; filename=\"{name}\""),
+            "{path}"
+        );
+    }
+    leitung
+        .post_ok(&format!("/tournaments/{id}/close"), &[])
+        .await;
+    let page = app
+        .client()
+        .html(&format!("/tournaments/{id}/ranking"))
+        .await;
+    assert_eq!(
+        text(&page, "#tournament-name"),
+        "Herbstturnier Zürich · 22.11.2026, Zürich"
+    );
+    for line in select_all(&page, "main p") {
+        assert!(!line.trim_start().starts_with('·'), "{line:?}");
+    }
+}

@@ -13,7 +13,7 @@ async fn wall_prints_are_large_and_never_cut_a_name() {
         2;Vreni Bächtold;Rosmarie Bürgisser\n\
         3;Anna Müller;Urs Bär\n\
         4;Zita Zeller;Beat Aebi\n\
-        5;Chläus Keller;Heidi Frei\n";
+        5;Ämi Keller;Heidi Frei\n";
     import_teams(&leitung, id, csv.as_bytes().to_vec()).await;
     leitung
         .post_ok(
@@ -68,6 +68,11 @@ async fn wall_prints_are_large_and_never_cut_a_name() {
     .await;
     let text = pdf_pages(&by_name).join("\n");
     assert!(text.find("Anna Müller").unwrap() < text.find("Zita Zeller").unwrap());
+    // German order: Ä with A (byte order put "Ämi" after "Zita").
+    assert!(
+        text.find("Ämi Keller").expect(&text) < text.find("Anna Müller").unwrap(),
+        "{text}"
+    );
     // No name is cut off anywhere: every PDF of the tournament, every piece of text.
     for path in [
         format!("/tournaments/{id}/standblaetter.pdf"),
