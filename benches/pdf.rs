@@ -62,6 +62,7 @@ fn main() {
             team: format!("Jassfreunde Nr. {n} · Käthi Müller-{n} / Jürg Bär-{n}"),
             rounds: vec!["1'020".into(); PASSEN as usize],
             total: "8'160".into(),
+            tie: None,
         })
         .collect();
     let start = Instant::now();

@@ -57,6 +57,50 @@ pub fn rank<K: Ord + Clone>(inputs: &[RankInput<K>]) -> Vec<Ranked<K>> {
     ranked
 }
 
+/// Why one team ranks before another of equal total: the first place of the tie-break
+/// sequence where they differ (0: the best Passe, 1: the second-best, …), with both values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TieBreak {
+    pub place: usize,
+    pub ahead: u32,
+    pub behind: u32,
+}
+
+/// The tie-break between two teams of equal total, `ahead` ranked first; None when the
+/// totals differ (no tie) or the teams are equal in every respect (they share the rank).
+pub fn tie_break_between(ahead: &[u32], behind: &[u32]) -> Option<TieBreak> {
+    let total = |p: &[u32]| p.iter().map(|x| u64::from(*x)).sum::<u64>();
+    if total(ahead) != total(behind) {
+        return None;
+    }
+    let (a, b) = (tie_break(ahead), tie_break(behind));
+    let place = a.iter().zip(&b).position(|(x, y)| x != y)?;
+    Some(TieBreak {
+        place,
+        ahead: a[place],
+        behind: b[place],
+    })
+}
+
+impl TieBreak {
+    /// As players read it: "Stichentscheid: beste Passe 1'174 / 1'170" (`round`: the
+    /// mode's word, Passe or Spielrunde).
+    pub fn text(&self, round: &str) -> String {
+        const ORDINALS: [&str; 10] = [
+            "", "zweit", "dritt", "viert", "fünft", "sechst", "siebt", "acht", "neunt", "zehnt",
+        ];
+        let which = match ORDINALS.get(self.place) {
+            Some(ordinal) => format!("{ordinal}beste"),
+            None => format!("{}.-beste", self.place + 1),
+        };
+        format!(
+            "Stichentscheid: {which} {round} {} / {}",
+            super::format::number(i64::from(self.ahead)),
+            super::format::number(i64::from(self.behind))
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -101,6 +145,52 @@ mod tests {
             input(2, &[1200, 1000, 500, 300]),
         ]);
         assert_eq!(r, vec![(1, 1), (2, 2)]);
+    }
+
+    #[test]
+    fn a_tie_break_says_which_passe_decided_with_both_values() {
+        let best = tie_break_between(&[1174, 900, 800], &[1170, 904, 800]).unwrap();
+        assert_eq!(
+            best.text("Passe"),
+            "Stichentscheid: beste Passe 1'174 / 1'170"
+        );
+        let second = tie_break_between(&[1200, 800, 1000], &[1200, 900, 900]).unwrap();
+        assert_eq!(
+            second.text("Spielrunde"),
+            "Stichentscheid: zweitbeste Spielrunde 1'000 / 900"
+        );
+        assert_eq!(tie_break_between(&[1000, 900], &[900, 900]), None, "no tie");
+        assert_eq!(
+            tie_break_between(&[1000, 900], &[900, 1000]),
+            None,
+            "shared rank"
+        );
+    }
+
+    proptest! {
+        /// Where equal totals are ordered, the explanation names values that order them the
+        /// same way (every team has one value per Passe, as in the Rangliste).
+        #[test]
+        fn the_explained_tie_break_agrees_with_the_order(
+            (a, b) in (1usize..6).prop_flat_map(|n| (
+                proptest::collection::vec(0u32..40, n),
+                proptest::collection::vec(0u32..40, n),
+            )),
+        ) {
+            let explained = tie_break_between(&a, &b);
+            let same_total = a.iter().sum::<u32>() == b.iter().sum::<u32>();
+            match compare(&a, &b) {
+                Ordering::Greater if same_total => {
+                    let t = explained.expect("an ordered tie is explained");
+                    prop_assert!(t.ahead > t.behind);
+                }
+                Ordering::Less if same_total => {
+                    let t = explained.expect("explained either way");
+                    prop_assert!(t.ahead < t.behind);
+                }
+                _ => prop_assert!(explained.is_none()),
+            }
+        }
     }
 
     #[test]

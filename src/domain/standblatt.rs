@@ -15,7 +15,7 @@
 
 use super::ids::{ResultId, TeamId};
 use super::mode::Mode;
-use super::ranking::{RankInput, rank};
+use super::ranking::{RankInput, TieBreak, rank, tie_break_between};
 use super::team::TeamStatus;
 use chrono::NaiveDateTime;
 use std::collections::HashMap;
@@ -447,6 +447,8 @@ pub struct RanglisteRow<'a> {
     pub scores: Vec<Option<Score>>,
     pub total: u32,
     pub status: RankStatus,
+    /// Ranked behind the row before on equal total: which Passe decided (players ask).
+    pub tie: Option<TieBreak>,
 }
 
 /// The Rangliste: ranked teams first, then the sections of teams without a rank.
@@ -487,9 +489,18 @@ pub fn rangliste<'a>(
                 passen: scores.iter().flatten().map(|s| s.points).collect(),
             })
             .collect();
+        let mut before: Option<(u32, usize)> = None;
         for ranked in rank(&inputs) {
             let (sheet, scores) = &members[ranked.key.1];
+            let tie = match before {
+                Some((rank, index)) if section == Section::Rangiert && rank != ranked.rank => {
+                    tie_break_between(&inputs[index].passen, &inputs[ranked.key.1].passen)
+                }
+                _ => None,
+            };
+            before = Some((ranked.rank, ranked.key.1));
             rows.push(RanglisteRow {
+                tie,
                 rank: (section == Section::Rangiert).then_some(ranked.rank),
                 section,
                 sheet,

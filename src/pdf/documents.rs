@@ -624,6 +624,8 @@ pub struct RankRow {
     pub team: String,
     pub rounds: Vec<String>,
     pub total: String,
+    /// Ranked behind the row before on equal total: which Passe decided.
+    pub tie: Option<String>,
 }
 
 pub struct RankSection {
@@ -731,6 +733,43 @@ pub fn rangliste(
         }
         doc.current()
             .text(MARGIN, y + 5.0, 8.0, Weight::Regular, legend);
+        y += 6.0;
+    }
+    // Equal totals ordered by the tie-break: said below the list, row by row.
+    let mut ahead = String::new();
+    let mut ties = Vec::new();
+    for row in sections.iter().flat_map(|s| &s.rows) {
+        if let Some(tie) = &row.tie {
+            let which = tie.strip_prefix("Stichentscheid: ").unwrap_or(tie);
+            ties.push(format!(
+                "{ahead} vor {} (beide {}): {which}",
+                row.rank, row.total
+            ));
+        }
+        ahead.clone_from(&row.rank);
+    }
+    if !ties.is_empty() {
+        if y + 12.0 > CONTENT_BOTTOM {
+            doc.new_page();
+            y = CONTENT_TOP;
+        }
+        doc.current().text(
+            MARGIN,
+            y + 6.0,
+            9.0,
+            Weight::Bold,
+            "Stichentscheid bei gleichem Total",
+        );
+        y += 7.0;
+        for line in ties {
+            if y + 6.0 > CONTENT_BOTTOM {
+                doc.new_page();
+                y = CONTENT_TOP;
+            }
+            doc.current()
+                .text(MARGIN, y + 5.0, 8.0, Weight::Regular, &line);
+            y += 5.0;
+        }
     }
     doc.finish("Rangliste")
 }

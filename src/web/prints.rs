@@ -534,6 +534,7 @@ async fn ranking_pdf(
                     },
                     rounds: r.passen_text(),
                     total: r.total_text(),
+                    tie: r.tie.clone(),
                 })
                 .collect(),
         })

@@ -25,6 +25,8 @@ pub struct RowView {
     pub scores: Vec<Option<Score>>,
     pub total: u32,
     pub status: RankStatus,
+    /// Behind the row before on equal total: "Stichentscheid: beste Passe 1'174 / 1'170".
+    pub tie: Option<String>,
 }
 
 /// One Passe cell of a Rangliste row: points and, for a Pauschale or bye, its mark.
@@ -147,6 +149,7 @@ pub fn ranking_view(data: &TournamentData, official: bool) -> Vec<SectionView> {
             scores: row.scores,
             total: row.total,
             status: row.status,
+            tie: row.tie.map(|t| t.text(data.tournament.mode.round())),
         };
         match sections.last_mut() {
             Some(s) if s.section == row.section => s.rows.push(view),

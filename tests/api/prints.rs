@@ -471,3 +471,45 @@ async fn downloads_are_named_by_what_they_are_and_the_public_rangliste_names_its
         assert!(!line.trim_start().starts_with('·'), "{line:?}");
     }
 }
+
+/// Equal totals ordered by the best Passe are explained where players read the Rangliste:
+/// under the team on the page, and in a list below the PDF's table.
+#[tokio::test]
+async fn a_tie_decided_by_the_best_passe_says_so_on_page_and_pdf() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = swiss_tournament(&app, &leitung).await;
+    let d = app.data(id);
+    let (x, y) = (d.tables(1)[0].team_a.id, d.tables(1)[1].team_a.id);
+    // X: 1'000 + 900, Y: 916 + 984 — both 1'900; X's best Passe (1'000) beats Y's (984).
+    let wanted = |passe: u32, team| match (passe, team) {
+        (1, t) if t == x => Some(1000),
+        (1, t) if t == y => Some(916),
+        (2, t) if t == x => Some(900),
+        (2, t) if t == y => Some(984),
+        _ => None,
+    };
+    for passe in 1..=2 {
+        for t in d.tables(passe) {
+            let a = match (wanted(passe, t.team_a.id), wanted(passe, t.team_b.id)) {
+                (Some(a), _) => a,
+                (None, Some(b)) => 1884 - b,
+                (None, None) => 942,
+            };
+            enter(&leitung, id, passe, t.number, a).await;
+        }
+    }
+    let page = leitung.html(&format!("/tournaments/{id}/ranking")).await;
+    let note = |team: jassturnier::domain::ids::TeamId| {
+        text(&page, &format!("tr[data-team='{team}'] .tie-note"))
+    };
+    assert_eq!(note(y), "Stichentscheid: beste Passe 1'000 / 984");
+    assert_eq!(note(x), "", "the team ahead needs no note");
+    let (_, _, pdf) = bytes(&leitung, &format!("/tournaments/{id}/ranking.pdf")).await;
+    let text = pdf_pages(&pdf).join("\n");
+    assert!(text.contains("Stichentscheid bei gleichem Total"), "{text}");
+    assert!(
+        text.contains("vor") && text.contains("(beide 1'900): beste Passe 1'000 / 984"),
+        "{text}"
+    );
+}
