@@ -517,6 +517,36 @@ pub fn rangliste<'a>(
     rows
 }
 
+/// The total a Standblatt shows: the same as the Rangliste of that kind, so that sheet and
+/// Rangliste never disagree (the provisional one counts a Pauschale or bye once its Passe is
+/// under way; the official one counts every Passe).
+pub fn counted_total(
+    kind: RanglisteKind,
+    sheet: &Standblatt,
+    under_way: &dyn Fn(u32) -> bool,
+) -> u32 {
+    counted_scores(kind, sheet, under_way)
+        .iter()
+        .flatten()
+        .map(|s| s.points)
+        .sum()
+}
+
+/// The Passen whose points stand on the sheet but do not count yet: a Pauschale or bye of a
+/// Passe not under way, in the provisional Rangliste.
+pub fn coming_passen(
+    kind: RanglisteKind,
+    sheet: &Standblatt,
+    under_way: &dyn Fn(u32) -> bool,
+) -> Vec<u32> {
+    (1..)
+        .zip(counted_scores(kind, sheet, under_way))
+        .zip(&sheet.lines)
+        .filter(|((_, counted), line)| counted.is_none() && line.points().is_some())
+        .map(|((passe, _), _)| passe)
+        .collect()
+}
+
 fn counted_scores(
     kind: RanglisteKind,
     sheet: &Standblatt,

@@ -17,6 +17,7 @@ use crate::domain::format;
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::mode::POINTS_PER_SPIEL;
 use crate::domain::standblatt::PasseLine;
+use crate::domain::standblatt::{coming_passen, counted_total};
 use crate::domain::table_code;
 use crate::domain::team::{display_name, players_line};
 use crate::pdf::Header;
@@ -116,13 +117,15 @@ fn sheets(
 ) -> Vec<Sheet> {
     let standblaetter = data.standblaetter();
     let player = data.tournament.mode.draws_partners();
+    let (kind, counted) = super::standblatt::rangliste_rule(data);
     data.teams
         .iter()
         .zip(&standblaetter)
         .enumerate()
         .filter(|(index, (team, _))| keep(*index, team.id))
         .map(|(_, pair)| pair)
-        .map(|(team, sheet)| Sheet {
+        .map(|(team, sheet)| (team, sheet, coming_passen(kind, sheet, &counted)))
+        .map(|(team, sheet, coming)| Sheet {
             startnummer: team.startnummer,
             team: crate::domain::team::display_name(
                 team.name.as_deref(),
@@ -165,6 +168,11 @@ fn sheets(
                         _ => (String::new(), String::new()),
                     };
                     let passe = index as u32 + 1;
+                    // Shown, but counted in the total only once its Passe is under way.
+                    let visa = match coming.contains(&passe) {
+                        true => format!("{visa}, zählt ab {} {passe}", round_label(data)),
+                        false => visa,
+                    };
                     let (seat, partner) = seat_cells(data, passe, team.id);
                     SheetLine {
                         round: passe,
@@ -181,7 +189,7 @@ fn sheets(
             total: if blank {
                 String::new()
             } else {
-                format::number(i64::from(sheet.total))
+                format::number(i64::from(counted_total(kind, sheet, &counted)))
             },
             final_visa: match (&sheet.final_visa, blank) {
                 (Some(v), false) => format!("{} {}", v.by, v.at.format("%H:%M")),

@@ -9,12 +9,15 @@ use super::state::{AppState, db};
 use super::views::{opponents_cell, seat_cells, side_label, team_label};
 use crate::app::{guard, team_status, visa};
 use crate::db::models::{TeamRow, TournamentRow};
+use crate::db::tournament_data::TournamentData;
 use crate::domain::format;
 use crate::domain::ids::{ResultId, TeamId, TournamentId};
 use crate::domain::marathon::Details;
 use crate::domain::mode::Entrant;
 use crate::domain::role::Permission;
-use crate::domain::standblatt::{PasseLine, Standblatt, final_visa_refusal};
+use crate::domain::standblatt::{
+    PasseLine, RanglisteKind, Standblatt, coming_passen, counted_total, final_visa_refusal,
+};
 use crate::domain::team::TeamStatus;
 use crate::domain::withdrawal::WithdrawalPlan;
 use crate::web::error::AppError;
@@ -105,6 +108,8 @@ struct StandblattPage {
     label: String,
     lines: Vec<LineView>,
     total: String,
+    /// "Total bisher" while a Pauschale of a coming Passe is shown but not counted yet.
+    total_label: &'static str,
     status_css: &'static str,
     final_visa: Option<String>,
     final_visa_refusal: Option<String>,
@@ -113,6 +118,19 @@ struct StandblattPage {
     passen: Vec<u32>,
     /// The Passe the disqualification form proposes: the latest one with a result.
     current_passe: u32,
+}
+
+/// Which Rangliste a sheet's total follows, with the Passen under way: the provisional one
+/// while the tournament is open, the official one once it is closed.
+pub(super) fn rangliste_rule(
+    data: &TournamentData,
+) -> (RanglisteKind, impl Fn(u32) -> bool + use<>) {
+    let kind = match data.tournament.closed {
+        true => RanglisteKind::Offiziell,
+        false => RanglisteKind::Provisorisch,
+    };
+    let under_way = data.passen_under_way();
+    (kind, move |passe| under_way.contains(&passe))
 }
 
 async fn show(
@@ -146,6 +164,17 @@ async fn show(
         .collect();
     let gong_of = |r: ResultId| gongs.contains(&r);
     let mut lines = line_views(sheet, &label_of, &gong_of);
+    // The same total as the Rangliste: a Pauschale of a Passe not under way is shown, but
+    // counts only once that Passe begins.
+    let (kind, counted) = rangliste_rule(&data);
+    let coming = coming_passen(kind, sheet, &counted);
+    let round = data.tournament.mode.round();
+    for line in lines.iter_mut().filter(|l| coming.contains(&l.passe)) {
+        line.points = format!(
+            "{} – zählt ab Beginn von {round} {}",
+            line.points, line.passe
+        );
+    }
     if data.tournament.mode.draws_partners() {
         for (line, passe_line) in lines.iter_mut().zip(&sheet.lines) {
             (line.seat, line.partner) = seat_cells(&data, line.passe, row.id);
@@ -156,7 +185,12 @@ async fn show(
         ctx: user.0.ctx().with_tournament(&data.tournament),
         label: team_label(&row),
         lines,
-        total: format::number(i64::from(sheet.total)),
+        total: format::number(i64::from(counted_total(kind, sheet, &counted))),
+        total_label: if coming.is_empty() {
+            "Total"
+        } else {
+            "Total bisher"
+        },
         status_text: sheet.status.label(data.tournament.mode),
         status_css: sheet.status.css(),
         final_visa: sheet

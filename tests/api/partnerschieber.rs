@@ -1082,3 +1082,64 @@ async fn pauschale_and_bye_are_marked_in_every_output() {
     assert!(results.contains(&format!("1;{};660;spielfrei", bye.startnummer)));
     assert!(results.contains(&format!("2;{};660;pauschale", victim.startnummer)));
 }
+
+/// A Pauschale of a Passe not yet under way: the Standblatt (page and PDF) shows it, marks
+/// that it counts once that Passe begins, and totals as the provisional Rangliste does
+/// ("Total bisher"); before, the sheet said 1'544 and the Rangliste 884.
+#[tokio::test]
+async fn standblatt_and_rangliste_agree_on_a_pauschale_of_a_coming_passe() {
+    let s = drawn_tournament(4, "3", "12", "").await;
+    let id = s.id;
+    let d = s.app.data(id);
+    for t in d.tables(1) {
+        enter(&s.buero, id, 1, t.number, 1000).await;
+    }
+    let gone = d.tables(2)[0].team_a;
+    let victim = d.tables(2)[0].team_b;
+    s.leitung
+        .post_ok(
+            &format!("/tournaments/{id}/teams/{}/status", gone.id),
+            &[("action", "withdraw"), ("passe", "2"), ("reason", "")],
+        )
+        .await;
+    let ranking = s.leitung.html(&format!("/tournaments/{id}/ranking")).await;
+    let ranked_total = text(
+        &ranking,
+        &format!("tr[data-team='{}'] td:nth-last-child(2)", victim.id),
+    );
+    let sheet = s
+        .leitung
+        .html(&format!("/tournaments/{id}/teams/{}", victim.id))
+        .await;
+    assert_eq!(text(&sheet, "#total"), ranked_total, "one rule for both");
+    assert_eq!(text(&sheet, "#total-label"), "Total bisher");
+    let line = text(&sheet, "tr[data-passe='2']");
+    assert!(line.contains("zählt ab Beginn von Passe 2"), "{line}");
+    let (_, _, pdf) = bytes(
+        &s.leitung,
+        &format!("/tournaments/{id}/teams/{}/standblatt.pdf", victim.id),
+    )
+    .await;
+    let pdf_text = pdf_pages(&pdf).join("\n");
+    assert!(pdf_text.contains("zählt ab Passe 2"), "{pdf_text}");
+    assert!(
+        pdf_text.contains(&format!("\n{ranked_total}\n")),
+        "{ranked_total}: {pdf_text}"
+    );
+    // Once Passe 2 is under way the Pauschale counts everywhere, and the sheet says Total.
+    let other = d.tables(2)[1].number;
+    enter(&s.buero, id, 2, other, 1000).await;
+    let sheet = s
+        .leitung
+        .html(&format!("/tournaments/{id}/teams/{}", victim.id))
+        .await;
+    let ranking = s.leitung.html(&format!("/tournaments/{id}/ranking")).await;
+    assert_eq!(
+        text(&sheet, "#total"),
+        text(
+            &ranking,
+            &format!("tr[data-team='{}'] td:nth-last-child(2)", victim.id)
+        )
+    );
+    assert_eq!(text(&sheet, "#total-label"), "Total");
+}
