@@ -150,6 +150,16 @@ pub fn change_tafel(
                 "Die Tafel ist abgeschlossen (Gong): keine Zeile mehr eintragen, korrigieren oder löschen. Zuerst «Abschluss zurücknehmen».",
             ));
         }
+        // Which Spiel the change touches, as the Protokoll names it.
+        let (line_no, spiel) = match change {
+            TafelChange::Add(s) => (Some(lines.len() + 1), Some(s)),
+            TafelChange::Replace(n, s) => (Some(n), Some(s)),
+            TafelChange::Delete(n) => (
+                Some(n),
+                n.checked_sub(1).and_then(|i| lines.get(i)).copied(),
+            ),
+            TafelChange::Gong(_) => (None, None),
+        };
         let bad_line = |n: usize| Refusal::invalid(format!("Zeile {n} gibt es nicht."));
         match change {
             TafelChange::Add(s) => lines.push(s),
@@ -211,6 +221,10 @@ pub fn change_tafel(
                 "lines": lines.len(),
                 "gong": gong,
                 "striche": [score.points_a, score.points_b],
+                "line": line_no,
+                "spiel": spiel.map(|s| s.summary()),
+                "striche_before": existing.as_ref().map(|r| [r.points_a, r.points_b]),
+                "visa_removed": existing.as_ref().is_some_and(|r| r.visaed()),
             })),
         )?;
         finish_result_writes(conn, id, before.as_deref())?;

@@ -10,7 +10,7 @@ pub enum Role {
     Leitung,
     /// Turnierbüro: teams, draws, results.
     Buero,
-    /// Kontrolleur: visas; reads everything.
+    /// Kontrolleur: visas; reads everything, the Protokoll included.
     Kontrolleur,
 }
 
@@ -58,7 +58,8 @@ impl Role {
         match self {
             Role::Leitung => true,
             Role::Buero => matches!(permission, ManageTeams | Draw | EnterResults),
-            Role::Kontrolleur => matches!(permission, Visa | CorrectVisaedResults),
+            // The Kontrolleur checks: he reads the Protokoll too (it has nothing to write).
+            Role::Kontrolleur => matches!(permission, Visa | CorrectVisaedResults | ViewAudit),
         }
     }
 }
@@ -106,6 +107,8 @@ mod tests {
         assert!(Role::Kontrolleur.may(Permission::CorrectVisaedResults));
         assert!(!Role::Kontrolleur.may(Permission::EnterResults));
         assert!(!Role::Kontrolleur.may(Permission::Disqualify));
+        assert!(Role::Kontrolleur.may(Permission::ViewAudit));
+        assert!(!Role::Buero.may(Permission::ViewAudit));
     }
 
     #[test]

@@ -17,7 +17,7 @@ use crate::domain::format;
 use crate::domain::ids::TournamentId;
 use crate::domain::marathon::quick::SpielForm;
 use crate::domain::marathon::tafel::{Tafel, compute};
-use crate::domain::marathon::{CARD_POINTS, Cards, Ruling, Side, Spiel, Trump};
+use crate::domain::marathon::{Ruling, Side, Spiel, Trump};
 use crate::pdf::tafel::blank_tafeln;
 use crate::web::error::AppError;
 use actix_web::http::StatusCode;
@@ -75,13 +75,6 @@ pub(super) fn striche_text(s: &crate::domain::marathon::Striche) -> String {
     )
 }
 
-fn side(s: Side) -> &'static str {
-    match s {
-        Side::A => "A",
-        Side::B => "B",
-    }
-}
-
 pub(super) fn line_views(spiele: &[Spiel], tafel: &Tafel) -> Vec<LineView> {
     spiele
         .iter()
@@ -90,26 +83,9 @@ pub(super) fn line_views(spiele: &[Spiel], tafel: &Tafel) -> Vec<LineView> {
         .map(|(i, (s, l))| LineView {
             number: i + 1,
             partie: l.partie,
-            trump: match s.ruling {
-                Some(_) => "Regelentscheid",
-                None => s.trump.label(),
-            },
-            cards: match (s.ruling, s.cards) {
-                (Some(ruling), _) => ruling.label().into(),
-                (None, cards) => match cards {
-                    Cards::Points(a) => format!("{a} : {}", CARD_POINTS.saturating_sub(a)),
-                    Cards::Match(m) => format!("Match {}", side(m)),
-                },
-            },
-            weis: [
-                (s.weis_a > 0).then(|| format!("Weis A {}", s.weis_a)),
-                (s.weis_b > 0).then(|| format!("Weis B {}", s.weis_b)),
-                s.stoeck.map(|x| format!("Stöck {}", side(x))),
-            ]
-            .into_iter()
-            .flatten()
-            .collect::<Vec<_>>()
-            .join(", "),
+            trump: s.trump_text(),
+            cards: s.cards_text(),
+            weis: s.weis_text(),
             added_a: format::number(i64::from(l.added.0)),
             added_b: format::number(i64::from(l.added.1)),
             score: format!(

@@ -74,3 +74,69 @@ async fn the_protokoll_speaks_german_filters_and_pages() {
         "no raw JSON in the sentences"
     );
 }
+
+/// The Kontrolleur reads the Protokoll (he has nothing to write there); Tafel changes name
+/// the Spiel, what it holds, the Striche before and after, a reopened Tafel and a fallen
+/// visa — never "1 : 0 → 1 : 0 korrigiert".
+#[tokio::test]
+async fn tafel_changes_in_the_protokoll_name_the_spiel_and_the_kontrolleur_reads_them() {
+    use crate::marathon::{lines, marathon_tournament};
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let kontrolle = app.account(&leitung, KONTROLLEUR, "kontrolleur").await;
+    let buero = app.account(&leitung, BUERO, "buero").await;
+    let id = marathon_tournament(&app, &leitung, "60").await;
+    let tafel = format!("/tournaments/{id}/passen/1/tafel/1");
+    for line in lines().into_iter().take(3) {
+        let mut form = line.clone();
+        form.push(("action", "add"));
+        leitung.post_ok(&tafel, &form).await;
+    }
+    leitung.post_ok(&tafel, &[("action", "gong")]).await;
+    kontrolle
+        .post_ok(&format!("/tournaments/{id}/passen/1/tables/1/visa"), &[])
+        .await;
+    leitung.post_ok(&tafel, &[("action", "ungong")]).await;
+    leitung
+        .post_ok(
+            &tafel,
+            &[
+                ("action", "add"),
+                ("trump", "rose"),
+                ("cards_a", "100"),
+                ("weis_b", "50"),
+            ],
+        )
+        .await;
+    let r = buero.get(&format!("/audit?tournament={id}")).await;
+    assert_eq!(r.status(), reqwest::StatusCode::FORBIDDEN, "not the Büro");
+    let html = kontrolle.html(&format!("/audit?tournament={id}")).await;
+    let entries = select_all(&html, "#protocol tbody tr .entry");
+    let all = entries.join("\n");
+    assert!(
+        all.contains(
+            "Spielrunde 1, Tisch 1: Tafel: Spiel 4 (Rose 100 : 57, Weis B 50) eingetragen, Striche"
+        ),
+        "{all}"
+    );
+    assert!(
+        all.contains(
+            "Spielrunde 1, Tisch 1: Tafel: Spiel 1 (Obenabe Match A) eingetragen, Striche"
+        ),
+        "{all}"
+    );
+    assert!(
+        all.contains("Tafel: Abschluss zurückgenommen, Striche")
+            && all.contains("Visum aufgehoben"),
+        "{all}"
+    );
+    for line in &entries {
+        if let Some((before, after)) = line
+            .split_once(": ")
+            .and_then(|(_, rest)| rest.split_once(" korrigiert"))
+            .and_then(|(change, _)| change.split_once(" → "))
+        {
+            assert_ne!(before, after, "no unchanged correction: {line}");
+        }
+    }
+}

@@ -118,6 +118,13 @@ impl Side {
             Side::B => "b",
         }
     }
+    /// As the Tafel writes it: A or B.
+    pub fn label(self) -> &'static str {
+        match self {
+            Side::A => "A",
+            Side::B => "B",
+        }
+    }
 }
 
 /// Striche per category (already in Striche, i.e. multiplied by the category's value).
@@ -256,6 +263,48 @@ impl Spiel {
             stoeck: None,
             first: None,
             ruling: Some(ruling),
+        }
+    }
+
+    /// The trump column of a Tafel line ("Regelentscheid" for a ruling).
+    pub fn trump_text(&self) -> &'static str {
+        match self.ruling {
+            Some(_) => "Regelentscheid",
+            None => self.trump.label(),
+        }
+    }
+
+    /// The cards column: "100 : 57", "Match A", or the ruling.
+    pub fn cards_text(&self) -> String {
+        match (self.ruling, self.cards) {
+            (Some(ruling), _) => ruling.label().into(),
+            (None, Cards::Points(a)) => format!("{a} : {}", CARD_POINTS.saturating_sub(a)),
+            (None, Cards::Match(side)) => format!("Match {}", side.label()),
+        }
+    }
+
+    /// Weis and Stöck: "Weis A 50, Stöck B" (empty without).
+    pub fn weis_text(&self) -> String {
+        [
+            (self.weis_a > 0).then(|| format!("Weis A {}", self.weis_a)),
+            (self.weis_b > 0).then(|| format!("Weis B {}", self.weis_b)),
+            self.stoeck.map(|x| format!("Stöck {}", x.label())),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(", ")
+    }
+
+    /// The whole line in one phrase, for the Protokoll: "Rose 100 : 57, Weis A 50".
+    pub fn summary(&self) -> String {
+        let head = match self.ruling {
+            Some(_) => self.cards_text(),
+            None => format!("{} {}", self.trump_text(), self.cards_text()),
+        };
+        match self.weis_text() {
+            weis if weis.is_empty() => head,
+            weis => format!("{head}, {weis}"),
         }
     }
 }

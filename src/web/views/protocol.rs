@@ -97,12 +97,31 @@ pub fn describe(e: &AuditRow, names: &Names<'_>) -> ProtocolLine {
                     let reason = text(&after, "grund")
                         .map(|g| format!(" – Grund: {g}"))
                         .unwrap_or_default();
-                    format!(
-                        "{}: {} → {} korrigiert von {by}{reason}",
-                        at_table(),
-                        points(&before),
-                        points(&after)
-                    )
+                    let visaed = |v: &Value| {
+                        ["visa_a_at", "visa_b_at"]
+                            .iter()
+                            .any(|k| v.get(*k).is_some_and(|x| !x.is_null()))
+                    };
+                    let visa = if visaed(&before) && !visaed(&after) {
+                        ", Visum aufgehoben"
+                    } else {
+                        ""
+                    };
+                    // A Tafel line that moves no Strich still rewrites the result: said so,
+                    // not "1 : 0 → 1 : 0 korrigiert".
+                    match points(&before) == points(&after) {
+                        true => format!(
+                            "{}: Resultat neu berechnet, unverändert {}{visa} ({by}){reason}",
+                            at_table(),
+                            points(&after)
+                        ),
+                        false => format!(
+                            "{}: {} → {} korrigiert{visa} von {by}{reason}",
+                            at_table(),
+                            points(&before),
+                            points(&after)
+                        ),
+                    }
                 }
                 "visa" => format!("{} ({pair}) visiert von {by}", at_table()),
                 "delete" => format!(
@@ -208,16 +227,48 @@ pub fn describe(e: &AuditRow, names: &Names<'_>) -> ProtocolLine {
             ClockAction::parse(action).map_or(action.to_string(), |a| a.done_message().to_string())
         ),
         ("tafel", action) => {
-            let what = match action {
-                "add_line" => "Tafel: Zeile eingetragen",
-                "correct_line" => "Tafel: Zeile korrigiert",
-                "delete_line" => "Tafel: Zeile gelöscht",
-                "gong" => "Tafel abgeschlossen (Gong)",
-                "entry_mode" => "Tafel: Art der Punkte geändert",
-                "replace_source" => "Resultatquelle ersetzt",
-                other => other,
+            // Entries since the Spiel is named: which line, what it holds, the Striche
+            // before and after, and whether a visa fell. Older entries say less.
+            let spiel = int(&after, "line").map(|n| match text(&after, "spiel") {
+                Some(what) => format!("Spiel {n} ({what})"),
+                None => format!("Spiel {n}"),
+            });
+            let line_word = |done: &str| match &spiel {
+                Some(spiel) => format!("Tafel: {spiel} {done}"),
+                None => format!("Tafel: Zeile {done}"),
             };
-            format!("{}: {what} von {by}", at_table())
+            let closed = after.get("gong").and_then(Value::as_bool);
+            let what = match action {
+                "add_line" => line_word("eingetragen"),
+                "correct_line" => line_word("korrigiert"),
+                "delete_line" => line_word("gelöscht"),
+                "gong" if closed == Some(false) => "Tafel: Abschluss zurückgenommen".into(),
+                "gong" => "Tafel abgeschlossen (Gong)".into(),
+                "entry_mode" => "Tafel: Art der Punkte geändert".into(),
+                "replace_source" => "Resultatquelle ersetzt".into(),
+                other => other.into(),
+            };
+            let pair = |key: &str| {
+                after.get(key).and_then(Value::as_array).map(|v| {
+                    v.iter()
+                        .map(|x| x.as_i64().unwrap_or_default().to_string())
+                        .collect::<Vec<_>>()
+                        .join(" : ")
+                })
+            };
+            let striche = match (pair("striche_before"), pair("striche")) {
+                (Some(b), Some(a)) if b != a => format!(", Striche {b} → {a}"),
+                (Some(b), Some(_)) => format!(", Striche unverändert {b}"),
+                (None, Some(a)) if action != "entry_mode" && action != "replace_source" => {
+                    format!(", Striche {a}")
+                }
+                _ => String::new(),
+            };
+            let visa = match after.get("visa_removed").and_then(Value::as_bool) {
+                Some(true) => ", Visum aufgehoben",
+                _ => "",
+            };
+            format!("{}: {what}{striche}{visa} von {by}", at_table())
         }
         ("table_report", action) => {
             teams.extend(
