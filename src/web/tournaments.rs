@@ -12,7 +12,7 @@ use crate::db::{marathon, results, tournaments, users};
 use crate::domain::form::FieldErrors;
 use crate::domain::format;
 use crate::domain::ids::TournamentId;
-use crate::domain::mode::Mode;
+use crate::domain::mode::{Mode, ResultEntry};
 use crate::domain::role::Permission;
 use crate::domain::tournament::{TournamentForm, TournamentSettings};
 use crate::web::error::AppError;
@@ -55,6 +55,47 @@ struct FormPage {
     modes: [Mode; 3],
     form: TournamentForm,
     errors: FieldErrors,
+    /// Drawn: mode, Passen and Spiele are fixed and shown as such.
+    drawn: Option<Mode>,
+    /// The modes (keys, space-separated) whose results are points, and those in Striche:
+    /// which fields of the form apply to which mode.
+    points_modes: String,
+    striche_modes: String,
+}
+
+impl FormPage {
+    fn new(
+        ctx: Ctx,
+        id: Option<TournamentId>,
+        form: TournamentForm,
+        errors: FieldErrors,
+        drawn: Option<Mode>,
+    ) -> Self {
+        let keys = |striche: bool| {
+            Mode::ALL
+                .iter()
+                .filter(|m| (m.facts().entry == ResultEntry::Striche) == striche)
+                .map(|m| m.key())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        FormPage {
+            ctx,
+            id,
+            modes: Mode::ALL,
+            form,
+            errors,
+            drawn,
+            points_modes: keys(false),
+            striche_modes: keys(true),
+        }
+    }
+
+    /// Whether the mode the form shows counts Striche (its fields are shown, the others
+    /// hidden; the script follows a change of mode).
+    fn striche(&self) -> bool {
+        Mode::from_key(&self.form.mode).is_some_and(|m| m.facts().entry == ResultEntry::Striche)
+    }
 }
 
 pub struct PasseProgress {
@@ -113,13 +154,13 @@ async fn new_form(user: User) -> Result<HttpResponse, AppError> {
         ),
         ..Default::default()
     };
-    page(&FormPage {
-        ctx: user.0.ctx(),
-        id: None,
-        modes: Mode::ALL,
+    page(&FormPage::new(
+        user.0.ctx(),
+        None,
         form,
-        errors: FieldErrors::new(),
-    })
+        FieldErrors::new(),
+        None,
+    ))
 }
 
 async fn create(
@@ -131,13 +172,7 @@ async fn create(
         Ok(s) => s,
         Err(errors) => {
             return page_with(
-                &FormPage {
-                    ctx: post.session.ctx(),
-                    id: None,
-                    modes: Mode::ALL,
-                    form: post.form,
-                    errors,
-                },
+                &FormPage::new(post.session.ctx(), None, post.form, errors, None),
                 StatusCode::UNPROCESSABLE_ENTITY,
             );
         }
@@ -243,13 +278,13 @@ async fn edit_form(
         Ok((guard::tournament(conn, id)?, marathon::rules(conn, id)?))
     })
     .await?;
-    page(&FormPage {
-        ctx: user.0.ctx().with_tournament(&row),
-        id: Some(row.id),
-        modes: Mode::ALL,
-        form: form_of(&row, &rules),
-        errors: FieldErrors::new(),
-    })
+    page(&FormPage::new(
+        user.0.ctx().with_tournament(&row),
+        Some(row.id),
+        form_of(&row, &rules),
+        FieldErrors::new(),
+        row.draw_seed.map(|_| row.mode),
+    ))
 }
 
 async fn update(
@@ -262,14 +297,16 @@ async fn update(
     let settings = match TournamentSettings::try_from(&post.form) {
         Ok(s) => s,
         Err(errors) => {
+            let row = db(&state, move |conn| Ok(guard::tournament(conn, id)?)).await?;
+            let drawn = row.draw_seed.map(|_| row.mode);
             return page_with(
-                &FormPage {
-                    ctx: post.session.ctx(),
-                    id: Some(id),
-                    modes: Mode::ALL,
-                    form: post.form,
+                &FormPage::new(
+                    post.session.ctx().with_tournament(&row),
+                    Some(id),
+                    post.form,
                     errors,
-                },
+                    drawn,
+                ),
                 StatusCode::UNPROCESSABLE_ENTITY,
             );
         }

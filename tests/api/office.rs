@@ -301,3 +301,60 @@ async fn closing_names_the_teams_without_final_visa_first() {
     let page = leitung.html(&format!("/tournaments/{id}")).await;
     assert!(select_all(&page, "#unvisaed").is_empty());
 }
+
+/// The tournament form shows the fields of its mode: no Jassmarathon rules for a
+/// Partnerschieber, no Spiele for a Jassmarathon, the Pauschale's unit per mode; after the
+/// draw, mode, Passen and Spiele are shown as fixed (and saved unchanged), not refused.
+#[tokio::test]
+async fn the_tournament_form_shows_what_applies_to_its_mode_and_what_is_fixed() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let new = leitung.html("/tournaments/new").await;
+    assert!(attr(&new, "#marathon-rules", "hidden").is_some());
+    assert!(attr(&new, "#marathon-rules", "data-modes").is_some_and(|m| m == "jassmarathon"));
+    let visible_label: Vec<String> = select_all(&new, "label[for=pauschale] span:not([hidden])");
+    assert_eq!(visible_label.len(), 1);
+    assert!(
+        visible_label[0].contains("in Punkten pro Passe"),
+        "{visible_label:?}"
+    );
+
+    let marathon = crate::marathon::marathon_tournament(&app, &leitung, "60").await;
+    let edit = leitung.html(&format!("/tournaments/{marathon}/edit")).await;
+    assert!(attr(&edit, "#marathon-rules", "hidden").is_none());
+    let visible_label = select_all(&edit, "label[for=pauschale] span:not([hidden])");
+    assert!(
+        visible_label[0].contains("in Strichen pro Spielrunde"),
+        "{visible_label:?}"
+    );
+    assert!(text(&edit, "#fixed-fields").contains("Jassmarathon, 2 Spielrunden"));
+
+    let id = drawn_field(&leitung, "3", "12", "", 8).await;
+    let edit = leitung.html(&format!("/tournaments/{id}/edit")).await;
+    assert!(select_all(&edit, "select#mode").is_empty());
+    assert_eq!(
+        text(&edit, "#fixed-fields p"),
+        "Seit der Auslosung fest: Partnerschieber, 3 Passen à 12 Spiele."
+    );
+    // The form as shown saves: its fixed fields travel along unchanged.
+    let mut form: Vec<(String, String)> =
+        select_attr(&edit, "form.narrow input[type=hidden]", "name")
+            .into_iter()
+            .zip(select_attr(
+                &edit,
+                "form.narrow input[type=hidden]",
+                "value",
+            ))
+            .filter(|(name, _)| name != "_csrf")
+            .collect();
+    form.extend([
+        ("name".to_string(), "Cup im Saal, neu".to_string()),
+        ("date".into(), "2026-11-22".into()),
+        ("pauschale".into(), "660".into()),
+    ]);
+    let form: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    leitung
+        .post_ok(&format!("/tournaments/{id}/edit"), &form)
+        .await;
+    assert_eq!(app.data(id).tournament.name, "Cup im Saal, neu");
+}
