@@ -122,6 +122,9 @@ struct ShowPage {
     /// first few named, and how many there are.
     unvisaed: Vec<String>,
     unvisaed_count: usize,
+    /// The server listens on this computer only and no public address is set: the QR
+    /// codes printed on the Standblätter point at this computer, no phone opens them.
+    qr_points_here: bool,
 }
 
 /// How many teams without final visa the overview names before closing.
@@ -243,6 +246,7 @@ async fn show(
         progress,
         unvisaed: unvisaed.1.iter().map(team_label).collect(),
         unvisaed_count: unvisaed.0 as usize,
+        qr_points_here: state.listen.ip().is_loopback() && state.public_url.is_none(),
         t: TournamentView::new(tournament),
     })
 }

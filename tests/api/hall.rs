@@ -141,3 +141,24 @@ async fn head_is_answered_like_get_and_every_tournament_links_its_live_page() {
         .unwrap();
     assert_eq!(r.status(), StatusCode::NOT_FOUND);
 }
+
+/// Printing Standblätter while the server listens on this computer only and no public
+/// address is set: the page with the print links warns that the QR codes point here; with
+/// a public address (or the hall's bind) it does not.
+#[tokio::test]
+async fn the_print_links_warn_while_qr_codes_would_point_at_this_computer() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = drawn_field(&leitung, "3", "12", "", 4).await;
+    let page = leitung.html(&format!("/tournaments/{id}")).await;
+    assert!(
+        text(&page, "#qr-warning").contains("zeigen auf diesen Computer"),
+        "{}",
+        text(&page, "#prints")
+    );
+    let public = spawn_app_with(|s| s.public_url = Some("http://192.168.1.20:8080".into())).await;
+    let leitung = public.leitung().await;
+    let id = drawn_field(&leitung, "3", "12", "", 4).await;
+    let page = leitung.html(&format!("/tournaments/{id}")).await;
+    assert!(select_all(&page, "#qr-warning").is_empty());
+}

@@ -27,13 +27,15 @@ async fn jassmarathon_results_are_corrected_through_the_tischliste_link() {
     let kontrolle = app.account(&leitung, KONTROLLEUR, "kontrolleur").await;
     let id = marathon_tournament(&app, &leitung, "90").await;
 
-    // Table 1 from its Tafel, table 2 by Schnellerfassung; both visaed.
+    // Table 1 from its Tafel (closed: a running one is not visaed), table 2 by
+    // Schnellerfassung; both visaed.
     let tafel = format!("/tournaments/{id}/passen/1/tafel/1");
     for line in lines().into_iter().take(3) {
         let mut form = line.clone();
         form.push(("action", "add"));
         buero.post_ok(&tafel, &form).await;
     }
+    buero.post_ok(&tafel, &[("action", "gong")]).await;
     let r = post_owned(
         &buero,
         &format!("/tournaments/{id}/passen/1/quick"),
@@ -114,7 +116,10 @@ async fn jassmarathon_results_are_corrected_through_the_tischliste_link() {
         .await;
     assert_eq!(r.status(), StatusCode::FORBIDDEN, "visaed: not the Büro's");
     assert_eq!(app.dump(), dump);
-    let page = kontrolle
+    // A closed, visaed Tafel is reopened by the Kontrolleur (the visa falls: the result is
+    // the Büro's again), then the Büro corrects its line.
+    kontrolle.post_ok(&tafel, &[("action", "ungong")]).await;
+    let page = buero
         .post_ok(
             &tafel,
             &[
@@ -146,9 +151,9 @@ async fn jassmarathon_results_are_corrected_through_the_tischliste_link() {
         rows[1]
     );
     let audit = app.audit_actions();
-    // Every Tafel line after the first rewrites the table's result: lines 2 and 3, the
-    // corrected Schnellerfassung and the corrected Tafel line.
-    assert_eq!(audit.iter().filter(|a| *a == "result:correct").count(), 4);
+    // Every Tafel change after the first line rewrites the table's result: lines 2 and 3,
+    // the Gong, the corrected Schnellerfassung, the reopening and the corrected line.
+    assert_eq!(audit.iter().filter(|a| *a == "result:correct").count(), 6);
     assert!(audit.contains(&"tafel:correct_line".to_string()));
 }
 
