@@ -205,18 +205,6 @@
     });
   }
 
-  // Jassmarathon: count down to the gong from the moment the server named.
-  setInterval(function () {
-    var clock = document.getElementById("live-clock");
-    var shown = document.getElementById("live-remaining");
-    if (!clock || !shown || !clock.dataset.endsAt) return;
-    var left = Math.round((parseInt(clock.dataset.endsAt, 10) - Date.now()) / 1000);
-    if (left <= 0) { shown.textContent = "Gong"; return; }
-    var h = Math.floor(left / 3600), m = Math.floor((left % 3600) / 60), s = left % 60;
-    var mm = h > 0 ? (m < 10 ? "0" + m : m) : m;
-    shown.textContent = (h > 0 ? h + ":" : "") + mm + ":" + (s < 10 ? "0" + s : s);
-  }, 1000);
-
   if (window.EventSource) {
     var source = new EventSource("/tournaments/" + id + "/live/events?v=" + version);
     source.addEventListener("delta", function (e) {

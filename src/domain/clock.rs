@@ -49,6 +49,18 @@ pub fn state(duration_minutes: u32, clock: Option<&ClockFacts>, now: NaiveDateTi
     }
 }
 
+impl ClockState {
+    /// What the Leitung can do with the clock now (the office shows only these buttons).
+    pub fn actions(self) -> &'static [ClockAction] {
+        match self {
+            ClockState::NotStarted => &[ClockAction::Start],
+            ClockState::Running { .. } => &[ClockAction::Pause, ClockAction::End],
+            ClockState::Paused { .. } => &[ClockAction::Resume, ClockAction::End],
+            ClockState::Gong => &[],
+        }
+    }
+}
+
 /// What the Turnierleitung does with the clock of a Spielrunde.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ClockAction {
@@ -76,6 +88,16 @@ impl ClockAction {
             ClockAction::Pause => "pause",
             ClockAction::Resume => "resume",
             ClockAction::End => "end",
+        }
+    }
+
+    /// The button's word.
+    pub fn label(self) -> &'static str {
+        match self {
+            ClockAction::Start => "Start",
+            ClockAction::Pause => "Anhalten",
+            ClockAction::Resume => "Weiter",
+            ClockAction::End => "Gong (beenden)",
         }
     }
 
@@ -192,6 +214,41 @@ mod tests {
         assert_eq!(state(90, Some(&c), at(15, 40, 0)), ClockState::Gong);
         c.ended_at = Some(at(15, 1, 0));
         assert_eq!(state(90, Some(&c), at(15, 2, 0)), ClockState::Gong);
+    }
+
+    /// The buttons offered are exactly the actions the clock accepts in its state.
+    #[test]
+    fn the_actions_offered_are_those_that_apply() {
+        let running = ClockFacts {
+            started_at: at(14, 0, 0),
+            paused_at: None,
+            paused_seconds: 0,
+            ended_at: None,
+        };
+        let paused = ClockFacts {
+            paused_at: Some(at(14, 10, 0)),
+            ..running
+        };
+        let ended = ClockFacts {
+            ended_at: Some(at(14, 20, 0)),
+            ..running
+        };
+        let now = at(14, 30, 0);
+        for facts in [None, Some(running), Some(paused), Some(ended)] {
+            let offered = state(90, facts.as_ref(), now).actions();
+            for action in [
+                ClockAction::Start,
+                ClockAction::Pause,
+                ClockAction::Resume,
+                ClockAction::End,
+            ] {
+                assert_eq!(
+                    offered.contains(&action),
+                    transition(action, facts.as_ref(), now).is_ok(),
+                    "{facts:?} {action:?}"
+                );
+            }
+        }
     }
 
     #[test]

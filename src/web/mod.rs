@@ -66,7 +66,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 }
 
 /// Stylesheets and scripts are part of the binary, so it runs from any directory.
-const ASSETS: [(&str, &str, &str); 6] = [
+const ASSETS: [(&str, &str, &str); 8] = [
     (
         "style.css",
         "text/css; charset=utf-8",
@@ -96,6 +96,16 @@ const ASSETS: [(&str, &str, &str); 6] = [
         "print.js",
         "text/javascript; charset=utf-8",
         include_str!("../../static/print.js"),
+    ),
+    (
+        "clock.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../static/clock.js"),
+    ),
+    (
+        "tournament_form.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../static/tournament_form.js"),
     ),
 ];
 

@@ -469,3 +469,46 @@ async fn a_running_tafel_is_visaed_only_after_its_gong() {
     let r = app.data(id).result_at(1, 1).unwrap().clone();
     assert!(r.visa_a_by.is_some() && r.visa_b_by.is_some());
 }
+
+/// The Tischliste of a Spielrunde leads to its clock and Tafeln; the clock counts down in
+/// the office too (the moment of the gong for the script); only the buttons that apply are
+/// shown (a wrong one gave an error page).
+#[tokio::test]
+async fn the_spielrunde_clock_is_reachable_ticks_and_offers_what_applies() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = marathon_tournament(&app, &leitung, "60").await;
+    let tischliste = leitung.html(&format!("/tournaments/{id}/passen/1")).await;
+    assert_eq!(
+        attr(&tischliste, "#round-page", "href"),
+        Some(format!("/tournaments/{id}/passen/1/entry"))
+    );
+    assert_eq!(
+        attr(&tischliste, "tr[data-table='1'] a.tafel-link", "href"),
+        Some(format!("/tournaments/{id}/passen/1/tafel/1"))
+    );
+    let round = format!("/tournaments/{id}/passen/1/entry");
+    let buttons = |page: &Html| select_all(page, "#clock-actions button");
+    let page = leitung.html(&round).await;
+    assert_eq!(buttons(&page), vec!["Start"]);
+    assert!(attr(&page, "#clock", "data-ends-at").is_none());
+    let clock = format!("/tournaments/{id}/passen/1/clock");
+    let page = leitung.post_ok(&clock, &[("action", "start")]).await;
+    assert_eq!(buttons(&page), vec!["Anhalten", "Gong (beenden)"]);
+    let ends: i64 = attr(&page, "#clock", "data-ends-at")
+        .unwrap()
+        .parse()
+        .unwrap();
+    let in_an_hour = chrono::Local::now().timestamp_millis() + 3_600_000;
+    assert!((ends - in_an_hour).abs() < 60_000, "{ends} vs {in_an_hour}");
+    assert!(page.html().contains("/static/clock.js"));
+    assert_eq!(leitung.get("/static/clock.js").await.status(), StatusCode::OK);
+    let page = leitung.post_ok(&clock, &[("action", "pause")]).await;
+    assert_eq!(buttons(&page), vec!["Weiter", "Gong (beenden)"]);
+    assert!(
+        attr(&page, "#clock", "data-ends-at").is_none(),
+        "paused: no countdown"
+    );
+    let page = leitung.post_ok(&clock, &[("action", "end")]).await;
+    assert!(buttons(&page).is_empty());
+}

@@ -1,6 +1,6 @@
 //! The clock of a Spielrunde as shown on the office pages and the live page.
 
-use crate::domain::clock::{self, ClockFacts, ClockState};
+use crate::domain::clock::{self, ClockAction, ClockFacts, ClockState};
 use crate::domain::marathon::Rules;
 
 pub struct ClockView {
@@ -10,16 +10,21 @@ pub struct ClockView {
     pub ends_at_ms: Option<i64>,
     /// The gong has sounded: open Tafeln write their last Spiel and are closed.
     pub gong: bool,
+    /// The buttons that apply now.
+    pub actions: &'static [ClockAction],
 }
 
 pub fn clock_view(rules: &Rules, facts: Option<&ClockFacts>) -> ClockView {
     let now = crate::db::now();
-    match clock::state(rules.round_minutes, facts, now) {
+    let state = clock::state(rules.round_minutes, facts, now);
+    let actions = state.actions();
+    match state {
         ClockState::NotStarted => ClockView {
             state: "nicht gestartet",
             remaining: clock::format_remaining(i64::from(rules.round_minutes) * 60),
             ends_at_ms: None,
             gong: false,
+            actions,
         },
         ClockState::Running {
             remaining_seconds,
@@ -32,18 +37,21 @@ pub fn clock_view(rules: &Rules, facts: Option<&ClockFacts>) -> ClockView {
                 .single()
                 .map(|t| t.timestamp_millis()),
             gong: false,
+            actions,
         },
         ClockState::Paused { remaining_seconds } => ClockView {
             state: "angehalten",
             remaining: clock::format_remaining(remaining_seconds),
             ends_at_ms: None,
             gong: false,
+            actions,
         },
         ClockState::Gong => ClockView {
             state: "Gong",
             remaining: "0:00".into(),
             ends_at_ms: None,
             gong: true,
+            actions,
         },
     }
 }
