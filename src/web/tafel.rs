@@ -35,6 +35,8 @@ pub struct LineView {
     pub added_b: String,
     pub score: String,
     pub events: String,
+    /// The line that won its Partie: the Tafel draws the line under it.
+    pub partie_ends: bool,
 }
 
 #[derive(Template)]
@@ -99,6 +101,10 @@ pub(super) fn line_views(spiele: &[Spiel], tafel: &Tafel) -> Vec<LineView> {
                 .map(|e| e.label())
                 .collect::<Vec<_>>()
                 .join(", "),
+            partie_ends: l
+                .events
+                .iter()
+                .any(|e| matches!(e, crate::domain::marathon::tafel::Event::Sieg(_))),
         })
         .collect()
 }

@@ -502,7 +502,10 @@ async fn the_spielrunde_clock_is_reachable_ticks_and_offers_what_applies() {
     let in_an_hour = chrono::Local::now().timestamp_millis() + 3_600_000;
     assert!((ends - in_an_hour).abs() < 60_000, "{ends} vs {in_an_hour}");
     assert!(page.html().contains("/static/clock.js"));
-    assert_eq!(leitung.get("/static/clock.js").await.status(), StatusCode::OK);
+    assert_eq!(
+        leitung.get("/static/clock.js").await.status(),
+        StatusCode::OK
+    );
     let page = leitung.post_ok(&clock, &[("action", "pause")]).await;
     assert_eq!(buttons(&page), vec!["Weiter", "Gong (beenden)"]);
     assert!(
@@ -511,4 +514,37 @@ async fn the_spielrunde_clock_is_reachable_ticks_and_offers_what_applies() {
     );
     let page = leitung.post_ok(&clock, &[("action", "end")]).await;
     assert!(buttons(&page).is_empty());
+}
+
+/// The Tafel marks where a Partie ended, asks before a line is deleted (office and phone
+/// alike), and its Weis fields say whether they take raw or multiplied points.
+#[tokio::test]
+async fn the_tafel_marks_partie_ends_asks_before_deleting_and_names_the_weis_unit() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = marathon_tournament(&app, &leitung, "60").await;
+    let tafel = format!("/tournaments/{id}/passen/1/tafel/1");
+    let mut html = leitung.html(&tafel).await;
+    for line in lines() {
+        let mut form = line.clone();
+        form.push(("action", "add"));
+        html = leitung.post_ok(&tafel, &form).await;
+    }
+    let ends = select_attr(&html, "#lines tr.partie-end", "data-line");
+    assert_eq!(
+        ends,
+        vec!["10", "14"],
+        "Sieg B in Spiel 10, Sieg A in Spiel 14"
+    );
+    assert!(text(&html, "tr[data-line='10']").contains("Partie 1 zu Ende"));
+    let question = attr(&html, "tr[data-line='3'] form", "data-confirm").unwrap();
+    assert!(
+        question.starts_with("Spiel 3 (Schelle Match B) löschen?"),
+        "{question}"
+    );
+    assert!(text(&html, "label[for=weis_a]").contains("roh"));
+    let html = leitung
+        .post_ok(&tafel, &[("action", "entry_mode"), ("multiplied", "1")])
+        .await;
+    assert!(text(&html, "label[for=weis_a]").contains("multipliziert"));
 }

@@ -714,6 +714,11 @@ async fn in_the_jassmarathon_the_schreiber_writes_the_tafel_and_the_opponents_co
     let page = schreiber.page().await;
     assert_eq!(select_all(&page, "#tafel-lines tbody tr").len(), 15);
     assert!(text(&page, "#headline").contains("Tafel läuft"));
+    // Deleting a line asks first.
+    assert_eq!(
+        select_attr(&page, "#tafel-lines form", "data-confirm")[2],
+        "Spiel 3 löschen?"
+    );
     // A line that cannot be: refused at its field, the Tafel unchanged.
     let r = schreiber
         .post(
