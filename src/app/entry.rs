@@ -10,13 +10,14 @@ use super::tafel::record_replacement;
 use super::{Refusal, double_entry, guard};
 use crate::db::Lock;
 use crate::db::tournament_data::{self, TournamentData};
-use crate::db::{Conn, marathon, results, seats, write_tx};
+use crate::db::{Conn, marathon, results, seats, table_entry, write_tx};
 use crate::domain::entry::{RoundShape, parse_result};
 use crate::domain::form::FieldErrors;
 use crate::domain::ids::TournamentId;
 use crate::domain::mode::ResultEntry;
 use crate::domain::result::ResultForm;
 use crate::domain::role::{Actor, Permission, ResultWrite};
+use crate::domain::table_report::ReportState;
 
 /// What became of a result typed in the Büro.
 pub enum Typed {
@@ -28,6 +29,9 @@ pub enum Typed {
     Done {
         table: u32,
         outcome: SaveOutcome,
+        /// The table's open report from the phones that this entry replaced (its points
+        /// A : B): the clerk is told.
+        replaced_report: Option<(i32, i32)>,
     },
 }
 
@@ -116,10 +120,19 @@ pub fn save_typed(
                 .map(|d| serde_json::to_string(&d))
                 .transpose()?,
         };
+        let open_report =
+            table_entry::report_at(conn, id, passe, table)?.filter(|r| r.state.is_open());
         let outcome = save_loaded(conn, actor, &data, &entry)?;
+        let replaced_report = match open_report {
+            Some(before) => table_entry::report_at(conn, id, passe, table)?
+                .filter(|now| now.state == ReportState::Ersetzt)
+                .map(|_| (before.points_a, before.points_b)),
+            None => None,
+        };
         Ok(Typed::Done {
             table: parsed.table,
             outcome,
+            replaced_report,
         })
     })
 }

@@ -186,6 +186,10 @@ pub enum Admission {
 /// Checks a typed code for the team with this Startnummer. Wrong codes are counted per
 /// address (IPv6: its /64), per team at that address (these two block for a while) and per
 /// team from anywhere (never blocks: the office is warned instead).
+/// What a phone is told once the tournament is closed.
+pub const CLOSED_FOR_PHONES: &str =
+    "Das Turnier ist abgeschlossen: Resultate vom Tisch sind nicht mehr möglich.";
+
 pub fn admit(
     conn: &mut Conn,
     id: TournamentId,
@@ -194,6 +198,10 @@ pub fn admit(
     address: &str,
 ) -> Result<Admission, Refusal> {
     let t = guard::tournament(conn, id)?;
+    // A closed tournament admits no phone (and writes no admission into its Protokoll).
+    if t.closed {
+        return Err(Refusal::invalid(CLOSED_FOR_PHONES));
+    }
     if !stored::opening(conn, id)?.is_on() {
         return Err(Refusal::invalid(
             "Resultate vom Tisch sind in diesem Turnier nicht eingeschaltet.",
@@ -632,17 +640,25 @@ pub fn act(
                     .ok_or_else(|| Refusal::Internal("dispute without report".into()))?;
                 let note: String = note.trim().chars().take(300).collect();
                 // A Tafel is disputed with a note (the office looks at it); points with the
-                // side's own figure.
-                let score = match (tafel_mode, table_report::parse_own(seat.side, &own, spiele)) {
-                    (true, _) if note.is_empty() => {
+                // side's own, different figure and a note.
+                let score = match tafel_mode {
+                    true if note.is_empty() => {
                         return Ok(Done::Invalid(crate::domain::form::FieldErrors::single(
                             "note",
                             "Bitte kurz sagen, was auf der Tafel nicht stimmt.",
                         )));
                     }
-                    (true, _) => None,
-                    (false, Ok(score)) => Some(score),
-                    (false, Err(errors)) => return Ok(Done::Invalid(errors)),
+                    true => None,
+                    false => match table_report::parse_dispute(
+                        seat.side,
+                        &own,
+                        &note,
+                        spiele,
+                        reported_score(report),
+                    ) {
+                        Ok(score) => Some(score),
+                        Err(errors) => return Ok(Done::Invalid(errors)),
+                    },
                 };
                 let after = stored::answer(
                     conn,

@@ -2,9 +2,10 @@
 //! team confirms it (then it counts) or disputes it (then the office decides). What a phone
 //! may do is decided here, from the table's situation alone.
 
-use super::form::FieldErrors;
+use super::form::{FieldErrors, parse_number};
 use super::marathon::Side;
-use super::result::{ResultForm, TableScore, parse_score};
+use super::mode::POINTS_PER_SPIEL;
+use super::result::{TableScore, check_score};
 
 /// Whether a tournament takes results from its tables, and in which Passe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -249,22 +250,70 @@ pub struct OwnFigures {
 }
 
 /// The table's score from the figures of one side, checked as the office's entry is; the
-/// messages name the phone's fields.
+/// messages speak to the players ("Ihre Punkte", not "Punkte Team A").
 pub fn parse_own(side: Side, own: &OwnFigures, spiele: u32) -> Result<TableScore, FieldErrors> {
     if own.points.trim().is_empty() {
         return Err(FieldErrors::single("points", "Bitte Ihre Punkte eingeben."));
     }
-    let form = match side {
-        Side::A => ResultForm {
-            points_a: own.points.clone(),
-            ..Default::default()
-        },
-        Side::B => ResultForm {
-            points_b: own.points.clone(),
-            ..Default::default()
-        },
+    let total = POINTS_PER_SPIEL * spiele;
+    let mut errors = FieldErrors::new();
+    let Some(points) = parse_number(&mut errors, "points", "Ihre Punkte", &own.points, 0, total)
+    else {
+        return Err(errors);
     };
-    parse_score(&form, spiele).map_err(|errors| errors.renamed(|_| "points"))
+    let (points_a, points_b) = match side {
+        Side::A => (points, total - points),
+        Side::B => (total - points, points),
+    };
+    check_score(
+        TableScore {
+            points_a,
+            points_b,
+            matches_a: 0,
+            matches_b: 0,
+        },
+        spiele,
+    )
+    .map_err(|errors| errors.renamed(|_| "points"))
+}
+
+/// A dispute of reported points: the disputing side's own figure, which must differ from
+/// the report (the same figure is a confirmation), and a note saying what is wrong (the
+/// office decides on it). Both problems are named at once.
+pub fn parse_dispute(
+    side: Side,
+    own: &OwnFigures,
+    note: &str,
+    spiele: u32,
+    reported: TableScore,
+) -> Result<TableScore, FieldErrors> {
+    let mut errors = FieldErrors::new();
+    let score = match parse_own(side, own, spiele) {
+        Ok(score) if score == reported => {
+            errors.add(
+                "points",
+                "Das ist das gemeldete Resultat. Stimmt es, bitte bestätigen; sonst Ihre richtigen Punkte eingeben.",
+            );
+            None
+        }
+        Ok(score) => Some(score),
+        Err(e) => {
+            for m in e.messages() {
+                errors.add("points", m);
+            }
+            None
+        }
+    };
+    if note.trim().is_empty() {
+        errors.add(
+            "note",
+            "Bitte kurz sagen, was nicht stimmt (für das Turnierbüro).",
+        );
+    }
+    match score {
+        Some(score) if errors.is_empty() => Ok(score),
+        _ => Err(errors),
+    }
 }
 
 #[cfg(test)]
@@ -418,6 +467,25 @@ mod tests {
         assert!(may_decide(ReportState::Laufend, Version::Reported).is_err());
     }
 
+    /// A dispute says something else: another figure, and what is wrong.
+    #[test]
+    fn a_dispute_needs_a_different_figure_and_a_note() {
+        let own = |points: &str| OwnFigures {
+            points: points.into(),
+        };
+        let reported = parse_own(Side::A, &own("1000"), 12).unwrap();
+        let same = parse_dispute(Side::B, &own("884"), "", 12, reported).unwrap_err();
+        assert!(
+            same.get("points").unwrap().contains("gemeldete Resultat"),
+            "{same:?}"
+        );
+        assert!(same.get("note").is_some(), "{same:?}");
+        let no_note = parse_dispute(Side::B, &own("900"), "  ", 12, reported).unwrap_err();
+        assert!(no_note.get("points").is_none() && no_note.get("note").is_some());
+        let disputed = parse_dispute(Side::B, &own("900"), "Weis vergessen", 12, reported).unwrap();
+        assert_eq!((disputed.points_a, disputed.points_b), (984, 900));
+    }
+
     #[test]
     fn a_side_types_its_own_points_and_the_other_gets_the_rest() {
         let own = |points: &str| OwnFigures {
@@ -428,7 +496,11 @@ mod tests {
         let b = parse_own(Side::B, &own("1000"), 12).unwrap();
         assert_eq!((b.points_a, b.points_b), (884, 1000));
         let too_many = parse_own(Side::B, &own("1885"), 12).unwrap_err();
-        assert!(too_many.get("points").is_some(), "{too_many:?}");
+        assert_eq!(
+            too_many.get("points"),
+            Some("Ihre Punkte: muss zwischen 0 und 1'884 liegen."),
+            "the players' words, not the office's \"Punkte Team B\""
+        );
         assert!(
             parse_own(Side::A, &own(""), 12)
                 .unwrap_err()

@@ -67,13 +67,24 @@ async fn show(
             .count();
         FromTables {
             open: setting.passe() == Some(passe),
-            summary: format!(
-                "{} bestätigt · {} gemeldet · {} Widerspruch · {} ohne Meldung",
-                count(ReportState::Bestaetigt) + count(ReportState::Entschieden),
-                count(ReportState::Gemeldet),
-                count(ReportState::Widerspruch),
-                missing
-            ),
+            // Every report counted once, by what became of it; a state none has is left out.
+            summary: [
+                (count(ReportState::Bestaetigt), "bestätigt"),
+                (count(ReportState::Entschieden), "vom Büro entschieden"),
+                (count(ReportState::Gemeldet), "gemeldet"),
+                (count(ReportState::Laufend), "Tafel läuft"),
+                (count(ReportState::Widerspruch), "Widerspruch"),
+                (
+                    count(ReportState::Ersetzt),
+                    "im Büro erfasst (Meldung ersetzt)",
+                ),
+                (missing, "ohne Meldung"),
+            ]
+            .into_iter()
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, what)| format!("{n} {what}"))
+            .collect::<Vec<_>>()
+            .join(" · "),
         }
     });
     page(&PassePage {

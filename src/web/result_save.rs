@@ -92,9 +92,20 @@ pub async fn save(
     let (typed, t, versions) = db(state, move |conn| {
         let typed = save_typed(conn, &actor, id, passe, &form)?;
         let t = guard::tournament(conn, id)?;
-        if let Typed::Done { table, outcome } = &typed
-            && let Some(message) = saved_message(&t, outcome, passe, *table)
+        if let Typed::Done {
+            table,
+            outcome,
+            replaced_report,
+        } = &typed
+            && let Some(mut message) = saved_message(&t, outcome, passe, *table)
         {
+            if let Some((a, b)) = replaced_report {
+                message.push_str(&format!(
+                    " Die offene Meldung vom Tisch ({} : {}) ist damit ersetzt.",
+                    format::number(i64::from(*a)),
+                    format::number(i64::from(*b))
+                ));
+            }
             crate::db::users::set_flash(conn, &token, &message)?;
         }
         Ok((typed, t, crate::db::tournaments::versions(conn)?))

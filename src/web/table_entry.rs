@@ -94,6 +94,8 @@ struct PhonePage {
     total: String,
     csrf: String,
     points: String,
+    /// A dispute's note as typed, shown again when the dispute was refused.
+    typed_note: String,
     errors: FieldErrors,
     message: Option<String>,
     /// Jassmarathon: the Tafel at the table.
@@ -190,9 +192,24 @@ async fn give_code(
     let address = client_address(&req);
     let typed = form.into_inner().code;
     let admission = db(&state, move |conn| {
-        Ok(use_case::admit(conn, id, startnummer, &typed, &address)?)
+        Ok(use_case::admit(conn, id, startnummer, &typed, &address))
     })
     .await?;
+    let admission = match admission {
+        Ok(admission) => admission,
+        // What the code cannot open is said on the code page, not an error page.
+        Err(Refusal::Invalid(message)) => {
+            return code_page(
+                &state,
+                id,
+                startnummer,
+                Some(message),
+                StatusCode::UNPROCESSABLE_ENTITY,
+            )
+            .await;
+        }
+        Err(other) => return Err(other.into()),
+    };
     match admission {
         Admission::Admitted(token) => {
             let secure = state
@@ -250,11 +267,11 @@ fn wait_text(seconds: i64) -> String {
     }
 }
 
+/// The message after a step, where the headline does not already say it (it says what
+/// the table's state is: "Gemeldet: wartet …", "Resultat bestätigt: es zählt.").
 fn done_message(key: &str) -> Option<&'static str> {
     match key {
-        "gemeldet" => Some("Gemeldet. Jetzt bestätigt das gegnerische Team auf seinem Telefon."),
-        "bestaetigt" => Some("Bestätigt: das Resultat zählt."),
-        "widerspruch" => Some("Widerspruch gemeldet: das Turnierbüro entscheidet."),
+        "gemeldet" => Some("Ihre Meldung ist beim gegnerischen Team zur Bestätigung."),
         _ => None,
     }
 }
@@ -300,6 +317,7 @@ fn phone_page(
         total: format::number(i64::from(total)),
         csrf: access.csrf_token.clone(),
         points,
+        typed_note: String::new(),
         errors,
         message,
         tafel_mode: t.mode.facts().entry == ResultEntry::Striche,
@@ -310,6 +328,10 @@ fn phone_page(
         form: SpielForm::default(),
         trumps: Trump::ALL,
     };
+    if t.closed {
+        view.headline = use_case::CLOSED_FOR_PHONES.into();
+        return view;
+    }
     let seat = match (at.opening, at.seat) {
         (Opening::Off, _) => {
             view.headline =
@@ -359,6 +381,14 @@ fn phone_page(
         }
         view.note = report.note.clone().unwrap_or_default();
         view.seen = report.version;
+        // The reporter's own figure stands in the (folded) form to change it.
+        if view.points.is_empty() && report.reporter_id == at.team.id {
+            let own = match seat.side {
+                Side::A => report.points_a,
+                Side::B => report.points_b,
+            };
+            view.points = own.max(0).to_string();
+        }
     }
     // What the phone may do is the domain's decision; the page only offers it.
     let may = |ask| table_report::decide(&seat.situation, ask).is_ok();
@@ -477,7 +507,11 @@ async fn post(
         &access,
         acted,
         ok,
-        (form.points, None),
+        Typed {
+            points: form.points,
+            note: form.note,
+            spiel: None,
+        },
     )
     .await
 }
@@ -502,6 +536,13 @@ async fn phone_of(
     }
 }
 
+/// What a phone typed, shown again after a refusal.
+struct Typed {
+    points: String,
+    note: String,
+    spiel: Option<SpielForm>,
+}
+
 /// After a phone's step: to its page (with `ok`'s suffix), or its page again with what was
 /// refused, as the table now stands, and what was typed.
 async fn respond(
@@ -510,7 +551,7 @@ async fn respond(
     access: &TableAccessRow,
     acted: Result<Done, Refusal>,
     ok: impl Fn(&Done) -> &'static str,
-    (points, spiel): (String, Option<SpielForm>),
+    typed: Typed,
 ) -> Result<HttpResponse, AppError> {
     let (message, errors, status) = match acted {
         Ok(Done::Invalid(errors)) => (None, errors, StatusCode::UNPROCESSABLE_ENTITY),
@@ -532,8 +573,9 @@ async fn respond(
     };
     let team = access.team_id;
     let at = db(state, move |conn| Ok(use_case::at_table(conn, id, team)?)).await?;
-    let mut page = phone_page(at, access, message, points, errors);
-    if let Some(spiel) = spiel {
+    let mut page = phone_page(at, access, message, typed.points, errors);
+    page.typed_note = typed.note;
+    if let Some(spiel) = typed.spiel {
         page.form = spiel;
     }
     page_with(&page, status)
@@ -595,7 +637,11 @@ async fn tafel(
         &access,
         acted,
         |_| "#tafel",
-        (String::new(), Some(form.spiel)),
+        Typed {
+            points: String::new(),
+            note: String::new(),
+            spiel: Some(form.spiel),
+        },
     )
     .await
 }

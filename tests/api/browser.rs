@@ -921,6 +921,23 @@ async fn a_phone_reports_the_other_confirms_and_office_and_hall_follow() {
             "the report waiting for confirmation",
         )
         .await;
+    // The reporter sees the report and a small, folded "ändern" (not a big button over an
+    // empty field); every button a finger can hit (≥ 44 px); no staff login in the header.
+    let shown = phone_a
+        .js("var d = document.getElementById('change-report'); \
+             var buttons = Array.prototype.slice.call(document.querySelectorAll('#table-phone button, #table-phone summary')) \
+               .filter(function (b) { return b.offsetParent !== null; }); \
+             return [document.getElementById('reported').textContent.indexOf(\"1'000\") >= 0, \
+                     !!d && !d.open, d ? d.querySelector('summary').textContent : '', \
+                     buttons.every(function (b) { return b.getBoundingClientRect().height >= 44; }), \
+                     !document.querySelector('header a[href=\"/login\"]')]")
+        .await;
+    phone_a
+        .ensure(
+            shown == serde_json::json!([true, true, "ändern", true, true]),
+            format!("the reporter's phone after reporting: {shown}"),
+        )
+        .await;
     phone_a.js("window.notReloaded = true; return true").await;
 
     // The office sees the report arrive, without a reload.

@@ -532,8 +532,15 @@ async fn phones_act_only_at_their_table_in_the_open_passe_with_a_valid_code() {
         .post_ok(&format!("/tournaments/{id}/close"), &[])
         .await;
     let (a2, _) = sitting(&app, id, 2, 1);
-    let late = phone(&app, "127.0.0.1", id, a2, &codes[&a2]).await;
-    let r = late.post("melden", &[("points", "900")]).await;
+    let late = Phone {
+        client: app.client_at("127.0.0.7"),
+        tournament: id,
+        startnummer: a2,
+        csrf: Default::default(),
+    };
+    let r = late.give_code(&codes[&a2]).await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY, "no admission");
+    let r = phone_a1.post("melden", &[("points", "900")]).await;
     assert_eq!(r.status(), StatusCode::FORBIDDEN);
     assert_eq!(stored(&app, id, 2, 1), None);
 }
@@ -820,4 +827,121 @@ async fn in_the_jassmarathon_the_schreiber_writes_the_tafel_and_the_opponents_co
         .await;
     assert_eq!(report_state(&app, id, 1, 2).as_deref(), Some("ersetzt"));
     assert!(app.data(id).result_at(1, 2).is_some());
+}
+
+/// A dispute says something: another figure and a note; the players' page speaks to them
+/// (their words, 1'884, no staff login, the own report folded behind "ändern"); the office
+/// is told when its entry replaces an open report; the Tischliste counts every report; the
+/// Protokoll gives the disputing side's figure; a closed tournament admits no phone.
+#[tokio::test]
+async fn disputes_say_something_phones_speak_to_players_and_the_office_is_told() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let buero = app.account(&leitung, BUERO, "buero").await;
+    let id = tournament_with_table_entry(&leitung).await;
+    let codes = codes(&leitung, id).await;
+    let (a1, b1) = sitting(&app, id, 1, 1);
+    let phone_a = phone(&app, "127.0.3.11", id, a1, &codes[&a1]).await;
+    let phone_b = phone(&app, "127.0.3.12", id, b1, &codes[&b1]).await;
+
+    // The players' page: no staff "Anmelden", the total as 1'884, their words in errors.
+    let page = phone_a.page().await;
+    assert!(!page.html().contains("/login"), "no staff login on a phone");
+    assert!(text(&page, "label[for=points]").contains("Rest von 1'884"));
+    let r = phone_a.post("melden", &[("points", "1885")]).await;
+    let page = Html::parse_document(&r.text().await.unwrap());
+    assert!(
+        text(&page, "p.error").contains("Ihre Punkte: muss zwischen 0 und 1'884 liegen"),
+        "{}",
+        text(&page, "p.error")
+    );
+    let r = phone_a.post("melden", &[("points", "1000")]).await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    // The reporter sees the report, and "ändern" folded with the own figure in it.
+    let page = phone_a.page().await;
+    assert!(text(&page, "#reported").contains("1'000"));
+    assert_eq!(text(&page, "#change-report summary"), "ändern");
+    assert!(attr(&page, "#change-report", "open").is_none());
+    assert_eq!(attr(&page, "#points", "value").as_deref(), Some("1000"));
+
+    // A dispute with the same figure and no note is no dispute.
+    let seen = phone_b.seen().await;
+    let before = app.dump();
+    let r = phone_b
+        .post(
+            "widersprechen",
+            &[("seen", &seen), ("points", "884"), ("note", "")],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = Html::parse_document(&r.text().await.unwrap());
+    let errors = select_all(&page, "p.error");
+    assert!(
+        errors.iter().any(|e| e.contains("gemeldete Resultat")),
+        "{errors:?}"
+    );
+    assert!(
+        errors.iter().any(|e| e.contains("was nicht stimmt")),
+        "{errors:?}"
+    );
+    assert_eq!(app.dump(), before, "nothing written");
+    let r = phone_b
+        .post(
+            "widersprechen",
+            &[
+                ("seen", &seen),
+                ("points", "900"),
+                ("note", "Weis vergessen"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    let protokoll = leitung.html(&format!("/audit?tournament={id}")).await;
+    let lines = select_all(&protokoll, "#protocol tbody tr .entry").join("\n");
+    assert!(
+        lines.contains(
+            "Widerspruch gegen 1'000 : 884, die Gegner sagen 984 : 900 – «Weis vergessen»"
+        ),
+        "{lines}"
+    );
+
+    // Table 2 reports; the office types it instead and is told what it replaced.
+    let (a2, _) = sitting(&app, id, 1, 2);
+    let phone_c = phone(&app, "127.0.3.13", id, a2, &codes[&a2]).await;
+    phone_c.post("melden", &[("points", "700")]).await;
+    let html = enter(&buero, id, 1, 2, 710).await;
+    assert!(
+        text(&html, ".flash")
+            .contains("Die offene Meldung vom Tisch (700 : 1'184) ist damit ersetzt."),
+        "{}",
+        text(&html, ".flash")
+    );
+    let passe = leitung.html(&format!("/tournaments/{id}/passen/1")).await;
+    assert_eq!(
+        text(&passe, "#from-tables")
+            .split("): ")
+            .nth(1)
+            .unwrap_or_default(),
+        "1 Widerspruch · 1 im Büro erfasst (Meldung ersetzt) · 2 ohne Meldung"
+    );
+
+    // Closed: the phone offers nothing, a code opens nothing and writes nothing.
+    leitung
+        .post_ok(&format!("/tournaments/{id}/close"), &[])
+        .await;
+    let page = phone_a.page().await;
+    assert!(text(&page, "#headline").contains("abgeschlossen"));
+    assert!(select_all(&page, "form").is_empty());
+    let (a3, _) = sitting(&app, id, 1, 3);
+    let before = app.dump();
+    let late = Phone {
+        client: app.client_at("127.0.3.14"),
+        tournament: id,
+        startnummer: a3,
+        csrf: Default::default(),
+    };
+    let r = late.give_code(&codes[&a3]).await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.text().await.unwrap().contains("abgeschlossen"));
+    assert_eq!(app.dump(), before, "no admission after the close");
 }

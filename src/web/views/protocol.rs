@@ -289,8 +289,19 @@ pub fn describe(e: &AuditRow, names: &Names<'_>) -> ProtocolLine {
                 "tafel_reopen" => "Tafel am Tisch: Abschluss zurückgenommen".into(),
                 "confirm" => format!("Meldung {} von den Gegnern bestätigt", points(&after)),
                 "dispute" => format!(
-                    "Widerspruch gegen {}{}",
+                    "Widerspruch gegen {}{}{}",
                     points(&after),
+                    match (
+                        int(&after, "answer_points_a"),
+                        int(&after, "answer_points_b")
+                    ) {
+                        (Some(a), Some(b)) => format!(
+                            ", die Gegner sagen {} : {}",
+                            format::number(a),
+                            format::number(b)
+                        ),
+                        _ => String::new(),
+                    },
                     text(&after, "note")
                         .map(|n| format!(" – «{n}»"))
                         .unwrap_or_default()
