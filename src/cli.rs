@@ -14,32 +14,38 @@ use std::process::ExitCode;
     about = "Turnierbüro für Jassturniere (Partnerschieber, Jassmarathon, Einzelschieber)"
 )]
 struct Cli {
-    /// Address to listen on.
-    #[arg(long, env = "JASSTURNIER_BIND", default_value = DEFAULT_BIND, global = true)]
-    bind: String,
     /// SQLite database file.
     #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE, global = true)]
     database_url: String,
+    /// The server's settings (before `serve`, or without a command): only the server takes
+    /// them, so the other commands' help lists only their own flags.
+    #[command(flatten)]
+    serve: ServeArgs,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+/// The server's settings.
+#[derive(clap::Args)]
+struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, env = "JASSTURNIER_BIND", default_value = DEFAULT_BIND)]
+    bind: String,
     /// Address players reach the app at, printed as QR code on Standblätter.
-    #[arg(long, env = "JASSTURNIER_PUBLIC_URL", global = true)]
+    #[arg(long, env = "JASSTURNIER_PUBLIC_URL")]
     public_url: Option<String>,
     /// Folder for automatic backups (default: `backups/` next to the database).
-    #[arg(long, env = "JASSTURNIER_BACKUP_DIR", global = true)]
+    #[arg(long, env = "JASSTURNIER_BACKUP_DIR")]
     backup_dir: Option<std::path::PathBuf>,
     /// Minutes between automatic backups while a tournament is open (0: off).
-    #[arg(
-        long,
-        env = "JASSTURNIER_BACKUP_MINUTES",
-        default_value_t = 5,
-        global = true
-    )]
+    #[arg(long, env = "JASSTURNIER_BACKUP_MINUTES", default_value_t = 5)]
     backup_minutes: u64,
     /// Seconds between automatic backups, instead of minutes (for tests).
-    #[arg(long, env = "JASSTURNIER_BACKUP_SECONDS", hide = true, global = true)]
+    #[arg(long, env = "JASSTURNIER_BACKUP_SECONDS", hide = true)]
     backup_seconds: Option<u64>,
     /// HTTP worker threads. More than cores: only one at a time sends a live page to a fast
     /// reader, so the connection of the Büro rarely shares an event loop with one.
-    #[arg(long, env = "JASSTURNIER_WORKERS", default_value_t = 16, global = true)]
+    #[arg(long, env = "JASSTURNIER_WORKERS", default_value_t = 16)]
     workers: usize,
     /// Nice value of the HTTP worker threads (0–19). Database work keeps normal priority,
     /// so result entry stays fast while hundreds of phones load the live Rangliste.
@@ -47,25 +53,23 @@ struct Cli {
         long,
         env = "JASSTURNIER_WORKER_NICE",
         default_value_t = crate::web::threads::WORKER_NICE,
-        value_parser = clap::value_parser!(i32).range(0..=19),
-        global = true
+        value_parser = clap::value_parser!(i32).range(0..=19)
     )]
     worker_nice: i32,
     /// The first-run setup needs the setup code from the console even from this machine
     /// (use it behind a reverse proxy, where every visitor seems to come from here).
-    #[arg(long, env = "JASSTURNIER_SETUP_REQUIRES_CODE", global = true)]
+    #[arg(long, env = "JASSTURNIER_SETUP_REQUIRES_CODE")]
     setup_requires_code: bool,
     /// PostgreSQL: do not listen for other instances' writes (behind PgBouncer in
     /// transaction mode, which does not pass LISTEN); live pages then follow by the poll.
-    #[arg(long, env = "JASSTURNIER_NO_PG_LISTEN", global = true)]
+    #[arg(long, env = "JASSTURNIER_NO_PG_LISTEN")]
     no_pg_listen: bool,
-    #[command(subcommand)]
-    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
 enum Command {
-    /// Serve the web application (the default).
+    /// Serve the web application (the default; its settings come before it:
+    /// `jassturnier --bind 0.0.0.0:8080 serve`).
     Serve,
     /// Manage accounts.
     User {
@@ -180,26 +184,26 @@ pub fn run() -> ExitCode {
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
         )
         .init();
+    let database_url = cli.database_url;
+    let args = cli.serve;
     let outcome = match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => serve(Settings {
-            bind: cli.bind,
-            database_url: cli.database_url,
-            workers: cli.workers.max(1),
-            worker_nice: cli.worker_nice,
-            public_url: cli.public_url,
-            backup_dir: cli.backup_dir,
+            bind: args.bind,
+            database_url: database_url.clone(),
+            workers: args.workers.max(1),
+            worker_nice: args.worker_nice,
+            public_url: args.public_url,
+            backup_dir: args.backup_dir,
             backup_interval: std::time::Duration::from_secs(
-                cli.backup_seconds.unwrap_or(cli.backup_minutes * 60),
+                args.backup_seconds.unwrap_or(args.backup_minutes * 60),
             ),
-            setup_from_loopback: !cli.setup_requires_code,
+            setup_from_loopback: !args.setup_requires_code,
             live_poll: std::time::Duration::from_secs(1),
-            pg_listen: !cli.no_pg_listen,
+            pg_listen: !args.no_pg_listen,
         }),
-        Command::Backup { file } => backup(&cli.database_url, &file).map(|m| println!("{m}")),
+        Command::Backup { file } => backup(&database_url, &file).map(|m| println!("{m}")),
         Command::Copy { from, to } => copy(&from, &to).map(|m| println!("{m}")),
-        Command::User { action } => {
-            user_command(&cli.database_url, action).map(|m| println!("{m}"))
-        }
+        Command::User { action } => user_command(&database_url, action).map(|m| println!("{m}")),
         Command::Demo {
             mode,
             teams,
@@ -211,7 +215,7 @@ pub fn run() -> ExitCode {
             .map_err(|_| format!("Unbekannter Modus «{mode}». {}", crate::demo::DEMO_MODES))
             .and_then(|mode| {
                 crate::demo::create(
-                    &cli.database_url,
+                    &database_url,
                     crate::demo::Size {
                         mode,
                         teams,

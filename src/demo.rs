@@ -75,7 +75,8 @@ const LAST: [&str; 24] = [
     "Ammann",
     "Lüthi",
 ];
-const TEAMS: [&str; 12] = [
+/// Every demo team has a name (an office's list shows team and players, not players twice).
+const TEAMS: [&str; 24] = [
     "Bärenstark",
     "Die Schellen-Asse",
     "Röselijasser",
@@ -88,6 +89,18 @@ const TEAMS: [&str; 12] = [
     "Trumpf-Buur",
     "Die Matchmacher",
     "Chrüz-Jasser",
+    "Banner-Träger",
+    "Ober und Under",
+    "Die Bergpreisler",
+    "Schellen-Nell",
+    "Jass-Füchse",
+    "Rosen-Ass",
+    "Eichel-Ober",
+    "Die Schieber",
+    "Wiis-Chläus",
+    "Matsch-Jäger",
+    "Stöckli-Club",
+    "Schilten-Puur",
 ];
 const PLACES: [(&str, &str); 6] = [
     ("JC Zürich", "Zürich"),
@@ -232,7 +245,7 @@ fn fill(conn: &mut db::Conn, size: Size) -> Result<String, Failure> {
             ),
             false => TeamInput {
                 startnummer: Some(i as u32 + 1),
-                name: (i % 2 == 0).then(|| format!("{}{suffix}", TEAMS[(i / 2) % TEAMS.len()])),
+                name: Some(format!("{}{suffix}", TEAMS[i % TEAMS.len()])),
                 player1: format!("{} {}", FIRST[i % 24], LAST[(i + round) % 24]),
                 player2: format!("{} {}", FIRST[(i + 7) % 24], LAST[(i + 11 + round) % 24]),
                 club: Some(club.to_string()),

@@ -56,6 +56,13 @@ impl RowView {
     pub fn players(&self) -> String {
         format!("{} / {}", self.team.player1, self.team.player2)
     }
+    /// The players column: empty where the team has no name (its label is the players).
+    pub fn players_column(&self) -> String {
+        match self.team.name.as_deref() {
+            Some(name) if !name.is_empty() => self.players(),
+            _ => String::new(),
+        }
+    }
     /// "660 P" for a Pauschale, "660 s" for a bye, the points otherwise.
     pub fn passen_text(&self) -> Vec<String> {
         self.cells().into_iter().map(|c| c.text).collect()

@@ -164,6 +164,16 @@ async fn show(
         .collect();
     let gong_of = |r: ResultId| gongs.contains(&r);
     let mut lines = line_views(sheet, &label_of, &gong_of);
+    // A Tafel still being written: its Striche are provisional, nothing to visa yet.
+    for (line, passe_line) in lines.iter_mut().zip(&sheet.lines) {
+        if let Some(table) = passe_line.table()
+            && data.open_tafeln.contains(&(line.passe, table))
+        {
+            line.status = "Tafel läuft";
+            line.points = format!("{} (provisorisch)", line.points);
+            line.visa_table = None;
+        }
+    }
     // The same total as the Rangliste: a Pauschale of a Passe not under way is shown, but
     // counts only once that Passe begins.
     let (kind, counted) = rangliste_rule(&data);

@@ -818,6 +818,42 @@ async fn the_jassmarathon_demo_is_played_in_striche_up_to_a_running_spielrunde()
     assert_eq!(tafel_lines, 4, "Tafel 1 of the running Spielrunde is begun");
     let ranking = c.html("/tournaments/1/ranking").await;
     assert!(text(&ranking, "main").contains("Striche"));
+    // Every demo team has a name: the Rangliste shows team and players, no one twice.
+    assert!(
+        d.teams
+            .iter()
+            .all(|t| t.name.as_deref().is_some_and(|n| !n.is_empty()))
+    );
+    let rows = select_all(&ranking, "#section-1 tbody tr").join("\n");
+    for team in &d.teams {
+        let players = format!("{} / {}", team.player1, team.player2);
+        assert!(rows.matches(&players).count() <= 1, "{players} once: {rows}");
+    }
+    // The team whose Tafel runs: its Standblatt says so, not "erfasst", and offers no visa.
+    let running = d.tables(4)[0].team_a.id;
+    let sheet = c.html(&format!("/tournaments/1/teams/{running}")).await;
+    let line = text(&sheet, "tr[data-passe='4']");
+    assert!(
+        line.contains("Tafel läuft") && line.contains("provisorisch"),
+        "{line}"
+    );
+    assert!(
+        !line.contains("erfasst") && !line.contains("visieren"),
+        "{line}"
+    );
+    // The demo's help lists the demo's flags, not the server's.
+    let help = std::process::Command::new(env!("CARGO_BIN_EXE_jassturnier"))
+        .args(["demo", "--help"])
+        .output()
+        .expect("help");
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(
+        help.contains("--teams") && help.contains("--database-url"),
+        "{help}"
+    );
+    for server_flag in ["--bind", "--public-url", "--workers", "--backup-dir"] {
+        assert!(!help.contains(server_flag), "{server_flag} in {help}");
+    }
 }
 
 /// The demo works for every size it accepts, and refuses the others before writing.
