@@ -5,7 +5,7 @@ use super::form::FieldErrors;
 use super::marathon::quick::parse_quick;
 use super::marathon::{Details, Rules};
 use super::mode::{Mode, ResultEntry};
-use super::result::{ResultForm, TableScore, parse_score, parse_table};
+use super::result::{ResultForm, TableScore, parse_score_of, parse_table};
 
 /// What a typed result is checked against: the round as stored when it is saved.
 #[derive(Debug, Clone, Copy)]
@@ -31,7 +31,7 @@ pub fn parse_result(shape: &RoundShape, form: &ResultForm) -> Result<ParsedResul
     match shape.mode.facts().entry {
         ResultEntry::Points => Ok(ParsedResult {
             table,
-            score: parse_score(form, shape.spiele)?,
+            score: parse_score_of(form, shape.spiele, shape.mode.entrant())?,
             details: None,
         }),
         ResultEntry::Striche => {
@@ -159,5 +159,33 @@ mod tests {
         );
         let e = parse_result(&shape(Mode::Partnerschieber), &form).unwrap_err();
         assert!(e.get("table").unwrap().contains("in dieser Passe nicht"));
+    }
+
+    /// An Einzelschieber's table has two Paare, not two Teams: its messages say so.
+    #[test]
+    fn the_side_word_follows_the_mode() {
+        let form = |a: &str, b: &str| ResultForm {
+            table: "1".into(),
+            points_a: a.into(),
+            points_b: b.into(),
+            ..Default::default()
+        };
+        let e = parse_result(&shape(Mode::Einzelschieber), &form("1885", "")).unwrap_err();
+        assert!(
+            e.get("points_a").unwrap().starts_with("Punkte Paar A:"),
+            "{e:?}"
+        );
+        let e = parse_result(&shape(Mode::Einzelschieber), &form("1000", "800")).unwrap_err();
+        assert!(
+            e.get("points_b")
+                .unwrap()
+                .starts_with("Die Summe beider Paare"),
+            "{e:?}"
+        );
+        let e = parse_result(&shape(Mode::Partnerschieber), &form("1885", "")).unwrap_err();
+        assert!(
+            e.get("points_a").unwrap().starts_with("Punkte Team A:"),
+            "{e:?}"
+        );
     }
 }

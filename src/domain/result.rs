@@ -2,7 +2,7 @@
 //! teams' points summing to 157 × Spiele.
 
 use super::form::{FieldErrors, parse_number};
-use super::mode::POINTS_PER_SPIEL;
+use super::mode::{Entrant, POINTS_PER_SPIEL};
 use serde::Deserialize;
 
 /// What the office types for one table, in any mode: points (Partnerschieber) or Striche
@@ -73,13 +73,23 @@ pub struct TableScore {
 /// Checks one table's score against the rules: the sum is exactly 157 × Spiele
 /// (seed 004 §2 and §7), and each Match is a whole Spiel of 157 for the team.
 pub fn check_score(score: TableScore, spiele: u32) -> Result<TableScore, FieldErrors> {
+    check_score_of(score, spiele, Entrant::Team)
+}
+
+/// [`check_score`] in the words of who sits at the table (Teams, or Paare of drawn partners).
+pub fn check_score_of(
+    score: TableScore,
+    spiele: u32,
+    entrant: Entrant,
+) -> Result<TableScore, FieldErrors> {
     let total = POINTS_PER_SPIEL * spiele;
     let mut errors = FieldErrors::new();
     if score.points_a + score.points_b != total {
         errors.add(
             "points_b",
             format!(
-                "Die Summe beider Teams ist {} statt {} ({POINTS_PER_SPIEL} × {} Spiele).",
+                "Die Summe beider {} ist {} statt {} ({POINTS_PER_SPIEL} × {} Spiele).",
+                entrant.sides(),
                 super::format::number(i64::from(score.points_a + score.points_b)),
                 super::format::number(i64::from(total)),
                 spiele
@@ -126,12 +136,26 @@ pub fn parse_table(raw: &str, tables: u32, round: &str) -> Result<u32, FieldErro
 /// Parses the points of a result form. Only one team's points are needed: the other
 /// team's are 157 × Spiele minus them. If both are given, their sum must be exact.
 pub fn parse_score(form: &ResultForm, spiele: u32) -> Result<TableScore, FieldErrors> {
+    parse_score_of(form, spiele, Entrant::Team)
+}
+
+/// [`parse_score`] with the messages in the words of who sits at the table ("Punkte Paar A"
+/// in an Einzelschieber).
+pub fn parse_score_of(
+    form: &ResultForm,
+    spiele: u32,
+    entrant: Entrant,
+) -> Result<TableScore, FieldErrors> {
+    let side = entrant.side();
     let total = POINTS_PER_SPIEL * spiele;
     let mut errors = FieldErrors::new();
     let a_given = !form.points_a.trim().is_empty();
     let b_given = !form.points_b.trim().is_empty();
     if !a_given && !b_given {
-        errors.add("points_a", "Punkte: bitte die Punkte eines Teams eingeben.");
+        errors.add(
+            "points_a",
+            format!("Punkte: bitte die Punkte eines {}s eingeben.", side),
+        );
         return Err(errors);
     }
     let points_a = a_given
@@ -139,7 +163,7 @@ pub fn parse_score(form: &ResultForm, spiele: u32) -> Result<TableScore, FieldEr
             parse_number(
                 &mut errors,
                 "points_a",
-                "Punkte Team A",
+                &format!("Punkte {side} A"),
                 &form.points_a,
                 0,
                 total,
@@ -151,7 +175,7 @@ pub fn parse_score(form: &ResultForm, spiele: u32) -> Result<TableScore, FieldEr
             parse_number(
                 &mut errors,
                 "points_b",
-                "Punkte Team B",
+                &format!("Punkte {side} B"),
                 &form.points_b,
                 0,
                 total,
@@ -165,8 +189,8 @@ pub fn parse_score(form: &ResultForm, spiele: u32) -> Result<TableScore, FieldEr
             parse_number(&mut errors, field, label, raw, 0, spiele)
         }
     };
-    let matches_a = matches("matches_a", "Matches Team A", &form.matches_a);
-    let matches_b = matches("matches_b", "Matches Team B", &form.matches_b);
+    let matches_a = matches("matches_a", &format!("Matches {side} A"), &form.matches_a);
+    let matches_b = matches("matches_b", &format!("Matches {side} B"), &form.matches_b);
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -176,7 +200,7 @@ pub fn parse_score(form: &ResultForm, spiele: u32) -> Result<TableScore, FieldEr
         (None, Some(b)) => (total - b, b),
         (None, None) => return Err(errors),
     };
-    check_score(
+    check_score_of(
         TableScore {
             points_a,
             points_b,
@@ -184,6 +208,7 @@ pub fn parse_score(form: &ResultForm, spiele: u32) -> Result<TableScore, FieldEr
             matches_b: matches_b.unwrap_or(0),
         },
         spiele,
+        entrant,
     )
 }
 

@@ -166,6 +166,13 @@ fn rows(data: &TournamentData) -> Vec<DrawRow> {
             (Some(table), Some(opponent)) => {
                 format!("Tisch {table} · gegen {}", opponent.startnummer)
             }
+            // No seat after leaving is no bye: who left is "ausgeschieden" from then on.
+            _ if data
+                .team(seat.team_id)
+                .is_some_and(|t| t.is_out(seat.passe as u32)) =>
+            {
+                "ausgeschieden".to_string()
+            }
             _ => "spielfrei".to_string(),
         };
         let passe = seat.passe as u32;
@@ -186,10 +193,12 @@ fn rows(data: &TournamentData) -> Vec<DrawRow> {
             team: team_label(team),
             passen: (1..=data.drawn_passen() as i32)
                 .map(|p| {
-                    cells
-                        .get(&(team.id, p))
-                        .cloned()
-                        .unwrap_or_else(|| "–".into())
+                    cells.get(&(team.id, p)).cloned().unwrap_or_else(|| {
+                        match team.is_out(p as u32) {
+                            true => "ausgeschieden".into(),
+                            false => "–".into(),
+                        }
+                    })
                 })
                 .collect(),
         })

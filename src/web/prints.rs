@@ -673,13 +673,28 @@ struct RankingJson<'a> {
     teams: Vec<TeamJson<'a>>,
 }
 
+/// Who a line of the Rangliste is: a team and its two players, or (Einzelschieber) one
+/// player by Name and Vorname, never as two players.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum WhoJson<'a> {
+    Team {
+        team: Option<&'a str>,
+        player1: &'a str,
+        player2: &'a str,
+    },
+    Player {
+        name: &'a str,
+        vorname: &'a str,
+    },
+}
+
 #[derive(Serialize)]
 struct TeamJson<'a> {
     rank: Option<u32>,
     startnummer: i32,
-    team: Option<&'a str>,
-    player1: &'a str,
-    player2: &'a str,
+    #[serde(flatten)]
+    who: WhoJson<'a>,
     /// Points per Passe that count in this Rangliste (null: none yet).
     rounds: Vec<Option<u32>>,
     /// Per Passe: "gespielt", "pauschale" or "spielfrei" (null: no points).
@@ -718,9 +733,17 @@ async fn ranking_json(
             .map(|r| TeamJson {
                 rank: r.rank,
                 startnummer: r.team.startnummer,
-                team: r.team.name.as_deref(),
-                player1: &r.team.player1,
-                player2: &r.team.player2,
+                who: match t.mode.draws_partners() {
+                    true => WhoJson::Player {
+                        name: &r.team.player1,
+                        vorname: &r.team.player2,
+                    },
+                    false => WhoJson::Team {
+                        team: r.team.name.as_deref(),
+                        player1: &r.team.player1,
+                        player2: &r.team.player2,
+                    },
+                },
                 rounds: r.scores.iter().map(|s| s.map(|s| s.points)).collect(),
                 round_kinds: r.scores.iter().map(|s| s.map(|s| s.kind.key())).collect(),
                 total: r.total,

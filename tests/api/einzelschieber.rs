@@ -409,6 +409,23 @@ async fn a_whole_einzelschieber_from_import_to_official_rangliste() {
     assert!(list.contains("A1") && list.contains("B2"), "{list}");
     let (_, _, csv) = bytes(&leitung, &format!("/tournaments/{id}/ranking.csv")).await;
     assert!(String::from_utf8_lossy(&csv).contains("Hans1"));
+    // ranking.json: one player by Name and Vorname, not two players.
+    let (_, _, json) = bytes(&leitung, &format!("/tournaments/{id}/ranking.json")).await;
+    let json: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    let first = json["teams"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["startnummer"] == 1)
+        .unwrap();
+    assert_eq!(
+        (first["name"].as_str(), first["vorname"].as_str()),
+        (Some("Bär1"), Some("Hans1"))
+    );
+    assert!(
+        first.get("player1").is_none() && first.get("player2").is_none(),
+        "{first}"
+    );
 }
 
 #[tokio::test]
@@ -520,6 +537,19 @@ async fn per_passe_einzelschieber_draws_among_the_players_still_in() {
     assert_eq!(data.tables(2).len(), 3);
     assert!(data.byes(2).is_empty());
     assert!(data.seat(2, gone).is_none());
+    // The draw list calls him what he is: ausgeschieden, not spielfrei.
+    let list = leitung.html(&format!("/tournaments/{id}/draw")).await;
+    let nr = data.team(gone).unwrap().startnummer;
+    let row = select_all(&list, "tbody tr")
+        .into_iter()
+        .find(|r| {
+            r.split_whitespace().nth(1) == Some(&nr.to_string()) || r.starts_with(&format!("{nr} "))
+        })
+        .unwrap_or_default();
+    assert!(
+        row.contains("ausgeschieden") && !row.contains("spielfrei"),
+        "{row}"
+    );
     let mut partners = HashSet::new();
     for p in 1..=2 {
         for t in data.tables(p) {

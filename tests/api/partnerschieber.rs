@@ -827,7 +827,10 @@ async fn the_jassmarathon_demo_is_played_in_striche_up_to_a_running_spielrunde()
     let rows = select_all(&ranking, "#section-1 tbody tr").join("\n");
     for team in &d.teams {
         let players = format!("{} / {}", team.player1, team.player2);
-        assert!(rows.matches(&players).count() <= 1, "{players} once: {rows}");
+        assert!(
+            rows.matches(&players).count() <= 1,
+            "{players} once: {rows}"
+        );
     }
     // The team whose Tafel runs: its Standblatt says so, not "erfasst", and offers no visa.
     let running = d.tables(4)[0].team_a.id;
