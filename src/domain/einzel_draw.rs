@@ -1464,7 +1464,8 @@ fn partner_delta(search: &Search<'_>, table: &[usize; 4], s1: usize, s2: usize) 
 }
 
 /// Table numbers for the groups of a Passe: as few players as possible at the table number
-/// they had in the Passe before (a few seeded tries and improving swaps).
+/// they had in the Passe before, exactly ([`numbering::assign`]); the groups are shuffled
+/// first, so that equal numberings are chosen by the seed.
 fn number_tables(
     mut tables: Vec<[usize; 4]>,
     previous: Option<&EinzelPasse>,
@@ -1479,29 +1480,19 @@ fn number_tables(
             last_table.insert(p, number);
         }
     }
-    let stays = |table: &[usize; 4], number: usize| {
-        table
+    tables.shuffle(rng);
+    let stays = |g: usize, number: usize| {
+        tables[g]
             .iter()
             .filter(|p| last_table.get(p) == Some(&number))
-            .count()
+            .count() as u32
     };
-    tables.shuffle(rng);
-    // Improving swaps of two groups' numbers until none helps.
-    let mut improved = true;
-    while improved {
-        improved = false;
-        for i in 0..tables.len() {
-            for j in i + 1..tables.len() {
-                let now = stays(&tables[i], i) + stays(&tables[j], j);
-                let swapped = stays(&tables[i], j) + stays(&tables[j], i);
-                if swapped < now {
-                    tables.swap(i, j);
-                    improved = true;
-                }
-            }
-        }
+    let number_of = numbering::assign(tables.len(), &stays);
+    let mut numbered = tables.clone();
+    for (g, &number) in number_of.iter().enumerate() {
+        numbered[number] = tables[g];
     }
-    tables
+    numbered
 }
 
 /// The quality of the Passen `schedule` (the fixed ones included).
@@ -1562,6 +1553,7 @@ pub fn quality(
 mod at_most_twice;
 mod bound;
 mod design;
+mod numbering;
 mod stored;
 
 #[cfg(test)]

@@ -62,6 +62,15 @@ pub(crate) fn lines() -> Vec<Vec<(&'static str, &'static str)>> {
     ]
 }
 
+/// The first `n` lines of [`lines`] on a Tafel, added one by one as the Büro types them.
+pub(crate) async fn write_lines(client: &Client, tafel: &str, n: usize) {
+    for line in lines().into_iter().take(n) {
+        let mut form = line.clone();
+        form.push(("action", "add"));
+        client.post_ok(tafel, &form).await;
+    }
+}
+
 pub(crate) fn quick(
     table: u32,
     a: &[(&'static str, &'static str)],
@@ -446,11 +455,7 @@ async fn a_running_tafel_is_visaed_only_after_its_gong() {
     let kontrolle = app.account(&leitung, KONTROLLEUR, "kontrolleur").await;
     let id = marathon_tournament(&app, &leitung, "60").await;
     let tafel = format!("/tournaments/{id}/passen/1/tafel/1");
-    for line in lines().into_iter().take(3) {
-        let mut form = line.clone();
-        form.push(("action", "add"));
-        leitung.post_ok(&tafel, &form).await;
-    }
+    write_lines(&leitung, &tafel, 3).await;
     let page = kontrolle.html(&format!("/tournaments/{id}/passen/1")).await;
     let row = select_all(&page, "tr[data-table='1']").concat();
     assert!(row.contains("Tafel läuft"), "{row}");

@@ -80,18 +80,14 @@ async fn the_protokoll_speaks_german_filters_and_pages() {
 /// visa — never "1 : 0 → 1 : 0 korrigiert".
 #[tokio::test]
 async fn tafel_changes_in_the_protokoll_name_the_spiel_and_the_kontrolleur_reads_them() {
-    use crate::marathon::{lines, marathon_tournament};
+    use crate::marathon::{marathon_tournament, write_lines};
     let app = spawn_app().await;
     let leitung = app.leitung().await;
     let kontrolle = app.account(&leitung, KONTROLLEUR, "kontrolleur").await;
     let buero = app.account(&leitung, BUERO, "buero").await;
     let id = marathon_tournament(&app, &leitung, "60").await;
     let tafel = format!("/tournaments/{id}/passen/1/tafel/1");
-    for line in lines().into_iter().take(3) {
-        let mut form = line.clone();
-        form.push(("action", "add"));
-        leitung.post_ok(&tafel, &form).await;
-    }
+    write_lines(&leitung, &tafel, 3).await;
     leitung.post_ok(&tafel, &[("action", "gong")]).await;
     kontrolle
         .post_ok(&format!("/tournaments/{id}/passen/1/tables/1/visa"), &[])

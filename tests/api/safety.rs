@@ -182,14 +182,7 @@ async fn a_tournament_round_trips_through_its_json_export() {
 
 /// A drawn tournament of 3 Passen à 12 Spiele whose results are entered twice, blind.
 async fn double_entry_tournament(leitung: &Client) -> i32 {
-    let id = create_tournament(leitung, "3", "12").await;
-    import_teams(leitung, id, fixture("teams_semikolon_cp1252.csv")).await;
-    leitung
-        .post_ok(
-            &format!("/tournaments/{id}/draw"),
-            &[("mode", "fest"), ("seed", "9")],
-        )
-        .await;
+    let id = drawn_swiss(leitung).await;
     leitung
         .post_ok(
             &format!("/tournaments/{id}/edit"),
@@ -681,14 +674,7 @@ async fn a_results_import_is_a_first_entry_and_only_confirmed_results_say_bestae
     let zweite = app
         .account(&leitung, ("zweite", "zweite-passwort"), "buero")
         .await;
-    let id = create_tournament(&leitung, "3", "12").await;
-    import_teams(&leitung, id, fixture("teams_semikolon_cp1252.csv")).await;
-    leitung
-        .post_ok(
-            &format!("/tournaments/{id}/draw"),
-            &[("mode", "fest"), ("seed", "9")],
-        )
-        .await;
+    let id = drawn_swiss(&leitung).await;
     let d = app.data(id);
     let tables = d.tables(1);
     let nr = |t: usize| (tables[t].team_a.startnummer, tables[t].team_b.startnummer);
@@ -762,6 +748,19 @@ async fn a_results_import_is_a_first_entry_and_only_confirmed_results_say_bestae
         "entered once: {}",
         row(tables[0].number)
     );
+}
+
+/// The swiss fixture drawn with a fixed plan: 3 Passen à 12 Spiele.
+async fn drawn_swiss(leitung: &Client) -> i32 {
+    let id = create_tournament(leitung, "3", "12").await;
+    import_teams(leitung, id, fixture("teams_semikolon_cp1252.csv")).await;
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/draw"),
+            &[("mode", "fest"), ("seed", "9")],
+        )
+        .await;
+    id
 }
 
 /// The tournament form of [`double_entry_tournament`] with double entry on.
