@@ -879,3 +879,50 @@ async fn a_draw_overtaken_again_and_again_is_refused_and_writes_nothing() {
     assert!(data.tournament.draw_seed.is_none());
     assert!(data.teams.iter().all(|t| t.los.is_none()));
 }
+
+/// The partner of a player who left: his Standblatt marks the player "(ausgeschieden)" where
+/// the Pauschale comes from him.
+#[tokio::test]
+async fn the_partners_standblatt_marks_the_player_who_left() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = einzel_field(&leitung, 8, "2").await;
+    let data = app.data(id);
+    let t = &data.tables(1)[0];
+    let four = data.foursome(1, t).unwrap();
+    let (gone, partner) = (four[1].clone(), four[0].clone());
+    let path = format!("/tournaments/{id}/teams/{}/status", gone.id);
+    let mut form = vec![
+        ("action", "withdraw".to_string()),
+        ("passe", "1".to_string()),
+        ("reason", String::new()),
+    ];
+    let r = loop {
+        let fields: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let r = leitung.post(&path, &fields).await;
+        if r.status() != StatusCode::OK {
+            break r;
+        }
+        let page = Html::parse_document(&r.text().await.unwrap());
+        let version = attr(&page, "input[name=confirm]", "value").expect("a confirmation");
+        form.push(("confirm", version));
+    };
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    let sheet = leitung
+        .html(&format!("/tournaments/{id}/teams/{}", partner.id))
+        .await;
+    let line = text(&sheet, "tr[data-passe='1']");
+    let label = format!("{} {}", gone.startnummer, gone.name.as_deref().unwrap());
+    assert!(
+        line.contains(&format!("{label} (ausgeschieden)")),
+        "{label}: {line}"
+    );
+    let own = leitung
+        .html(&format!("/tournaments/{id}/teams/{}", four[2].id))
+        .await;
+    let opponent_line = text(&own, "tr[data-passe='1']");
+    assert!(
+        !opponent_line.contains(&format!("{} (ausgeschieden)", four[3].startnummer)),
+        "{opponent_line}"
+    );
+}

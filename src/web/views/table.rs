@@ -58,9 +58,13 @@ pub fn seat_cells(
         seat.position
             .map(|p| p.key().to_string())
             .unwrap_or_default(),
+        // A partner who has left by this Passe is marked: the Pauschale comes from him.
         seat.partner_id
             .and_then(|p| data.team(p))
-            .map(team_label)
+            .map(|partner| match partner.is_out(passe) {
+                true => format!("{} (ausgeschieden)", team_label(partner)),
+                false => team_label(partner),
+            })
             .unwrap_or_default(),
     )
 }
