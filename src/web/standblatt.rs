@@ -299,10 +299,17 @@ fn confirm_items(
     team: TeamId,
     label_of: &dyn Fn(TeamId) -> String,
     opponents_of: &dyn Fn(u32, TeamId) -> String,
+    partners: &[(u32, String)],
     round: &str,
     pauschale: u32,
 ) -> Vec<String> {
     let mut items = Vec::new();
+    // Einzelschieber: the partner of each Passe from then on gets the Pauschale too.
+    for (passe, partner) in partners {
+        items.push(format!(
+            "{round} {passe}: sein Partner {partner} erhält die Pauschale, wie die Gegner."
+        ));
+    }
     let own = plan.own_final_visa.as_ref().map(|v| (team, v.clone()));
     for r in &plan.replaced {
         items.push(format!(
@@ -334,6 +341,14 @@ fn confirm_items(
         ));
     }
     items
+}
+
+/// Einzelschieber: the partner of the player who leaves in each drawn Passe from `from` on
+/// (empty where the mode has teams).
+fn partners_from(data: &TournamentData, player: TeamId, from: u32) -> Vec<(u32, String)> {
+    (from..=data.drawn_passen())
+        .filter_map(|passe| Some((passe, team_label(data.partner(passe, player)?))))
+        .collect()
 }
 
 async fn set_status(
@@ -417,10 +432,21 @@ async fn set_status(
             } else {
                 "Rückzug erfasst".to_string()
             };
-            // Einzelschieber: the partner, not at fault, gets the Pauschale too.
+            // Einzelschieber: the partner, not at fault, gets the Pauschale too (named).
+            let partners = partners_from(&data, team_id, plan.out_passe);
             let who = match entrant {
-                Entrant::Team => "seine Gegner erhalten",
-                Entrant::Player => "sein Partner und seine Gegner erhalten",
+                Entrant::Team => "seine Gegner erhalten".to_string(),
+                Entrant::Player if partners.is_empty() => {
+                    "sein Partner und seine Gegner erhalten".to_string()
+                }
+                Entrant::Player => format!(
+                    "sein Partner ({}) und seine Gegner erhalten",
+                    partners
+                        .iter()
+                        .map(|(p, name)| format!("{round} {p}: {name}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
             };
             let mut message = if plan.out_passe > data.tournament.passen as u32 {
                 format!("{word}: seine Resultate bleiben, es wird nicht rangiert.")
@@ -460,6 +486,7 @@ async fn set_status(
                     team_id,
                     &label_of,
                     &opponents_of,
+                    &partners_from(&data, team_id, plan.out_passe),
                     round,
                     data.tournament.pauschale as u32,
                 ),

@@ -897,6 +897,11 @@ async fn the_partners_standblatt_marks_the_player_who_left() {
         ("passe", "1".to_string()),
         ("reason", String::new()),
     ];
+    let partner_label = format!(
+        "{} {}",
+        partner.startnummer,
+        partner.name.as_deref().unwrap()
+    );
     let r = loop {
         let fields: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
         let r = leitung.post(&path, &fields).await;
@@ -904,10 +909,23 @@ async fn the_partners_standblatt_marks_the_player_who_left() {
             break r;
         }
         let page = Html::parse_document(&r.text().await.unwrap());
+        // The confirmation names the partner who gets the Pauschale.
+        let changes = text(&page, "#changes");
+        assert!(
+            changes.contains(&format!(
+                "Passe 1: sein Partner {partner_label} erhält die Pauschale"
+            )),
+            "{changes}"
+        );
         let version = attr(&page, "input[name=confirm]", "value").expect("a confirmation");
         form.push(("confirm", version));
     };
     assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    let flash = text(&leitung.html(&location(&r)).await, ".flash");
+    assert!(
+        flash.contains(&format!("sein Partner (Passe 1: {partner_label}")),
+        "{flash}"
+    );
     let sheet = leitung
         .html(&format!("/tournaments/{id}/teams/{}", partner.id))
         .await;
