@@ -68,9 +68,8 @@ struct ServeArgs {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Serve the web application (the default; its settings come before it:
-    /// `jassturnier --bind 0.0.0.0:8080 serve`).
-    Serve,
+    /// Serve the web application (the default; its settings may come before or after it).
+    Serve(ServeArgs),
     /// Manage accounts.
     User {
         #[command(subcommand)]
@@ -177,17 +176,37 @@ fn user_command(database_url: &str, action: UserAction) -> Result<String, String
     }
 }
 
+/// The server's settings: those typed after `serve` where any were, else those before it
+/// (or without a command).
+fn serve_args(matches: &clap::ArgMatches, cli: Cli) -> (String, ServeArgs, Option<Command>) {
+    let typed_after = matches.subcommand_matches("serve").is_some_and(|sub| {
+        sub.ids().any(|id| {
+            sub.value_source(id.as_str()) == Some(clap::parser::ValueSource::CommandLine)
+                && id.as_str() != "database_url"
+        })
+    });
+    match cli.command {
+        Some(Command::Serve(after)) if typed_after => (cli.database_url, after, None),
+        Some(Command::Serve(_)) | None => (cli.database_url, cli.serve, None),
+        other => (cli.database_url, cli.serve, other),
+    }
+}
+
 pub fn run() -> ExitCode {
-    let cli = Cli::parse();
+    use clap::{CommandFactory, FromArgMatches};
+    let matches = Cli::command().get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
         )
         .init();
-    let database_url = cli.database_url;
-    let args = cli.serve;
-    let outcome = match cli.command.unwrap_or(Command::Serve) {
-        Command::Serve => serve(Settings {
+    let (database_url, args, command) = serve_args(&matches, cli);
+    let outcome = match command {
+        None | Some(Command::Serve(_)) => serve(Settings {
             bind: args.bind,
             database_url: database_url.clone(),
             workers: args.workers.max(1),
@@ -201,15 +220,17 @@ pub fn run() -> ExitCode {
             live_poll: std::time::Duration::from_secs(1),
             pg_listen: !args.no_pg_listen,
         }),
-        Command::Backup { file } => backup(&database_url, &file).map(|m| println!("{m}")),
-        Command::Copy { from, to } => copy(&from, &to).map(|m| println!("{m}")),
-        Command::User { action } => user_command(&database_url, action).map(|m| println!("{m}")),
-        Command::Demo {
+        Some(Command::Backup { file }) => backup(&database_url, &file).map(|m| println!("{m}")),
+        Some(Command::Copy { from, to }) => copy(&from, &to).map(|m| println!("{m}")),
+        Some(Command::User { action }) => {
+            user_command(&database_url, action).map(|m| println!("{m}"))
+        }
+        Some(Command::Demo {
             mode,
             teams,
             passen,
             spiele,
-        } => mode
+        }) => mode
             .parse()
             // "Bitte einen Modus wählen" is the form's word; here the command line's.
             .map_err(|_| format!("Unbekannter Modus «{mode}». {}", crate::demo::DEMO_MODES))
@@ -281,4 +302,44 @@ fn backup(database_url: &str, file: &std::path::Path) -> Result<String, String> 
     let mut conn = pool.get().map_err(|e| e.to_string())?;
     db::backup::snapshot(&mut conn, file)?;
     Ok(format!("Sicherung geschrieben: {}", file.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::{CommandFactory, FromArgMatches};
+
+    fn resolved(args: &[&str]) -> (String, ServeArgs, bool) {
+        let matches = Cli::command().try_get_matches_from(args).unwrap();
+        let cli = Cli::from_arg_matches(&matches).unwrap();
+        let (db, serve, command) = serve_args(&matches, cli);
+        (db, serve, command.is_some())
+    }
+
+    /// The server's settings work before `serve`, after it, and without it; the other
+    /// commands take the database and their own flags only.
+    #[test]
+    fn the_servers_settings_before_or_after_serve() {
+        for args in [
+            &["jassturnier", "--bind", "0.0.0.0:9090"][..],
+            &["jassturnier", "--bind", "0.0.0.0:9090", "serve"],
+            &["jassturnier", "serve", "--bind", "0.0.0.0:9090"],
+        ] {
+            let (_, serve, other) = resolved(args);
+            assert_eq!(serve.bind, "0.0.0.0:9090", "{args:?}");
+            assert!(!other);
+        }
+        let (db, _, other) = resolved(&["jassturnier", "--database-url", "x.sqlite3", "demo"]);
+        assert_eq!(db, "x.sqlite3");
+        assert!(other);
+        let help = Cli::command()
+            .find_subcommand_mut("demo")
+            .unwrap()
+            .render_long_help()
+            .to_string();
+        assert!(
+            help.contains("--teams") && !help.contains("--bind"),
+            "{help}"
+        );
+    }
 }
