@@ -175,10 +175,13 @@ async fn a_whole_einzelschieber_from_import_to_official_rangliste() {
             ],
         )
         .await;
+    let partner = culprit_four[2];
     assert!(
-        text(&html, ".flash").contains(
-            "Spieler disqualifiziert: sein Partner und seine Gegner erhalten ab Passe 2 die Pauschale"
-        ),
+        text(&html, ".flash").contains(&format!(
+            "Spieler disqualifiziert: sein Partner (Passe 2: {} {}) und seine Gegner erhalten ab Passe 2 die Pauschale",
+            partner.startnummer,
+            partner.name.as_deref().unwrap()
+        )),
         "{}",
         text(&html, ".flash")
     );
