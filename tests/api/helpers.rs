@@ -441,6 +441,20 @@ pub async fn create_tournament_with(
     location(&r).rsplit('/').next().unwrap().parse().unwrap()
 }
 
+/// The four teams of the CP1252 fixture in 3 Passen à 12 Spiele, drawn with a fixed plan
+/// and seed 9; its id.
+pub async fn drawn_swiss(leitung: &Client) -> i32 {
+    let id = create_tournament(leitung, "3", "12").await;
+    import_teams(leitung, id, fixture("teams_semikolon_cp1252.csv")).await;
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/draw"),
+            &[("mode", "fest"), ("seed", "9")],
+        )
+        .await;
+    id
+}
+
 /// Imports teams from CSV bytes via preview + confirm.
 pub async fn import_teams(client: &Client, tournament: i32, csv: Vec<u8>) -> Html {
     let path = format!("/tournaments/{tournament}/teams/import");

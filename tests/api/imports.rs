@@ -9,14 +9,7 @@ use scraper::Html;
 /// A tournament with a visaed result and a final visa, exported.
 async fn exported(app: &TestApp, leitung: &Client) -> Export {
     let kontrolle = app.account(leitung, KONTROLLEUR, "kontrolleur").await;
-    let id = create_tournament(leitung, "3", "12").await;
-    import_teams(leitung, id, fixture("teams_semikolon_cp1252.csv")).await;
-    leitung
-        .post_ok(
-            &format!("/tournaments/{id}/draw"),
-            &[("mode", "fest"), ("seed", "9")],
-        )
-        .await;
+    let id = drawn_swiss(leitung).await;
     leitung
         .post_ok(
             &format!("/tournaments/{id}/passen/1/entry"),

@@ -196,12 +196,7 @@ async fn double_entry_tournament(leitung: &Client) -> i32 {
 async fn double_entry_counts_only_agreeing_blind_entries() {
     let app = spawn_app().await;
     let leitung = app.leitung().await;
-    let erste = app
-        .account(&leitung, ("erste", "erste-passwort"), "buero")
-        .await;
-    let zweite = app
-        .account(&leitung, ("zweite", "zweite-passwort"), "buero")
-        .await;
+    let (erste, zweite) = two_clerks(&app, &leitung).await;
     let id = double_entry_tournament(&leitung).await;
     let entry = format!("/tournaments/{id}/passen/1/entry");
     let html = erste
@@ -623,12 +618,7 @@ async fn writes_stop_when_the_database_file_is_removed_or_replaced() {
 async fn a_confirmed_double_entry_is_not_changed_by_one_clerk() {
     let app = spawn_app().await;
     let leitung = app.leitung().await;
-    let erste = app
-        .account(&leitung, ("erste", "erste-passwort"), "buero")
-        .await;
-    let zweite = app
-        .account(&leitung, ("zweite", "zweite-passwort"), "buero")
-        .await;
+    let (erste, zweite) = two_clerks(&app, &leitung).await;
     let id = double_entry_tournament(&leitung).await;
     let entry = format!("/tournaments/{id}/passen/1/entry");
     erste
@@ -668,12 +658,7 @@ async fn a_confirmed_double_entry_is_not_changed_by_one_clerk() {
 async fn a_results_import_is_a_first_entry_and_only_confirmed_results_say_bestaetigt() {
     let app = spawn_app().await;
     let leitung = app.leitung().await;
-    let erste = app
-        .account(&leitung, ("erste", "erste-passwort"), "buero")
-        .await;
-    let zweite = app
-        .account(&leitung, ("zweite", "zweite-passwort"), "buero")
-        .await;
+    let (erste, zweite) = two_clerks(&app, &leitung).await;
     let id = drawn_swiss(&leitung).await;
     let d = app.data(id);
     let tables = d.tables(1);
@@ -750,17 +735,14 @@ async fn a_results_import_is_a_first_entry_and_only_confirmed_results_say_bestae
     );
 }
 
-/// The swiss fixture drawn with a fixed plan: 3 Passen à 12 Spiele.
-async fn drawn_swiss(leitung: &Client) -> i32 {
-    let id = create_tournament(leitung, "3", "12").await;
-    import_teams(leitung, id, fixture("teams_semikolon_cp1252.csv")).await;
-    leitung
-        .post_ok(
-            &format!("/tournaments/{id}/draw"),
-            &[("mode", "fest"), ("seed", "9")],
-        )
-        .await;
-    id
+/// Two Büro accounts, "erste" and "zweite", for the two blind entries.
+async fn two_clerks(app: &TestApp, leitung: &Client) -> (Client, Client) {
+    (
+        app.account(leitung, ("erste", "erste-passwort"), "buero")
+            .await,
+        app.account(leitung, ("zweite", "zweite-passwort"), "buero")
+            .await,
+    )
 }
 
 /// The tournament form of [`double_entry_tournament`] with double entry on.
