@@ -41,11 +41,16 @@ pub fn build(settings: &Settings) -> Result<Application, String> {
         pool: pool.clone(),
         public_url: settings.public_url.clone(),
         live: live.clone(),
-        db_threads: web::threads::DbThreads::start(DB_CONNECTIONS as usize)
+        db_threads: web::threads::Workers::start(DB_CONNECTIONS as usize)
             .map_err(|e| format!("database threads: {e}"))?,
+        password_checks: web::threads::Workers::start_password_checks()
+            .map_err(|e| format!("password thread: {e}"))?,
         setup: setup_access(&pool, settings, port)?,
+        backup_dir: settings.backup_dir(),
         listen,
     });
+    // What an interrupted backup or download left (a crash, kill -9) goes at start.
+    db::backup::remove_unfinished(&settings.backup_dir());
     let setup_code = state.setup.code.clone();
     crate::web::live::publish::spawn_poller(state.clone(), settings.live_poll);
     if db::is_postgres(&settings.database_url) && settings.pg_listen {
@@ -74,8 +79,13 @@ pub fn build(settings: &Settings) -> Result<Application, String> {
                     .add(("Content-Security-Policy", CONTENT_SECURITY_POLICY))
                     .add(("X-Content-Type-Options", "nosniff"))
                     .add(("X-Frame-Options", "DENY"))
-                    .add(("Referrer-Policy", "same-origin")),
+                    .add(("Referrer-Policy", "same-origin"))
+                    // Private by default: nothing the office sees (backups, exports, the
+                    // Protokoll, codes) stays in a browser's or a proxy's cache. Responses
+                    // meant to be cached (assets, the live page) say so themselves.
+                    .add(("Cache-Control", "no-store")),
             )
+            .wrap(middleware::from_fn(crate::web::flash::consume))
             .wrap(middleware::from_fn(crate::web::head::as_get))
             .configure(web::configure)
             .default_service(actix_web::web::to(web::not_found))

@@ -1,10 +1,11 @@
 //! A whole database document ([`DatabaseDoc`]: every account and every tournament) written
 //! into an empty database: restoring a PostgreSQL backup, and `jassturnier copy` between
-//! SQLite and PostgreSQL. Database ids are not part of it; a tournament is the same
-//! document (its export) before and after.
+//! SQLite and PostgreSQL. Tournaments keep their ids and creation times (printed QR codes
+//! and phones' cookies name the id); a tournament is the same document (its export) before
+//! and after.
 
 use super::Refusal;
-use super::import::{check_document, write_tournament};
+use super::import::{Identity, check_document, write_tournament};
 use crate::db::models::Signer;
 use crate::db::transfer::{self, DATABASE_FORMAT, DatabaseDoc, VisaJson};
 use crate::db::{Conn, Lock, tournaments, users, write_tx};
@@ -50,6 +51,7 @@ pub fn restore(conn: &mut Conn, doc: &DatabaseDoc) -> Result<usize, Refusal> {
                 (signer, v.at)
             })
         };
+        transfer::insert_global_audit(conn, &doc.audit)?;
         for t in &doc.tournaments {
             let modes = check_document(t).map_err(|problems| {
                 Refusal::invalid(format!(
@@ -58,9 +60,10 @@ pub fn restore(conn: &mut Conn, doc: &DatabaseDoc) -> Result<usize, Refusal> {
                     problems.join(" · ")
                 ))
             })?;
-            let id = write_tournament(conn, t, modes, &visa_of)?;
+            let id = write_tournament(conn, t, modes, &visa_of, Identity::Kept)?;
             transfer::insert_audit(conn, id, &t.audit, false)?;
         }
+        transfer::continue_ids_after_copy(conn)?;
         Ok(doc.tournaments.len())
     })
 }

@@ -226,6 +226,12 @@ pub fn check_document(doc: &Export) -> Result<(Mode, DrawMode), Vec<String>> {
             problems.push(format!("{where_}: sitzt zweimal."));
         }
     }
+    problems.extend(seating_problems(doc, mode));
+    let seat_of: HashMap<(i32, i32), &transfer::SeatJson> = doc
+        .seats
+        .iter()
+        .map(|s| ((s.passe, s.startnummer), s))
+        .collect();
     let mut entered = HashSet::new();
     for r in &doc.results {
         let where_ = format!("{} {}, Tisch {}", mode.round(), r.passe, r.table);
@@ -247,6 +253,43 @@ pub fn check_document(doc: &Export) -> Result<(Mode, DrawMode), Vec<String>> {
         if !entered.insert((r.passe, r.table)) {
             problems.push(format!("{where_}: zwei Resultate für denselben Tisch."));
         }
+        // A result belongs to the sides the draw seated at that table: not to teams that sat
+        // elsewhere, and (teams) to the two that the draw made opponents.
+        let at_table = |nr: i32| {
+            seat_of
+                .get(&(r.passe, nr))
+                .is_some_and(|s| s.table == Some(r.table))
+        };
+        let opponents = mode.entrant().per_side() > 1
+            || seat_of
+                .get(&(r.passe, r.team_a))
+                .is_some_and(|s| s.opponent == Some(r.team_b));
+        if !at_table(r.team_a) || !at_table(r.team_b) || !opponents {
+            problems.push(format!(
+                "{where_}: die {} des Resultats sitzen laut Auslosung nicht an diesem Tisch.",
+                mode.entrant().sides()
+            ));
+        }
+        for visa in [&r.visa_a, &r.visa_b] {
+            problems.extend(visa_problem(visa, &where_));
+        }
+    }
+    for team in &doc.teams {
+        let where_ = format!("Team {}", team.startnummer);
+        problems.extend(visa_problem(&team.final_visa, &where_));
+        if let Some(held) = &team.suspended_final_visa {
+            problems.extend(visa_problem(&Some(held.visa.clone()), &where_));
+        }
+    }
+    if let Some(entry) = doc
+        .audit
+        .iter()
+        .find(|a| a.username.chars().count() > NAME_CHARS)
+    {
+        problems.push(format!(
+            "Protokoll vom {}: Name länger als {NAME_CHARS} Zeichen.",
+            entry.at.format("%d.%m.%Y %H:%M")
+        ));
     }
     if let Some(m) = &doc.marathon {
         if !mode.has_tafel() {
@@ -289,6 +332,73 @@ pub fn check_document(doc: &Export) -> Result<(Mode, DrawMode), Vec<String>> {
     }
 }
 
+/// The longest name a visa or a Protokoll entry may carry: a username (64) with room for
+/// a prefix such as "importiert: ".
+const NAME_CHARS: usize = 80;
+
+/// A visa whose name is longer than any account's.
+fn visa_problem(visa: &Option<transfer::VisaJson>, where_: &str) -> Option<String> {
+    visa.as_ref()
+        .filter(|v| v.by.chars().count() > NAME_CHARS)
+        .map(|_| format!("{where_}: Visum mit einem Namen länger als {NAME_CHARS} Zeichen."))
+}
+
+/// The draw of a document as the draw makes it: at most two sides of a table, opponents
+/// (and Einzelschieber partners) at the same table and each other's.
+fn seating_problems(doc: &Export, mode: Mode) -> Vec<String> {
+    let mut problems = Vec::new();
+    let seat_of: HashMap<(i32, i32), &transfer::SeatJson> = doc
+        .seats
+        .iter()
+        .map(|s| ((s.passe, s.startnummer), s))
+        .collect();
+    let mut at_table: HashMap<(i32, i32), usize> = HashMap::new();
+    for s in &doc.seats {
+        if let Some(table) = s.table {
+            *at_table.entry((s.passe, table)).or_default() += 1;
+        }
+    }
+    let most = 2 * mode.entrant().per_side();
+    let mut crowded: Vec<&(i32, i32)> = at_table
+        .iter()
+        .filter(|(_, n)| **n > most)
+        .map(|(key, _)| key)
+        .collect();
+    crowded.sort();
+    for (passe, table) in crowded {
+        problems.push(format!(
+            "{} {passe}, Tisch {table}: mehr als {most} {} am Tisch.",
+            mode.round(),
+            mode.entrant().many()
+        ));
+    }
+    for s in &doc.seats {
+        let where_ = format!(
+            "{} {}, {} {}",
+            mode.round(),
+            s.passe,
+            mode.entrant().one(),
+            s.startnummer
+        );
+        // Team modes: the opponent's opponent is this team. Einzelschieber: the partner's
+        // partner is this player (his opponents are the other pair, not one player).
+        let teams = mode.entrant().per_side() == 1;
+        let back = |o: &transfer::SeatJson| if teams { o.opponent } else { o.partner };
+        let other = if teams { s.opponent } else { s.partner };
+        let Some(other) = other else { continue };
+        let matches = seat_of
+            .get(&(s.passe, other))
+            .is_some_and(|o| o.table == s.table && back(o) == Some(s.startnummer));
+        if !matches {
+            problems.push(format!(
+                "{where_}: {} {other} sitzt nicht am selben Tisch oder nennt ein anderes Gegenüber.",
+                mode.entrant().one()
+            ));
+        }
+    }
+    problems
+}
+
 /// The visa of an imported document: its author's name, no account of this instance.
 fn imported_visa(visa: &Option<transfer::VisaJson>) -> VisaMark {
     visa.as_ref()
@@ -321,7 +431,7 @@ pub fn import_tournament(
         Refusal::Invalid(text)
     })?;
     write_tx(conn, Lock::Global, |conn| {
-        let id = write_tournament(conn, doc, (mode, draw_mode), &imported_visa)?;
+        let id = write_tournament(conn, doc, (mode, draw_mode), &imported_visa, Identity::New)?;
         transfer::insert_audit(conn, id, &doc.audit, true)?;
         let t = &doc.tournament;
         audit::record(
@@ -348,6 +458,15 @@ pub fn import_tournament(
 /// database, accounts included) as the account's own.
 pub type VisaOf<'a> = &'a dyn Fn(&Option<transfer::VisaJson>) -> VisaMark;
 
+/// Which id a written tournament gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Identity {
+    /// An import: the next id, created now (whatever the file says).
+    New,
+    /// A copy of a whole database: the id and creation time of the document.
+    Kept,
+}
+
 /// Writes a checked tournament document as a new tournament (inside the caller's write):
 /// teams, schedule, results with their visas, Tafeln and clocks; not its audit entries.
 pub fn write_tournament(
@@ -355,16 +474,27 @@ pub fn write_tournament(
     doc: &Export,
     (mode, draw_mode): (Mode, DrawMode),
     visa_of: VisaOf<'_>,
+    identity: Identity,
 ) -> Result<TournamentId, Refusal> {
     let t = &doc.tournament;
-    let row = transfer::insert_tournament(conn, t, mode, draw_mode)?;
+    let row = match identity {
+        Identity::Kept => transfer::insert_tournament(conn, t, mode, draw_mode)?,
+        Identity::New => {
+            let fresh = transfer::TournamentJson {
+                id: None,
+                created_at: None,
+                ..t.clone()
+            };
+            transfer::insert_tournament(conn, &fresh, mode, draw_mode)?
+        }
+    };
     let id = row.id;
     let mut team_ids: HashMap<i32, TeamId> = HashMap::new();
     for team in &doc.teams {
         let status = TeamStatus::ALL
             .into_iter()
             .find(|s| s.as_str() == team.status)
-            .unwrap_or(TeamStatus::Aktiv);
+            .ok_or_else(|| Refusal::invalid(format!("Unbekannter Status «{}».", team.status)))?;
         let new_id = transfer::insert_team(conn, id, team, status, visa_of(&team.final_visa))?
             .ok_or_else(|| {
                 Refusal::invalid(format!(

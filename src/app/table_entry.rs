@@ -454,9 +454,24 @@ pub enum TafelAsk {
 pub enum Done {
     /// The figures do not fit; nothing was written.
     Invalid(crate::domain::form::FieldErrors),
+    /// The team's phones wrote too often ([`throttle::phone_write`]): nothing was written
+    /// until then; the office sees it.
+    Stopped(chrono::NaiveDateTime),
     Reported,
     Confirmed,
     Disputed,
+}
+
+/// What a tournament's code page (where a phone types its team's code) may show: a hidden
+/// tournament that admits no phone now answers as if there were none (its id and name are
+/// not for strangers to list); the name itself only where the tournament is public.
+pub fn code_page_name(conn: &mut Conn, id: TournamentId) -> Result<Option<String>, Refusal> {
+    let t = guard::tournament(conn, id)?;
+    let admits = !t.closed && stored::opening(conn, id)?.is_on();
+    if !t.public && !admits {
+        return Err(Refusal::NotFound("Dieses Turnier gibt es nicht.".into()));
+    }
+    Ok(t.public.then_some(t.name))
 }
 
 /// A phone's report, confirmation or dispute, for the team its token was admitted for.
@@ -501,6 +516,28 @@ pub fn act(
                 false => "In diesem Turnier gibt es keine Tafel: bitte die Punkte eingeben.",
             }));
         }
+        // Bounded writes per team: a phone cannot fill the disk or the Protokoll.
+        if let throttle::PhoneWrite::Stopped { until, newly } =
+            counters::phone_write(conn, &team.id.to_string())?
+        {
+            if newly {
+                audit::record_as(
+                    conn,
+                    audit::Author::Named(&phone_name(&t, &team, address)),
+                    audit::Entry {
+                        entity_id: Some(team.id.0),
+                        ..audit_entry(id, "table_code", "stopped")
+                    },
+                    None::<&()>,
+                    Some(&json!({
+                        "startnummer": team.startnummer,
+                        "bis": until,
+                        "adresse": address,
+                    })),
+                )?;
+            }
+            return Ok(Done::Stopped(until));
+        }
         let domain_ask = match &ask {
             PhoneAsk::Report(_) | PhoneAsk::Tafel(_) => Ask::Report,
             PhoneAsk::Confirm { seen } => Ask::Confirm { seen: *seen },
@@ -515,6 +552,8 @@ pub fn act(
         let name = phone_name(&t, &team, address);
         let author = audit::Author::Named(&name);
         let key = (passe, seat.table);
+        // The Protokoll keeps what changed, not the whole Tafel twice (a Tafel of 60 lines
+        // would make every line's entry kilobytes).
         let record = |conn: &mut Conn,
                       action: &'static str,
                       before: Option<&TableReportRow>,
@@ -526,8 +565,8 @@ pub fn act(
                     entity_id: Some(after.id),
                     ..audit_entry(id, "table_report", action)
                 },
-                before,
-                Some(after),
+                before.map(ReportAudit::of).as_ref(),
+                Some(&ReportAudit::of(after)),
             )
         };
         let done = match (step, ask) {
@@ -678,6 +717,61 @@ pub fn act(
         tournaments::bump_version(conn, id)?;
         Ok(done)
     })
+}
+
+/// A report as the Protokoll shows it: its figures and state, a Tafel by its size and last
+/// line (the lines themselves are on the Tafel).
+#[derive(serde::Serialize)]
+struct ReportAudit<'a> {
+    passe: i32,
+    table: i32,
+    reporter_id: TeamId,
+    points_a: i32,
+    points_b: i32,
+    state: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    answer_by: Option<TeamId>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    answer_points_a: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    answer_points_b: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tafel_lines: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    last_line: Option<String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    gong: bool,
+}
+
+impl<'a> ReportAudit<'a> {
+    fn of(report: &'a TableReportRow) -> Self {
+        let draft = report
+            .tafel
+            .as_ref()
+            .and_then(|_| TafelDraft::read(report).ok());
+        let last_line = draft
+            .as_ref()
+            .and_then(|d| d.lines.last())
+            .and_then(|l| l.spiel())
+            .map(|s| s.summary());
+        ReportAudit {
+            passe: report.passe,
+            table: report.table_no,
+            reporter_id: report.reporter_id,
+            points_a: report.points_a,
+            points_b: report.points_b,
+            state: report.state.key(),
+            answer_by: report.answer_by,
+            answer_points_a: report.answer_points_a,
+            answer_points_b: report.answer_points_b,
+            note: report.note.as_deref(),
+            tafel_lines: draft.as_ref().map(|d| d.lines.len()),
+            last_line,
+            gong: draft.is_some_and(|d| d.gong),
+        }
+    }
 }
 
 fn reported_score(report: &TableReportRow) -> TableScore {

@@ -120,17 +120,21 @@ pub fn remove_unfinished(dir: &Path) {
     }
 }
 
-/// A snapshot as bytes, for the download.
-pub fn snapshot_bytes(conn: &mut Conn) -> Result<Vec<u8>, String> {
-    let path = std::env::temp_dir().join(format!(
-        "jassturnier-download-{}{}",
+/// A snapshot for the download, opened for reading: written into `dir` (the backup
+/// directory) under a name marked unfinished, so that whatever a crash leaves there is
+/// removed like an interrupted backup ([`remove_unfinished`]); the name is removed at once
+/// where the system allows it (the open file stays readable), else at the next cleanup.
+pub fn snapshot_file(conn: &mut Conn, dir: &Path) -> Result<std::fs::File, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let path = dir.join(format!(
+        "{PREFIX}download{UNFINISHED}{}{}",
         super::users::random_token(),
         kind(conn).0
     ));
     snapshot(conn, &path)?;
-    let bytes = std::fs::read(&path).map_err(|e| e.to_string());
+    let file = std::fs::File::open(&path).map_err(|e| e.to_string());
     let _ = std::fs::remove_file(&path);
-    bytes
+    file
 }
 
 /// Changes whenever anything is written: (sum of tournament versions, newest audit entry).

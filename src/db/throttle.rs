@@ -58,6 +58,54 @@ pub fn count_failure(conn: &mut Conn, counter: Counter, subject: &str) -> QueryR
     Ok(())
 }
 
+/// Counts one write of a team's phones ([`throttle::phone_write`]) and stores the window.
+pub fn phone_write(conn: &mut Conn, subject: &str) -> QueryResult<throttle::PhoneWrite> {
+    let counter = Counter::PhoneWrites;
+    let stored = throttle_row(conn, counter, subject)?
+        .map(|(count, since, until)| (count.max(0) as u32, since, until));
+    let decided = throttle::phone_write(stored, now());
+    let (count, since, until) = match decided {
+        throttle::PhoneWrite::Allowed { count, since } => (count, since, None),
+        throttle::PhoneWrite::Stopped { newly: false, .. } => return Ok(decided),
+        throttle::PhoneWrite::Stopped { until, newly: true } => {
+            let (count, since, _) = stored.unwrap_or((0, now(), None));
+            (count, since, Some(until))
+        }
+    };
+    super::on_backend!(conn, |c| diesel::insert_into(login_throttle::table)
+        .values((
+            login_throttle::kind.eq(counter.key()),
+            login_throttle::subject.eq(subject),
+            login_throttle::failures.eq(count as i32),
+            login_throttle::last_failure.eq(since),
+            login_throttle::blocked_until.eq(until),
+        ))
+        .on_conflict((login_throttle::kind, login_throttle::subject))
+        .do_update()
+        .set((
+            login_throttle::failures.eq(count as i32),
+            login_throttle::last_failure.eq(since),
+            login_throttle::blocked_until.eq(until),
+        ))
+        .execute(c))?;
+    Ok(decided)
+}
+
+/// The subjects of a counter blocked now, with the end of the block.
+pub fn blocked_now(
+    conn: &mut Conn,
+    counter: Counter,
+) -> QueryResult<std::collections::HashMap<String, chrono::NaiveDateTime>> {
+    Ok(login_throttle::table
+        .filter(login_throttle::kind.eq(counter.key()))
+        .filter(login_throttle::blocked_until.gt(now()))
+        .select((login_throttle::subject, login_throttle::blocked_until))
+        .load::<(String, Option<chrono::NaiveDateTime>)>(conn)?
+        .into_iter()
+        .filter_map(|(subject, until)| Some((subject, until?)))
+        .collect())
+}
+
 /// The current failures of a counter (old ones forgotten); 0 without a row.
 pub fn failures(conn: &mut Conn, counter: Counter, subject: &str) -> QueryResult<u32> {
     Ok(throttle_row(conn, counter, subject)?

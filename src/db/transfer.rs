@@ -187,6 +187,13 @@ pub struct TournamentJson {
     pub double_entry_same_user: bool,
     #[serde(default)]
     pub separate_clubs: bool,
+    /// In a copy of a whole database: the tournament's id and creation, kept, so that printed
+    /// QR codes, beamer addresses and phones' cookies open the same tournament after a copy.
+    /// A single tournament's export has neither (an import gets a new id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<NaiveDateTime>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -264,6 +271,23 @@ pub struct AuditJson {
     pub action: String,
     pub before: Option<String>,
     pub after: Option<String>,
+}
+
+impl AuditJson {
+    fn of(a: AuditRow) -> Self {
+        AuditJson {
+            at: a.at,
+            username: match a.username.strip_prefix(IMPORTED) {
+                Some(name) => name.to_string(),
+                None => a.username,
+            },
+            entity: a.entity,
+            entity_id: a.entity_id,
+            action: a.action,
+            before: a.before,
+            after: a.after,
+        }
+    }
 }
 
 /// The whole tournament as one document.
@@ -351,6 +375,8 @@ fn document(
             double_entry: t.double_entry,
             double_entry_same_user: t.double_entry_same_user,
             separate_clubs: t.separate_clubs,
+            id: None,
+            created_at: None,
         },
         teams: data
             .teams
@@ -398,21 +424,7 @@ fn document(
                 confirmed: r.confirmed,
             })
             .collect(),
-        audit: audit
-            .into_iter()
-            .map(|a| AuditJson {
-                at: a.at,
-                username: match a.username.strip_prefix(IMPORTED) {
-                    Some(name) => name.to_string(),
-                    None => a.username,
-                },
-                entity: a.entity,
-                entity_id: a.entity_id,
-                action: a.action,
-                before: a.before,
-                after: a.after,
-            })
-            .collect(),
+        audit: audit.into_iter().map(AuditJson::of).collect(),
         marathon,
         table_entry: None,
     }
@@ -427,6 +439,8 @@ pub fn insert_tournament(
 ) -> QueryResult<TournamentRow> {
     diesel::insert_into(tournaments::table)
         .values((
+            // A database copy keeps the id; an import takes the next.
+            t.id.map(|id| tournaments::id.eq(TournamentId(id))),
             tournaments::name.eq(&t.name),
             tournaments::date.eq(t.date),
             tournaments::location.eq(&t.location),
@@ -441,10 +455,25 @@ pub fn insert_tournament(
             tournaments::double_entry.eq(t.double_entry),
             tournaments::double_entry_same_user.eq(t.double_entry_same_user),
             tournaments::separate_clubs.eq(t.separate_clubs),
-            tournaments::created_at.eq(now()),
+            tournaments::created_at.eq(t.created_at.unwrap_or_else(now)),
         ))
         .returning(tournaments::all_columns)
         .get_result(conn)
+}
+
+/// After rows were written under ids of their own: PostgreSQL's sequence continues after
+/// the highest (SQLite takes the highest rowid by itself).
+pub fn continue_ids_after_copy(conn: &mut Conn) -> QueryResult<()> {
+    if let Conn::Postgres(pg) = conn {
+        for table in ["tournaments", "audit_log"] {
+            diesel::sql_query(format!(
+                "SELECT setval(pg_get_serial_sequence('{table}', 'id'), \
+                 COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"
+            ))
+            .execute(pg)?;
+        }
+    }
+    Ok(())
 }
 
 /// A team from an export; None when its Startnummer is taken already.
@@ -507,6 +536,26 @@ pub fn insert_result(conn: &mut Conn, r: ImportedResult<'_>) -> QueryResult<Resu
     Ok(row.id)
 }
 
+/// The Protokoll entries of no tournament, as they were (a database copy).
+pub fn insert_global_audit(conn: &mut Conn, entries: &[AuditJson]) -> QueryResult<()> {
+    for a in entries {
+        diesel::insert_into(audit_log::table)
+            .values((
+                audit_log::at.eq(a.at),
+                audit_log::user_id.eq(None::<UserId>),
+                audit_log::username.eq(&a.username),
+                audit_log::tournament_id.eq(None::<TournamentId>),
+                audit_log::entity.eq(&a.entity),
+                audit_log::entity_id.eq(a.entity_id),
+                audit_log::action.eq(&a.action),
+                audit_log::before.eq(&a.before),
+                audit_log::after.eq(&a.after),
+            ))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
 /// The audit entries of an export, as data: no local account is their author, they read
 /// "importiert: NAME" with their original time (`imported`), or, in a copy of a whole
 /// database, the name as it was.
@@ -545,6 +594,9 @@ pub struct DatabaseDoc {
     pub format: String,
     pub accounts: Vec<AccountJson>,
     pub tournaments: Vec<Export>,
+    /// The Protokoll entries of no tournament (accounts, settings), in their order.
+    #[serde(default)]
+    pub audit: Vec<AuditJson>,
 }
 
 /// An account with its password hash (a backup restores the logins; sessions are not kept:
@@ -572,13 +624,25 @@ pub fn dump_database(conn: &mut Conn) -> QueryResult<DatabaseDoc> {
             })
             .collect();
         let mut docs = Vec::new();
-        for t in super::tournaments::list(conn)? {
-            docs.push(export(conn, t.id)?);
+        let mut tournaments = super::tournaments::list(conn)?;
+        // In the order they were created: a copy writes them so, whatever their dates.
+        tournaments.sort_by_key(|t| t.id);
+        for t in tournaments {
+            let mut doc = export(conn, t.id)?;
+            doc.tournament.id = Some(t.id.0);
+            doc.tournament.created_at = Some(t.created_at);
+            docs.push(doc);
         }
+        let audit: Vec<AuditRow> = audit_log::table
+            .filter(audit_log::tournament_id.is_null())
+            .select(AuditRow::as_select())
+            .order(audit_log::id)
+            .load(conn)?;
         Ok(DatabaseDoc {
             format: DATABASE_FORMAT.into(),
             accounts,
             tournaments: docs,
+            audit: audit.into_iter().map(AuditJson::of).collect(),
         })
     })
 }

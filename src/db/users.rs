@@ -279,41 +279,80 @@ fn purge(conn: &mut Conn) -> QueryResult<()> {
     Ok(())
 }
 
-/// Checks the credentials of a client at `address` and opens a session. A name that is no
-/// valid username is refused before anything is written. Failures are counted per address
-/// and per account at that address ([`crate::domain::throttle`]); a blocked counter refuses
-/// unchecked.
-pub fn login(
-    conn: &mut Conn,
-    username: &str,
-    password: &str,
-    address: &str,
-) -> QueryResult<LoginOutcome> {
-    let Ok(username) = check_username(username) else {
-        verify_password(password, dummy_hash());
-        return Ok(LoginOutcome::Refused);
-    };
-    let account = throttle::account_at(username, address);
-    let user = find_by_name(conn, username)?;
+/// The first step of a login, before any password is checked: refused unchecked while the
+/// address or the name at the address is blocked; otherwise the hash to check the password
+/// against (a dummy for a name that is no account, so refusing it costs the same).
+pub enum LoginCheck {
+    Throttled(i64),
+    Verify {
+        hash: String,
+        user: Option<(UserId, bool)>,
+    },
+}
+
+impl LoginCheck {
+    /// Whether `password` opens the account: the slow part (Argon2), run without a
+    /// connection and away from the threads the office's requests need.
+    pub fn matches(&self, password: &str) -> Option<UserId> {
+        match self {
+            LoginCheck::Throttled(_) => None,
+            LoginCheck::Verify { hash, user } => {
+                let checked = verify_password(password, hash);
+                user.filter(|&(_, active)| checked && active)
+                    .map(|(id, _)| id)
+            }
+        }
+    }
+}
+
+/// The key a name is counted under at an address: every name, valid or not, an account or
+/// not, is counted alike, so that the throttle neither reveals which names exist nor lets
+/// an invalid name through uncounted (a long one is cut: the key stays short).
+fn attempt_key(username: &str, address: &str) -> String {
+    let name: String = username.trim().chars().take(64).collect();
+    throttle::account_at(&name, address)
+}
+
+/// Checks whether a client at `address` may try `username` now, and against what.
+/// Failures are counted per address and per name at that address
+/// ([`crate::domain::throttle`]); a blocked counter refuses unchecked.
+pub fn login_check(conn: &mut Conn, username: &str, address: &str) -> QueryResult<LoginCheck> {
     let wait = match blocked(conn, Counter::Address, address)? {
         Some(wait) => Some(wait),
-        None if user.is_some() => blocked(conn, Counter::AccountAtAddress, &account)?,
-        None => None,
+        None => blocked(
+            conn,
+            Counter::AccountAtAddress,
+            &attempt_key(username, address),
+        )?,
     };
     if let Some(wait) = wait {
-        return Ok(LoginOutcome::Throttled(wait));
+        return Ok(LoginCheck::Throttled(wait));
     }
-    let checked = match &user {
-        Some(u) => verify_password(password, &u.password_hash) && u.active,
-        None => verify_password(password, dummy_hash()),
+    let user = match check_username(username) {
+        Ok(name) => find_by_name(conn, name)?,
+        Err(_) => None,
     };
-    let known = user.is_some();
-    let Some(user) = user.filter(|_| checked) else {
+    Ok(LoginCheck::Verify {
+        hash: user
+            .as_ref()
+            .map_or_else(|| dummy_hash().to_string(), |u| u.password_hash.clone()),
+        user: user.map(|u| (u.id, u.active)),
+    })
+}
+
+/// The last step of a login: a session for the account whose password matched, or one
+/// failure counted for the address and the name at it.
+pub fn login_finish(
+    conn: &mut Conn,
+    username: &str,
+    address: &str,
+    matched: Option<UserId>,
+) -> QueryResult<LoginOutcome> {
+    let key = attempt_key(username, address);
+    let Some(user_id) = matched else {
         super::write_tx(conn, Lock::Global, |conn| {
             count_failure(conn, Counter::Address, address)?;
-            if known {
-                count_failure(conn, Counter::AccountAtAddress, &account)?;
-            }
+            count_failure(conn, Counter::AccountAtAddress, &key)?;
             purge(conn)
         })?;
         return Ok(LoginOutcome::Refused);
@@ -323,16 +362,14 @@ pub fn login(
     super::write_tx(conn, Lock::Global, |conn| {
         diesel::delete(login_throttle::table.find((Counter::Address.key(), address)))
             .execute(conn)?;
-        diesel::delete(
-            login_throttle::table.find((Counter::AccountAtAddress.key(), account.as_str())),
-        )
-        .execute(conn)?;
+        diesel::delete(login_throttle::table.find((Counter::AccountAtAddress.key(), key.as_str())))
+            .execute(conn)?;
         purge(conn)?;
         let created = now();
         diesel::insert_into(sessions::table)
             .values((
                 sessions::token.eq(stored_token(&token)),
-                sessions::user_id.eq(user.id),
+                sessions::user_id.eq(user_id),
                 sessions::csrf_token.eq(&csrf),
                 sessions::created_at.eq(created),
                 sessions::expires_at.eq(created + chrono::Duration::hours(SESSION_HOURS)),
@@ -340,6 +377,23 @@ pub fn login(
             .execute(conn)
     })?;
     Ok(LoginOutcome::Opened(token, csrf))
+}
+
+/// A whole login in one go (check, password, finish), for the tests of this module.
+#[cfg(test)]
+fn login(
+    conn: &mut Conn,
+    username: &str,
+    password: &str,
+    address: &str,
+) -> QueryResult<LoginOutcome> {
+    match login_check(conn, username, address)? {
+        LoginCheck::Throttled(wait) => Ok(LoginOutcome::Throttled(wait)),
+        check => {
+            let matched = check.matches(password);
+            login_finish(conn, username, address, matched)
+        }
+    }
 }
 
 /// Clears the failure counters of an account at every address; the number cleared.
@@ -371,8 +425,8 @@ pub struct SessionInfo {
     pub flash: Option<String>,
 }
 
-/// The live session of a token; with `take_flash` the flash message is consumed.
-pub fn session(conn: &mut Conn, token: &str, take_flash: bool) -> QueryResult<Option<SessionInfo>> {
+/// The live session of a token (a read only: the flash message comes from its cookie).
+pub fn session(conn: &mut Conn, token: &str) -> QueryResult<Option<SessionInfo>> {
     let token = stored_token(token);
     let token = token.as_str();
     let found: Option<(SessionRow, UserRow)> = sessions::table
@@ -386,25 +440,11 @@ pub fn session(conn: &mut Conn, token: &str, take_flash: bool) -> QueryResult<Op
     let Some((session, user)) = found else {
         return Ok(None);
     };
-    if take_flash && session.flash.is_some() {
-        diesel::update(sessions::table.find(token))
-            .set(sessions::flash.eq(None::<String>))
-            .execute(conn)?;
-    }
     Ok(Some(SessionInfo {
         actor: actor_of(&user),
         csrf: session.csrf_token,
-        flash: if take_flash { session.flash } else { None },
+        flash: None,
     }))
-}
-
-pub fn set_flash(conn: &mut Conn, token: &str, message: &str) -> QueryResult<()> {
-    let token = stored_token(token);
-    let token = token.as_str();
-    diesel::update(sessions::table.find(token))
-        .set(sessions::flash.eq(Some(message)))
-        .execute(conn)?;
-    Ok(())
 }
 
 #[cfg(test)]

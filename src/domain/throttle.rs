@@ -24,6 +24,8 @@ pub enum Counter {
     /// Wrong table codes for one team from anywhere. Never blocks (a stranger could lock
     /// the team out); the office sees it and can revoke the code.
     CodeTeam,
+    /// Writes from one team's phones (reports, Tafel lines), per window: see [`phone_write`].
+    PhoneWrites,
 }
 
 impl Counter {
@@ -36,7 +38,7 @@ impl Counter {
             // A team's phones share the hall's address space with everybody's typos.
             Counter::CodeAddress => 19,
             Counter::CodeTeamAtAddress => 4,
-            Counter::CodeTeam => u32::MAX,
+            Counter::CodeTeam | Counter::PhoneWrites => u32::MAX,
         }
     }
 
@@ -47,6 +49,7 @@ impl Counter {
             Counter::CodeAddress => "code_address",
             Counter::CodeTeamAtAddress => "code_team_address",
             Counter::CodeTeam => "code_team",
+            Counter::PhoneWrites => "phone_writes",
         }
     }
 }
@@ -79,6 +82,53 @@ pub fn current_failures(failures: u32, last_failure: NaiveDateTime, now: NaiveDa
     }
 }
 
+/// Writes a team's phones may make in one window. Play writes a Tafel line every few
+/// minutes (a Spiel takes more than a minute and a half) and a correction now and then:
+/// 30 in 10 minutes is several times that, and bounds what a phone can write.
+pub const PHONE_WRITES: u32 = 30;
+pub const PHONE_WINDOW_MINUTES: i64 = 10;
+
+/// A phone's write as the counter decides it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PhoneWrite {
+    /// Written; the window's count with this write and when the window began.
+    Allowed { count: u32, since: NaiveDateTime },
+    /// Refused until the window ends; `newly`: this write is the one that stopped the phone
+    /// (the office is told once).
+    Stopped { until: NaiveDateTime, newly: bool },
+}
+
+/// Counts one write of a team's phones: `stored` is the window's count, its start and a
+/// stop if there is one.
+pub fn phone_write(
+    stored: Option<(u32, NaiveDateTime, Option<NaiveDateTime>)>,
+    now: NaiveDateTime,
+) -> PhoneWrite {
+    let window = Duration::minutes(PHONE_WINDOW_MINUTES);
+    if let Some((_, _, Some(until))) = stored
+        && until > now
+    {
+        return PhoneWrite::Stopped {
+            until,
+            newly: false,
+        };
+    }
+    let (count, since) = match stored {
+        Some((count, since, _)) if now - since < window => (count, since),
+        _ => (0, now),
+    };
+    if count >= PHONE_WRITES {
+        return PhoneWrite::Stopped {
+            until: since + window,
+            newly: true,
+        };
+    }
+    PhoneWrite::Allowed {
+        count: count + 1,
+        since,
+    }
+}
+
 /// Failures of a team's code from anywhere from which the office is warned.
 pub const CODE_ALARM: u32 = 10;
 
@@ -106,6 +156,47 @@ pub fn account_at(username: &str, address: &str) -> String {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_phone_writes_thirty_times_in_ten_minutes_then_waits_for_the_window() {
+        let t0 = chrono::NaiveDate::from_ymd_opt(2026, 12, 5)
+            .unwrap()
+            .and_hms_opt(14, 0, 0)
+            .unwrap();
+        let mut stored = None;
+        for n in 1..=PHONE_WRITES {
+            let at = t0 + Duration::seconds(i64::from(n));
+            match phone_write(stored, at) {
+                PhoneWrite::Allowed { count, since } => {
+                    assert_eq!((count, since), (n, t0 + Duration::seconds(1)));
+                    stored = Some((count, since, None));
+                }
+                other => panic!("write {n}: {other:?}"),
+            }
+        }
+        let until = t0 + Duration::seconds(1) + Duration::minutes(PHONE_WINDOW_MINUTES);
+        let at = t0 + Duration::minutes(1);
+        assert_eq!(
+            phone_write(stored, at),
+            PhoneWrite::Stopped { until, newly: true }
+        );
+        let stopped = stored.map(|(c, s, _)| (c, s, Some(until)));
+        assert_eq!(
+            phone_write(stopped, at),
+            PhoneWrite::Stopped {
+                until,
+                newly: false
+            }
+        );
+        // After the window, a new one.
+        assert_eq!(
+            phone_write(stopped, until),
+            PhoneWrite::Allowed {
+                count: 1,
+                since: until
+            }
+        );
+    }
 
     #[test]
     fn free_attempts_then_growing_blocks() {

@@ -112,13 +112,7 @@ async fn create(
             StatusCode::UNPROCESSABLE_ENTITY,
         );
     }
-    flash_redirect(
-        &state,
-        &post.session,
-        "/users",
-        format!("Konto «{name}» angelegt."),
-    )
-    .await
+    flash_redirect("/users", format!("Konto «{name}» angelegt."))
 }
 
 async fn change(
@@ -168,13 +162,7 @@ async fn change(
         )?)
     })
     .await?;
-    flash_redirect(
-        &state,
-        &post.session,
-        "/users",
-        format!("Konto «{}» geändert.", row.username),
-    )
-    .await
+    flash_redirect("/users", format!("Konto «{}» geändert.", row.username))
 }
 
 pub fn routes(cfg: &mut web::ServiceConfig) {

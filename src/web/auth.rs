@@ -8,7 +8,6 @@ use crate::domain::role::{Actor, Permission, Role};
 use crate::web::error::AppError;
 use actix_web::cookie::{Cookie, SameSite};
 use actix_web::dev::Payload;
-use actix_web::http::Method;
 use actix_web::http::StatusCode;
 use actix_web::{FromRequest, HttpRequest, HttpResponse, web};
 use askama::Template;
@@ -69,13 +68,13 @@ async fn load_session(req: &HttpRequest) -> Result<Option<Session>, AppError> {
         .app_data::<web::Data<AppState>>()
         .cloned()
         .ok_or_else(|| AppError::Internal("AppState fehlt".into()))?;
-    let take_flash = req.method() == Method::GET;
     let lookup = token.clone();
-    let info = db(&state, move |conn| {
-        Ok(users::session(conn, &lookup, take_flash)?)
-    })
-    .await?;
-    Ok(info.map(|info| Session { token, info }))
+    let info = db(&state, move |conn| Ok(users::session(conn, &lookup)?)).await?;
+    let flash = super::flash::waiting(req);
+    Ok(info.map(|info| Session {
+        token,
+        info: SessionInfo { flash, ..info },
+    }))
 }
 
 /// A page anybody may see; the session if there is one.
@@ -223,19 +222,9 @@ impl FromRequest for SecuredUpload {
     }
 }
 
-/// Sets the flash message shown on the next page, then redirects there.
-pub async fn flash_redirect(
-    state: &web::Data<AppState>,
-    session: &Session,
-    location: &str,
-    message: String,
-) -> Result<HttpResponse, AppError> {
-    let token = session.token.clone();
-    db(state, move |conn| {
-        Ok(users::set_flash(conn, &token, &message)?)
-    })
-    .await?;
-    Ok(see_other(location))
+/// Redirects to `location`, which then shows `message` ([`super::flash`]).
+pub fn flash_redirect(location: &str, message: String) -> Result<HttpResponse, AppError> {
+    Ok(super::flash::redirect(location, &message))
 }
 
 #[derive(Template)]
@@ -312,6 +301,29 @@ pub fn client_address(req: &HttpRequest) -> String {
         .unwrap_or_else(|| "unbekannt".into())
 }
 
+/// A login: the throttle and the account on a database thread, the password on the password
+/// thread (no database connection held meanwhile), then the session or the failure counted.
+async fn check_login(
+    state: &web::Data<AppState>,
+    username: String,
+    password: String,
+    address: String,
+) -> Result<users::LoginOutcome, AppError> {
+    let (name, at) = (username.clone(), address.clone());
+    let check = db(state, move |conn| Ok(users::login_check(conn, &name, &at)?)).await?;
+    if let users::LoginCheck::Throttled(wait) = check {
+        return Ok(users::LoginOutcome::Throttled(wait));
+    }
+    let matched = state
+        .password_checks
+        .run(move || check.matches(&password))
+        .await?;
+    db(state, move |conn| {
+        Ok(users::login_finish(conn, &username, &address, matched)?)
+    })
+    .await
+}
+
 async fn login(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -320,10 +332,7 @@ async fn login(
     let form = form.into_inner();
     let (username, password) = (form.username.clone(), form.password);
     let address = client_address(&req);
-    let opened = db(&state, move |conn| {
-        Ok(users::login(conn, &username, &password, &address)?)
-    })
-    .await?;
+    let opened = check_login(&state, username, password, address).await?;
     let (status, message) = match opened {
         users::LoginOutcome::Opened(token, _csrf) => {
             return Ok(HttpResponse::SeeOther()
@@ -483,10 +492,7 @@ async fn setup(
         return Err(setup_gone().await);
     }
     let address = client_address(&req);
-    let opened = db(&state, move |conn| {
-        Ok(users::login(conn, &username, &password, &address)?)
-    })
-    .await?;
+    let opened = check_login(&state, username, password, address).await?;
     let mut response = HttpResponse::SeeOther();
     if let users::LoginOutcome::Opened(token, _) = opened {
         response.cookie(session_cookie(&state, &token));

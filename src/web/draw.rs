@@ -273,12 +273,9 @@ async fn draw(
     })
     .await?;
     flash_redirect(
-        &state,
-        &post.session,
         &format!("/tournaments/{id}/draw"),
         format!("Lose gezogen (Startwert {seed})."),
     )
-    .await
 }
 
 async fn draw_next(
@@ -294,12 +291,9 @@ async fn draw_next(
     })
     .await?;
     flash_redirect(
-        &state,
-        &post.session,
         &format!("/tournaments/{id}/passen/{passe}"),
         format!("{round} {passe} ausgelost."),
     )
-    .await
 }
 
 pub fn routes(cfg: &mut web::ServiceConfig) {

@@ -103,15 +103,12 @@ async fn visa_all(
     })
     .await?;
     flash_redirect(
-        &state,
-        &post.session,
         &format!("/tournaments/{id}/passen/{passe}"),
         format!(
             "{round} {passe}: {count} {} visiert.",
             if count == 1 { "Tisch" } else { "Tische" }
         ),
     )
-    .await
 }
 
 #[derive(Deserialize)]

@@ -9,6 +9,7 @@ pub mod ctx;
 pub mod draw;
 pub mod entry;
 pub mod error;
+pub mod flash;
 pub mod hall;
 pub mod head;
 pub mod kontrolle;

@@ -236,12 +236,9 @@ async fn add(
     })
     .await?;
     flash_redirect(
-        &state,
-        &post.session,
         &format!("/tournaments/{id}/partner"),
         format!("{player} sucht einen Partner."),
     )
-    .await
 }
 
 async fn remove(
@@ -257,12 +254,9 @@ async fn remove(
     })
     .await?;
     flash_redirect(
-        &state,
-        &post.session,
         &format!("/tournaments/{id}/partner"),
         "Einzelanmeldung gelöscht.".into(),
     )
-    .await
 }
 
 /// All fields default: a request without them is answered after the role check, not
@@ -327,12 +321,9 @@ async fn confirm(
     })
     .await?;
     flash_redirect(
-        &state,
-        &post.session,
         &format!("/tournaments/{id}/teams"),
         format!("{} Teams aus Einzelanmeldungen gebildet.", formed.len()),
     )
-    .await
 }
 
 pub fn routes(cfg: &mut web::ServiceConfig) {

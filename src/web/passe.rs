@@ -143,13 +143,7 @@ async fn visa(
     })
     .await?;
     let back = safe_back(&post.form.back, format!("/tournaments/{id}/passen/{passe}"));
-    flash_redirect(
-        &state,
-        &post.session,
-        &back,
-        format!("{round} {passe}, Tisch {table} visiert."),
-    )
-    .await
+    flash_redirect(&back, format!("{round} {passe}, Tisch {table} visiert."))
 }
 
 pub fn routes(cfg: &mut web::ServiceConfig) {

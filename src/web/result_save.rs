@@ -88,17 +88,43 @@ pub async fn save(
     let correction = !post.form.version.trim().is_empty();
     let actor = post.session.actor().clone();
     let form = post.form.clone();
-    let token = post.session.token.clone();
-    let (typed, t, versions) = db(state, move |conn| {
+    let (typed, after) = db(state, move |conn| {
         let typed = save_typed(conn, &actor, id, passe, &form)?;
-        let t = guard::tournament(conn, id)?;
-        if let Typed::Done {
+        // What follows only reads (for the message and the live pages): a connection lost
+        // now must not turn a result that is stored into an error page.
+        let after = guard::tournament(conn, id)
+            .and_then(|t| Ok((t, crate::db::tournaments::versions(conn)?)));
+        Ok((typed, after))
+    })
+    .await?;
+    let t = match after {
+        Ok((t, versions)) => {
+            announce(state, &versions);
+            t
+        }
+        Err(cause) => {
+            let Typed::Done {
+                table,
+                outcome:
+                    SaveOutcome::Saved(_) | SaveOutcome::Corrected { .. } | SaveOutcome::FirstEntry,
+                ..
+            } = &typed
+            else {
+                return Err(cause.into());
+            };
+            tracing::warn!(%cause, "result stored; reading after the save failed");
+            return Ok(Answer::Done(super::flash::redirect(
+                back,
+                &format!("Tisch {table} gespeichert."),
+            )));
+        }
+    };
+    let message = match &typed {
+        Typed::Done {
             table,
             outcome,
             replaced_report,
-        } = &typed
-            && let Some(mut message) = saved_message(&t, outcome, passe, *table)
-        {
+        } => saved_message(&t, outcome, passe, *table).map(|mut message| {
             if let Some((a, b)) = replaced_report {
                 message.push_str(&format!(
                     " Die offene Meldung vom Tisch ({} : {}) ist damit ersetzt.",
@@ -106,12 +132,10 @@ pub async fn save(
                     format::number(i64::from(*b))
                 ));
             }
-            crate::db::users::set_flash(conn, &token, &message)?;
-        }
-        Ok((typed, t, crate::db::tournaments::versions(conn)?))
-    })
-    .await?;
-    announce(state, &versions);
+            message
+        }),
+        _ => None,
+    };
     let refusal = |errors, conflict, status| {
         Answer::Again(Refusal {
             mode_entry: t.mode.facts().entry,
@@ -128,6 +152,9 @@ pub async fn save(
             ..
         } => {
             let mut response = see_other(back);
+            if let Some(message) = &message {
+                super::flash::set(&mut response, message);
+            }
             response.extensions_mut().insert(VersionsPublished);
             Answer::Done(response)
         }

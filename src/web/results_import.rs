@@ -95,13 +95,7 @@ async fn upload(
         Ok(import::import_results(conn, &actor, id, &tables)?)
     })
     .await?;
-    flash_redirect(
-        &state,
-        &upload.session,
-        &format!("/tournaments/{id}"),
-        imported.message(),
-    )
-    .await
+    flash_redirect(&format!("/tournaments/{id}"), imported.message())
 }
 
 pub fn routes(cfg: &mut web::ServiceConfig) {

@@ -12,27 +12,40 @@ use crate::db::{backup, transfer};
 use crate::domain::ids::TournamentId;
 use crate::domain::role::Permission;
 use crate::web::error::AppError;
-use actix_web::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
-use actix_web::{HttpResponse, web};
+use actix_web::http::header::{
+    CONTENT_DISPOSITION, ContentDisposition, DispositionParam, DispositionType,
+};
+use actix_web::{HttpRequest, HttpResponse, web};
 
-/// A consistent snapshot of the whole database, at any moment (also during the tournament).
-async fn download(state: web::Data<AppState>, user: User) -> Result<HttpResponse, AppError> {
+/// A consistent snapshot of the whole database, at any moment (also during the tournament),
+/// streamed from a file: a large database is never held in memory.
+async fn download(
+    state: web::Data<AppState>,
+    user: User,
+    req: HttpRequest,
+) -> Result<HttpResponse, AppError> {
     user.0.require(Permission::ManageTournament)?;
-    let (bytes, (suffix, media)) = db(&state, |conn| {
-        let bytes = backup::snapshot_bytes(conn).map_err(AppError::Internal)?;
-        Ok((bytes, backup::kind(conn)))
+    let dir = state.backup_dir.clone();
+    let (file, (suffix, media)) = db(&state, move |conn| {
+        let file = backup::snapshot_file(conn, &dir).map_err(AppError::Internal)?;
+        Ok((file, backup::kind(conn)))
     })
     .await?;
-    Ok(HttpResponse::Ok()
-        .insert_header((CONTENT_TYPE, media))
-        .insert_header((
-            CONTENT_DISPOSITION,
-            format!(
-                "attachment; filename=\"{}\"",
-                backup::file_name(crate::db::now(), suffix)
-            ),
-        ))
-        .body(bytes))
+    let name = backup::file_name(crate::db::now(), suffix);
+    let file = actix_files::NamedFile::from_file(file, &name)
+        .map_err(|e| AppError::Internal(e.to_string()))?
+        .set_content_type(
+            media
+                .parse()
+                .map_err(|_| AppError::Internal(format!("media type {media}")))?,
+        )
+        .set_content_disposition(ContentDisposition {
+            disposition: DispositionType::Attachment,
+            parameters: vec![DispositionParam::Filename(name)],
+        })
+        .use_etag(false)
+        .use_last_modified(false);
+    Ok(file.into_response(&req))
 }
 
 async fn export(
@@ -71,13 +84,7 @@ async fn import(
         Ok(import::import_tournament(conn, &actor, &doc)?)
     })
     .await?;
-    flash_redirect(
-        &state,
-        &upload.session,
-        &format!("/tournaments/{id}"),
-        "Turnier importiert.".into(),
-    )
-    .await
+    flash_redirect(&format!("/tournaments/{id}"), "Turnier importiert.".into())
 }
 
 pub fn routes(cfg: &mut web::ServiceConfig) {

@@ -173,12 +173,9 @@ async fn clock_post(
     })
     .await?;
     flash_redirect(
-        &state,
-        &post.session,
         &format!("/tournaments/{id}/passen/{passe}/entry"),
         action.done_message().into(),
     )
-    .await
 }
 
 pub fn routes(cfg: &mut web::ServiceConfig) {

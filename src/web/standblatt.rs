@@ -240,7 +240,7 @@ async fn final_visa(
         )?)
     })
     .await?;
-    flash_redirect(&state, &post.session, &back, "Endtotal visiert.".into()).await
+    flash_redirect(&back, "Endtotal visiert.".into())
 }
 
 #[derive(Deserialize)]
@@ -376,7 +376,7 @@ async fn set_status(
                     restored.len()
                 )
             };
-            return flash_redirect(&state, &post.session, &back, message).await;
+            return flash_redirect(&back, message);
         }
         _ => return Err(AppError::BadRequest("Unbekannte Aktion.".into())),
     };
@@ -459,7 +459,7 @@ async fn set_status(
                     r.passe, r.table
                 );
             }
-            return flash_redirect(&state, &post.session, &back, message).await;
+            return flash_redirect(&back, message);
         }
         team_status::LeaveOutcome::Question(q) => (
             Some(QuestionView {

@@ -2,7 +2,7 @@
 
 use super::error::AppError;
 use super::live::hub::LiveHub;
-use super::threads::DbThreads;
+use super::threads::Workers;
 use crate::db::{Conn, Pool};
 use actix_web::web;
 
@@ -11,8 +11,12 @@ pub struct AppState {
     pub pool: Pool,
     pub public_url: Option<String>,
     pub live: std::sync::Arc<LiveHub>,
-    pub db_threads: DbThreads,
+    pub db_threads: Workers,
+    /// Logins' password checks, one at a time at the lowest priority.
+    pub password_checks: Workers,
     pub setup: SetupAccess,
+    /// Where the automatic backups go; downloads are written there too while they are made.
+    pub backup_dir: std::path::PathBuf,
     /// The address the server listens on (the Halle page tells the office what phones reach).
     pub listen: std::net::SocketAddr,
 }

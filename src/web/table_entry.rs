@@ -165,14 +165,11 @@ async fn code_page(
     error: Option<String>,
     status: StatusCode,
 ) -> Result<HttpResponse, AppError> {
-    let t = db(state, move |conn| {
-        Ok(crate::app::guard::tournament(conn, id)?)
-    })
-    .await?;
+    let name = db(state, move |conn| Ok(use_case::code_page_name(conn, id)?)).await?;
     page_with(
         &CodePage {
             ctx: Ctx::anonymous(),
-            tournament: t.name,
+            tournament: name.unwrap_or_else(|| "Resultate vom Tisch".into()),
             startnummer,
             action: format!("{}/code", tisch_path(id, startnummer)),
             error,
@@ -499,7 +496,7 @@ async fn post(
         Done::Reported => "?ok=gemeldet",
         Done::Confirmed => "?ok=bestaetigt",
         Done::Disputed => "?ok=widerspruch",
-        Done::Invalid(_) => "",
+        Done::Invalid(_) | Done::Stopped(_) => "",
     };
     respond(
         &state,
@@ -555,6 +552,14 @@ async fn respond(
 ) -> Result<HttpResponse, AppError> {
     let (message, errors, status) = match acted {
         Ok(Done::Invalid(errors)) => (None, errors, StatusCode::UNPROCESSABLE_ENTITY),
+        Ok(Done::Stopped(until)) => (
+            Some(format!(
+                "Zu viele Einträge von diesem Tisch: bis {} nimmt der Server nichts mehr an. Bitte beim Turnierbüro melden.",
+                until.format("%H:%M")
+            )),
+            FieldErrors::new(),
+            StatusCode::TOO_MANY_REQUESTS,
+        ),
         Ok(done) => {
             return Ok(see_other(&format!(
                 "{}{}",

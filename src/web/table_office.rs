@@ -26,6 +26,8 @@ pub struct CodeLine {
     pub code: String,
     pub failures: u32,
     pub alarm: bool,
+    /// The team's phones wrote too often: stopped until this time ("14:35").
+    pub stopped: Option<String>,
 }
 
 #[derive(Template)]
@@ -39,6 +41,7 @@ struct OfficePage {
     drawn: Vec<u32>,
     codes: Vec<CodeLine>,
     alarms: usize,
+    stopped: usize,
 }
 
 async fn show(
@@ -48,7 +51,7 @@ async fn show(
 ) -> Result<HttpResponse, AppError> {
     user.0.require(Permission::ManageTournament)?;
     let id = TournamentId(path.into_inner());
-    let (t, opening, teams, codes, failures, drawn) = db(&state, move |conn| {
+    let (t, opening, teams, codes, failures, drawn, stopped) = db(&state, move |conn| {
         let t = guard::tournament(conn, id)?;
         let drawn = seats::drawn_passen(conn, id)?;
         Ok((
@@ -58,6 +61,7 @@ async fn show(
             stored::codes(conn, id)?,
             counters::all_failures(conn, Counter::CodeTeam)?,
             drawn,
+            counters::blocked_now(conn, Counter::PhoneWrites)?,
         ))
     })
     .await?;
@@ -74,12 +78,16 @@ async fn show(
                     .unwrap_or_default(),
                 failures,
                 alarm: failures >= CODE_ALARM,
+                stopped: stopped
+                    .get(&team.id.to_string())
+                    .map(|until| until.format("%H:%M").to_string()),
             }
         })
         .collect();
     page(&OfficePage {
         ctx: user.0.ctx().with_tournament(&t),
         alarms: codes.iter().filter(|c| c.alarm).count(),
+        stopped: codes.iter().filter(|c| c.stopped.is_some()).count(),
         t,
         open_passe: opening.passe().unwrap_or(0),
         opening,
@@ -121,13 +129,7 @@ async fn switch(
         Ok(use_case::switch(conn, &actor, id, switch)?)
     })
     .await?;
-    flash_redirect(
-        &state,
-        &post.session,
-        &format!("/tournaments/{id}/tisch"),
-        message,
-    )
-    .await
+    flash_redirect(&format!("/tournaments/{id}/tisch"), message)
 }
 
 #[derive(Deserialize)]
@@ -146,15 +148,12 @@ async fn revoke(
     })
     .await?;
     flash_redirect(
-        &state,
-        &post.session,
         &format!("/tournaments/{id}/tisch#code-{}", team.id),
         format!(
             "Neuer Tisch-Code für {}: der alte gilt nicht mehr, angemeldete Telefone müssen den neuen eingeben. Standblatt neu drucken.",
             team_label(&team)
         ),
     )
-    .await
 }
 
 #[derive(Deserialize)]
@@ -193,8 +192,6 @@ async fn decide(
     })
     .await?;
     flash_redirect(
-        &state,
-        &post.session,
         &format!("/tournaments/{id}/passen/{passe}#tisch-{table}"),
         format!(
             "{round} {passe}, Tisch {table} entschieden: {} : {}.",
@@ -202,7 +199,6 @@ async fn decide(
             crate::domain::format::number(i64::from(score.points_b))
         ),
     )
-    .await
 }
 
 pub fn routes(cfg: &mut web::ServiceConfig) {

@@ -262,12 +262,9 @@ async fn change(
             "als Kartenpunkte"
         };
         return flash_redirect(
-            &state,
-            &post.session,
             &format!("/tournaments/{id}/passen/{passe}/tafel/{table}"),
             format!("Punkte werden {how} eingegeben."),
-        )
-        .await;
+        );
     }
     let (rules, multiplied) = db(&state, move |conn| {
         Ok((
@@ -306,19 +303,14 @@ async fn change(
     })
     .await?;
     match done {
-        Ok(tafel) => {
-            flash_redirect(
-                &state,
-                &post.session,
-                &format!("/tournaments/{id}/passen/{passe}/tafel/{table}"),
-                format!(
-                    "Tafel gespeichert: {} : {} Striche.",
-                    tafel.a.total(),
-                    tafel.b.total()
-                ),
-            )
-            .await
-        }
+        Ok(tafel) => flash_redirect(
+            &format!("/tournaments/{id}/passen/{passe}/tafel/{table}"),
+            format!(
+                "Tafel gespeichert: {} : {} Striche.",
+                tafel.a.total(),
+                tafel.b.total()
+            ),
+        ),
         Err(Refusal::Invalid(message)) => {
             let shown = Shown {
                 form: Some(post.form.spiel),

@@ -149,15 +149,10 @@ async fn create(
     })
     .await?;
     match saved {
-        Ok(_) => {
-            flash_redirect(
-                &state,
-                &post.session,
-                &format!("/tournaments/{id}/teams"),
-                format!("{} erfasst.", entrant.one()),
-            )
-            .await
-        }
+        Ok(_) => flash_redirect(
+            &format!("/tournaments/{id}/teams"),
+            format!("{} erfasst.", entrant.one()),
+        ),
         Err(e) => list_page(&state, post.session.ctx(), id, post.form, write_error(e)?).await,
     }
 }
@@ -213,12 +208,9 @@ async fn update(
         {
             Ok(()) => {
                 return flash_redirect(
-                    &state,
-                    &post.session,
                     &format!("/tournaments/{id}/teams"),
                     format!("{} gespeichert.", entrant.one()),
-                )
-                .await;
+                );
             }
             Err(e) => write_error(e)?,
         },
@@ -253,12 +245,9 @@ async fn delete(
     })
     .await?;
     flash_redirect(
-        &state,
-        &post.session,
         &format!("/tournaments/{id}/teams"),
         format!("Team {} gelöscht.", removed.startnummer),
     )
-    .await
 }
 
 async fn import_form(
@@ -394,15 +383,10 @@ async fn import_confirm(
     .await?;
     let many = t.mode.entrant().many();
     match written {
-        Ok(count) => {
-            flash_redirect(
-                &state,
-                &post.session,
-                &format!("/tournaments/{id}/teams"),
-                format!("{count} {many} importiert."),
-            )
-            .await
-        }
+        Ok(count) => flash_redirect(
+            &format!("/tournaments/{id}/teams"),
+            format!("{count} {many} importiert."),
+        ),
         Err(TeamRefusal::StartnummerTaken(n)) => Err(AppError::BadRequest(format!(
             "Startnummer {n} ist inzwischen vergeben. Nichts wurde importiert."
         ))),
@@ -479,12 +463,9 @@ async fn delete_many(
     })
     .await?;
     flash_redirect(
-        &state,
-        &post.session,
         &format!("/tournaments/{id}/teams"),
         format!("{} Teams gelöscht.", removed.len()),
     )
-    .await
 }
 
 pub fn routes(cfg: &mut web::ServiceConfig) {

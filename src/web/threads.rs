@@ -15,25 +15,43 @@ pub const WORKER_NICE: i32 = 10;
 
 type Job = Box<dyn FnOnce() + Send>;
 
-/// A fixed set of threads at normal priority for blocking database work.
+/// Nice value of the thread that checks passwords: below everything else.
+pub const PASSWORD_NICE: i32 = 19;
+
+/// A fixed set of threads for blocking work: at normal priority for database work, or one
+/// at the lowest priority for password checks.
 ///
 /// Tokio's blocking pool would do, but its threads are spawned by the worker that needs
 /// one and inherit that worker's lowered priority.
 #[derive(Clone)]
-pub struct DbThreads {
+pub struct Workers {
     sender: mpsc::Sender<Job>,
 }
 
-impl DbThreads {
-    /// Starts `count` threads; call it from a thread at normal priority.
+impl Workers {
+    /// Starts `count` threads for database work; call it from a thread at normal priority.
     pub fn start(count: usize) -> std::io::Result<Self> {
+        Self::spawn("db", count, None)
+    }
+
+    /// The one thread that checks passwords (Argon2: tens of milliseconds of CPU each). A
+    /// flood of logins queues here, at the lowest priority, and never takes a database
+    /// thread or the CPU the office's requests need.
+    pub fn start_password_checks() -> std::io::Result<Self> {
+        Self::spawn("password", 1, Some(PASSWORD_NICE))
+    }
+
+    fn spawn(name: &str, count: usize, nice: Option<i32>) -> std::io::Result<Self> {
         let (sender, receiver) = mpsc::channel::<Job>();
         let receiver = Arc::new(Mutex::new(receiver));
         for index in 0..count.max(1) {
             let receiver = receiver.clone();
             std::thread::Builder::new()
-                .name(format!("db-{index}"))
+                .name(format!("{name}-{index}"))
                 .spawn(move || {
+                    if let Some(nice) = nice {
+                        lower_current_thread_priority(nice);
+                    }
                     loop {
                         let job = match receiver.lock() {
                             Ok(receiver) => receiver.recv(),
@@ -46,7 +64,7 @@ impl DbThreads {
                     }
                 })?;
         }
-        Ok(DbThreads { sender })
+        Ok(Workers { sender })
     }
 
     /// Runs `work` on one of the threads and waits for it without blocking the caller.
@@ -87,7 +105,7 @@ mod tests {
 
     #[tokio::test]
     async fn work_runs_on_the_threads_and_a_panic_costs_only_its_own_answer() {
-        let threads = DbThreads::start(1).unwrap();
+        let threads = Workers::start(1).unwrap();
         let name = threads
             .run(|| std::thread::current().name().map(str::to_owned))
             .await

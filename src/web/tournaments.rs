@@ -184,13 +184,7 @@ async fn create(
         Ok(app::tournaments::create(conn, &actor, &settings)?)
     })
     .await?;
-    flash_redirect(
-        &state,
-        &post.session,
-        &format!("/tournaments/{id}"),
-        "Turnier angelegt.".into(),
-    )
-    .await
+    flash_redirect(&format!("/tournaments/{id}"), "Turnier angelegt.".into())
 }
 
 async fn show(
@@ -319,13 +313,7 @@ async fn update(
         Ok(app::tournaments::update(conn, &actor, id, &settings)?)
     })
     .await?;
-    flash_redirect(
-        &state,
-        &post.session,
-        &format!("/tournaments/{id}"),
-        "Turnier gespeichert.".into(),
-    )
-    .await
+    flash_redirect(&format!("/tournaments/{id}"), "Turnier gespeichert.".into())
 }
 
 async fn set_closed(
@@ -365,13 +353,7 @@ async fn set_closed(
         }
         _ => return Err(AppError::not_found()),
     };
-    flash_redirect(
-        &state,
-        &post.session,
-        &format!("/tournaments/{id}"),
-        message.into(),
-    )
-    .await
+    flash_redirect(&format!("/tournaments/{id}"), message.into())
 }
 
 pub fn routes(cfg: &mut web::ServiceConfig) {

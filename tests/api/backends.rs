@@ -539,6 +539,96 @@ async fn a_database_copied_to_postgresql_and_back_exports_the_same_tournament() 
     assert!(!text(&sheet, "#lines").contains("importiert"));
 }
 
+/// The tournaments of a database keep their ids (and creation times, and the Protokoll of
+/// no tournament) through a copy to PostgreSQL and back: printed QR codes and beamer
+/// addresses name the id. Four tournaments whose dates run against their ids.
+#[tokio::test]
+async fn a_copy_keeps_every_tournaments_id_in_both_directions() {
+    use diesel::prelude::*;
+    use jassturnier::db::schema::{audit_log, tournaments};
+    if test_postgres().is_none() {
+        say_not_run("copy ids NOT RUN: no JASSTURNIER_TEST_POSTGRES");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("quelle.sqlite3").display().to_string();
+    let app = spawn_app_with(|s| s.database_url = source.clone()).await;
+    let leitung = app.leitung().await;
+    let mut ids = Vec::new();
+    for (name, date) in [
+        ("Herbst", "2026-11-22"),
+        ("Winter", "2026-12-01"),
+        ("Frühling", "2027-04-10"),
+        ("Sommer", "2026-06-01"),
+    ] {
+        let r = leitung
+            .post(
+                "/tournaments",
+                &[
+                    ("name", name),
+                    ("date", date),
+                    ("location", "Zürich"),
+                    ("mode", "partnerschieber"),
+                    ("passen", "3"),
+                    ("spiele_per_passe", "12"),
+                    ("pauschale", "0"),
+                ],
+            )
+            .await;
+        ids.push(
+            location(&r)
+                .rsplit('/')
+                .next()
+                .unwrap()
+                .parse::<i32>()
+                .unwrap(),
+        );
+    }
+    let rows = |url: &str| {
+        let pool = jassturnier::db::connect(url, 1).unwrap();
+        let mut conn = pool.get().unwrap();
+        let t: Vec<(i32, String, chrono::NaiveDateTime)> = tournaments::table
+            .select((tournaments::id, tournaments::name, tournaments::created_at))
+            .order(tournaments::id)
+            .load(&mut conn)
+            .unwrap();
+        let global: Vec<(String, String)> = audit_log::table
+            .filter(audit_log::tournament_id.is_null())
+            .select((audit_log::entity, audit_log::action))
+            .order(audit_log::id)
+            .load(&mut conn)
+            .unwrap();
+        (t, global)
+    };
+    let before = rows(&source);
+    assert_eq!(before.0.len(), 4);
+    assert!(
+        !before.1.is_empty(),
+        "accounts leave Protokoll entries of no tournament"
+    );
+    let postgres = test_database(dir.path());
+    let back = dir.path().join("zurueck.sqlite3").display().to_string();
+    for (from, to) in [(&source, &postgres), (&postgres, &back)] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_jassturnier"))
+            .args(["copy", "--from", from, "--to", to])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(rows(to), before, "{from} → {to}");
+    }
+    // A tournament created after the copy takes the next id (PostgreSQL's sequence goes on).
+    let copy = spawn_app_with(|s| s.database_url = postgres.clone()).await;
+    let leitung = copy.login(LEITUNG.0, LEITUNG.1).await;
+    let next = create_tournament(&leitung, "3", "12").await;
+    assert_eq!(next, ids[3] + 1);
+    let page = leitung.html(&format!("/tournaments/{}", ids[0])).await;
+    assert!(page.html().contains("Herbst"));
+}
+
 /// Two instances on one PostgreSQL database: a result entered on A reaches a live page
 /// served by B as a delta, by notification — B's own poll is set to an hour, so nothing
 /// else could bring it within the test's five seconds.

@@ -95,7 +95,7 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
         workers: 2,
         worker_nice: jassturnier::web::threads::WORKER_NICE,
         public_url: None,
-        backup_dir: None,
+        backup_dir: Some(dir.path().join("backups")),
         backup_interval: std::time::Duration::ZERO,
         setup_from_loopback: true,
         live_poll: std::time::Duration::from_secs(1),
@@ -150,6 +150,16 @@ impl TestApp {
 
     pub fn data(&self, id: i32) -> TournamentData {
         tournament_data(&self.pool, id)
+    }
+
+    /// How many tournaments the database holds.
+    pub fn data_count_tournaments(&self) -> i64 {
+        use diesel::prelude::*;
+        let mut conn = self.pool.get().expect("connection");
+        jassturnier::db::schema::tournaments::table
+            .count()
+            .get_result(&mut conn)
+            .expect("count")
     }
 
     pub fn client(&self) -> Client {

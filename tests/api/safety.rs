@@ -39,6 +39,12 @@ async fn a_downloaded_or_cli_backup_restores_the_state_at_backup_time() {
         "application/vnd.sqlite3"
     };
     assert_eq!(content_type, expected);
+    // The download was written where interrupted backups are cleaned up, and is gone.
+    let backups = app.dir.path().join("backups");
+    let left: Vec<_> = std::fs::read_dir(&backups)
+        .map(|d| d.flatten().map(|e| e.file_name()).collect())
+        .unwrap_or_default();
+    assert!(left.is_empty(), "{left:?}");
     let buero = app.account(&leitung, BUERO, "buero").await;
     assert_eq!(buero.get("/backup").await.status(), StatusCode::FORBIDDEN);
     let cli_file = app.dir.path().join(format!("cli-backup.{suffix}"));
@@ -756,4 +762,201 @@ fn double_entry_tournament_settings() -> Vec<(&'static str, &'static str)> {
         ("pauschale", "660"),
         ("double_entry", "1"),
     ]
+}
+
+/// Makes every update of a session fail, as a full disk or a connection lost after a save
+/// would: on both backends, by a trigger.
+fn refuse_session_updates(app: &TestApp) {
+    use diesel::connection::SimpleConnection;
+    let mut conn = app.pool.get().unwrap();
+    let sql = match on_postgres() {
+        true => {
+            "CREATE FUNCTION refuse_write() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'Platte voll'; END $$ LANGUAGE plpgsql;
+             CREATE TRIGGER refuse_session_update BEFORE UPDATE ON sessions FOR EACH ROW EXECUTE FUNCTION refuse_write();"
+        }
+        false => {
+            "CREATE TRIGGER refuse_session_update BEFORE UPDATE ON sessions BEGIN SELECT RAISE(ABORT, 'Platte voll'); END;"
+        }
+    };
+    conn.batch_execute(sql).unwrap();
+}
+
+/// A save is answered by what it did, whatever fails after its commit; the page after it
+/// shows its message without writing anything.
+#[tokio::test]
+async fn a_stored_result_is_never_answered_with_an_error_and_reading_needs_no_write() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = prepared(&app, &leitung).await;
+    refuse_session_updates(&app);
+    let r = leitung
+        .post(
+            &format!("/tournaments/{id}/passen/1/entry"),
+            &[("table", "1"), ("points_a", "1200")],
+        )
+        .await;
+    assert_eq!(
+        r.status(),
+        StatusCode::SEE_OTHER,
+        "{}",
+        r.text().await.unwrap()
+    );
+    let page = leitung.html(&location(&r)).await;
+    assert!(
+        text(&page, ".flash").contains("Tisch 1 gespeichert: 1'200"),
+        "{}",
+        text(&page, ".flash")
+    );
+    // The message was shown once: the next page has none.
+    let again = leitung.html(&location(&r)).await;
+    assert!(select_all(&again, ".flash").is_empty());
+    assert_eq!(tournament_data(&app.pool, id).results.len(), 2);
+}
+
+/// Private pages stay out of browsers' and proxies' caches; assets may be kept.
+#[tokio::test]
+async fn private_responses_say_no_store() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = prepared(&app, &leitung).await;
+    for path in [
+        "/backup".to_string(),
+        format!("/tournaments/{id}/export.json"),
+        "/users".to_string(),
+        format!("/audit?tournament={id}"),
+        format!("/tournaments/{id}/tisch"),
+    ] {
+        let r = leitung.get(&path).await;
+        let cache = r
+            .headers()
+            .get("cache-control")
+            .map(|v| v.to_str().unwrap().to_string());
+        assert_eq!(cache.as_deref(), Some("no-store"), "{path}: {}", r.status());
+    }
+    let css = leitung.get("/static/style.css").await;
+    assert!(
+        css.headers()["cache-control"]
+            .to_str()
+            .unwrap()
+            .contains("max-age"),
+    );
+}
+
+/// What a download or backup interrupted by a crash (kill -9) left in the backup directory
+/// is removed when the server starts again.
+#[tokio::test]
+async fn leftovers_of_an_interrupted_download_go_at_the_next_start() {
+    let first = spawn_app().await;
+    let backups = first.dir.path().join("backups");
+    std::fs::create_dir_all(&backups).unwrap();
+    let left = [
+        "jassturnier-download.unfertig-1a2b.sqlite3",
+        "jassturnier-download.unfertig-1a2b.sqlite3.unfertig-3c4d-journal",
+    ];
+    for name in left {
+        std::fs::write(backups.join(name), b"halb").unwrap();
+    }
+    std::fs::write(
+        backups.join("jassturnier-20261205-140000.sqlite3"),
+        b"fertig",
+    )
+    .unwrap();
+    let url = first.database_url.clone();
+    let dir = backups.clone();
+    let _again = spawn_app_with(|s| {
+        s.database_url = url;
+        s.backup_dir = Some(dir);
+    })
+    .await;
+    let mut kept: Vec<String> = std::fs::read_dir(&backups)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    kept.sort();
+    assert_eq!(kept, ["jassturnier-20261205-140000.sqlite3"]);
+}
+
+/// A tournament file is checked against its own draw and the limits the forms keep: a
+/// result of teams that did not sit at that table, a third team at a table, opponents that
+/// do not name each other, a visa signed with a name of 200 kB. Each is refused, nothing
+/// is written.
+#[tokio::test]
+async fn an_imported_tournament_must_agree_with_its_own_draw() {
+    use jassturnier::db::transfer::{Export, VisaJson};
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = drawn_field(&leitung, "3", "12", "", 8).await;
+    for table in 1..=4 {
+        enter(&leitung, id, 1, table, 900 + table).await;
+    }
+    let (_, _, bytes_) = bytes(&leitung, &format!("/tournaments/{id}/export.json")).await;
+    let good: Export = serde_json::from_slice(&bytes_).unwrap();
+    let at = |doc: &Export, passe: i32, table: i32| -> Vec<i32> {
+        doc.seats
+            .iter()
+            .filter(|s| s.passe == passe && s.table == Some(table))
+            .map(|s| s.startnummer)
+            .collect()
+    };
+    let mut broken: Vec<(&str, Export)> = Vec::new();
+    // The result of table 1 credited to a team of table 2.
+    let mut doc = good.clone();
+    let elsewhere = at(&doc, 1, 2)[0];
+    let r = doc
+        .results
+        .iter_mut()
+        .find(|r| r.passe == 1 && r.table == 1)
+        .unwrap();
+    r.team_b = elsewhere;
+    broken.push(("nicht an diesem Tisch", doc));
+    // A third team at table 1 (moved from table 2).
+    let mut doc = good.clone();
+    let moved = at(&doc, 2, 2)[0];
+    doc.seats
+        .iter_mut()
+        .find(|s| s.passe == 2 && s.startnummer == moved)
+        .unwrap()
+        .table = Some(1);
+    broken.push(("am Tisch", doc));
+    // Opponents that do not name each other.
+    let mut doc = good.clone();
+    let (a, b) = (at(&doc, 3, 1), at(&doc, 3, 2));
+    doc.seats
+        .iter_mut()
+        .find(|s| s.passe == 3 && s.startnummer == a[0])
+        .unwrap()
+        .opponent = Some(b[0]);
+    broken.push(("anderes Gegenüber", doc));
+    // A visa name of 200 kB.
+    let mut doc = good.clone();
+    doc.results[0].visa_a = Some(VisaJson {
+        by: "x".repeat(200 * 1024),
+        at: doc.audit[0].at,
+    });
+    broken.push(("Visum", doc));
+    let tournaments_before = app.data_count_tournaments();
+    for (said, doc) in broken {
+        let r = leitung
+            .upload(
+                "/tournaments/import",
+                serde_json::to_vec(&doc).unwrap(),
+                Some(&leitung.csrf),
+            )
+            .await;
+        let status = r.status();
+        let body = r.text().await.unwrap();
+        assert!(status.is_client_error(), "{said}: {status}");
+        assert!(body.contains(said), "{said}: {body}");
+    }
+    assert_eq!(
+        app.data_count_tournaments(),
+        tournaments_before,
+        "nothing written"
+    );
+    // The file as exported is still fine.
+    let r = leitung
+        .upload("/tournaments/import", bytes_, Some(&leitung.csrf))
+        .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
 }

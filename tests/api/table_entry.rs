@@ -945,3 +945,90 @@ async fn disputes_say_something_phones_speak_to_players_and_the_office_is_told()
     assert!(r.text().await.unwrap().contains("abgeschlossen"));
     assert_eq!(app.dump(), before, "no admission after the close");
 }
+
+/// A phone cannot fill the disk: each Tafel line leaves a small Protokoll entry, a Tafel
+/// holds one Spielrunde's Spiele, and a phone that writes too often is stopped for a while —
+/// which the office sees.
+#[tokio::test]
+async fn a_phone_writing_without_end_is_stopped_and_the_office_sees_it() {
+    use diesel::prelude::*;
+    use jassturnier::db::schema::audit_log;
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = crate::marathon::marathon_tournament(&app, &leitung, "90").await;
+    leitung
+        .post_ok(&format!("/tournaments/{id}/tisch"), &[("action", "ein")])
+        .await;
+    let codes = codes(&leitung, id).await;
+    let (a, _) = sitting(&app, id, 1, 1);
+    let schreiber = phone(&app, "127.0.0.1", id, a, &codes[&a]).await;
+    // A line written and deleted again, over and over: every post is a write.
+    let line = [("trump", "rose"), ("cards_a", "80"), ("action", "add")];
+    let delete = [("action", "delete"), ("line", "1")];
+    let mut statuses = Vec::new();
+    for n in 0..32 {
+        let form: &[(&str, &str)] = if n % 2 == 0 { &line } else { &delete };
+        statuses.push(schreiber.post("tafel", form).await.status());
+    }
+    assert!(
+        statuses[..30].iter().all(|s| *s == StatusCode::SEE_OTHER),
+        "{statuses:?}"
+    );
+    assert_eq!(statuses[30], StatusCode::TOO_MANY_REQUESTS);
+    let r = schreiber.post("tafel", &line).await;
+    let body = r.text().await.unwrap();
+    assert!(body.contains("Zu viele Einträge"), "{body}");
+    // The Protokoll holds what changed: no entry grows with the Tafel.
+    let mut conn = app.pool.get().unwrap();
+    let sizes: Vec<usize> = audit_log::table
+        .filter(audit_log::entity.eq("table_report"))
+        .select((audit_log::before, audit_log::after))
+        .load::<(Option<String>, Option<String>)>(&mut conn)
+        .unwrap()
+        .into_iter()
+        .map(|(b, a)| b.map_or(0, |s| s.len()) + a.map_or(0, |s| s.len()))
+        .collect();
+    assert_eq!(sizes.len(), 30);
+    assert!(sizes.iter().all(|&n| n < 800), "{sizes:?}");
+    let office = leitung.html(&format!("/tournaments/{id}/tisch")).await;
+    assert!(
+        text(&office, "#phones-stopped").contains("1 Tisch-Telefon"),
+        "{}",
+        office.html()
+    );
+    assert!(text(&office, "#codes").contains("gestoppt bis"));
+}
+
+/// The code page of a hidden tournament that admits no phone is no different from that of
+/// a tournament that does not exist: strangers cannot list tournaments by their ids.
+#[tokio::test]
+async fn a_hidden_tournaments_code_page_tells_nothing() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = drawn_field(&leitung, "3", "12", "", 8).await;
+    leitung
+        .post_ok(&format!("/tournaments/{id}/hide"), &[])
+        .await;
+    let stranger = app.client_at("127.0.0.5");
+    let hidden = stranger
+        .get(&format!("/tournaments/{id}/team/1/tisch"))
+        .await;
+    let missing = stranger.get("/tournaments/9999/team/1/tisch").await;
+    assert_eq!(hidden.status(), StatusCode::NOT_FOUND);
+    assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+    let (hidden, missing) = (hidden.text().await.unwrap(), missing.text().await.unwrap());
+    assert!(!hidden.contains("Cup im Saal"), "{hidden}");
+    for body in [&hidden, &missing] {
+        assert!(body.contains("Dieses Turnier gibt es nicht."), "{body}");
+    }
+    // With phones admitted, the page asks for the code, without the hidden tournament's name.
+    leitung
+        .post_ok(&format!("/tournaments/{id}/tisch"), &[("action", "ein")])
+        .await;
+    let page = stranger
+        .get(&format!("/tournaments/{id}/team/1/tisch"))
+        .await;
+    assert_eq!(page.status(), StatusCode::OK);
+    let name = app.data(id).tournament.name.clone();
+    assert!(!page.text().await.unwrap().contains(&name));
+}

@@ -165,6 +165,13 @@ pub struct Rules {
 }
 
 impl Rules {
+    /// The most Spiele one Tafel holds: a Spiel takes at least a minute and a half (shuffle,
+    /// nine Stiche, writing), so 60 in the 90 minutes of seed 003's Spielrunde; never fewer
+    /// than 20. More is no play but a typing error or an attack on the disk.
+    pub fn most_spiele(&self) -> usize {
+        (self.round_minutes as usize * 2 / 3).max(20)
+    }
+
     /// The values of seed 003 (jassmarathon.ch, version 2017-1).
     pub fn jassmarathon() -> Self {
         Rules {

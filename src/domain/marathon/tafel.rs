@@ -103,6 +103,16 @@ fn credit(rules: &Rules, events: &[Event], a: &mut Striche, b: &mut Striche) {
 
 /// Computes the whole Tafel from its lines; `gong` when the Spielrunde has ended.
 pub fn compute(rules: &Rules, spiele: &[Spiel], gong: bool) -> Result<Tafel, TafelError> {
+    let most = rules.most_spiele();
+    if spiele.len() > most {
+        return Err(TafelError {
+            line: most + 1,
+            message: format!(
+                "Eine Tafel hat höchstens {most} Spiele ({} Minuten Spielrunde).",
+                rules.round_minutes
+            ),
+        });
+    }
     let mut a = Striche::default();
     let mut b = Striche::default();
     let mut lines = Vec::with_capacity(spiele.len());

@@ -322,6 +322,17 @@ pub fn describe(e: &AuditRow, names: &Names<'_>) -> ProtocolLine {
                 "admitted" => format!("Tisch-Code von Nr. {nr} angenommen – {by}"),
                 "refused" => format!("Falscher Tisch-Code für Nr. {nr} – {by}"),
                 "revoke" => format!("Neuer Tisch-Code für Nr. {nr} von {by}"),
+                "stopped" => format!(
+                    "Tisch-Telefon von Nr. {nr} gestoppt (zu viele Einträge) bis {} – {by}",
+                    text(any, "bis")
+                        .and_then(|t| chrono::NaiveDateTime::parse_from_str(
+                            t,
+                            "%Y-%m-%dT%H:%M:%S%.f"
+                        )
+                        .ok())
+                        .map(|t| t.format("%H:%M").to_string())
+                        .unwrap_or_default()
+                ),
                 other => format!("Tisch-Code Nr. {nr}: {other} – {by}"),
             }
         }

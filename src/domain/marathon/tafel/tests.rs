@@ -424,3 +424,21 @@ proptest! {
         prop_assert!(t.a.gong + t.b.gong <= 1);
     }
 }
+
+#[test]
+fn a_tafel_holds_the_spiele_of_one_spielrunde_and_no_more() {
+    let rules = Rules::jassmarathon();
+    assert_eq!(rules.most_spiele(), 60);
+    let full: Vec<Spiel> = (0..60).map(|_| pts(Rose, 157)).collect();
+    if let Err(e) = compute(&rules, &full, true) {
+        panic!("{}: {}", e.line, e.message);
+    }
+    let over: Vec<Spiel> = (0..61).map(|_| pts(Rose, 157)).collect();
+    let error = compute(&rules, &over, false).unwrap_err();
+    assert_eq!(error.line, 61);
+    assert!(
+        error.message.contains("höchstens 60 Spiele"),
+        "{}",
+        error.message
+    );
+}
