@@ -3,7 +3,8 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 cargo build --release -q
-bin=$PWD/target/release/jassturnier
+# JASSTURNIER_BIN: another build to compare with (e.g. one of an earlier commit).
+bin=${JASSTURNIER_BIN:-$PWD/target/release/jassturnier}
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 

@@ -168,13 +168,13 @@ fn by_seed(fields: &[(usize, usize)], seeds: u64) {
 /// Each field's time and quality beside its target.
 fn report(fields: &[(usize, usize)]) {
     println!(
-        "players × Passen: time | partner repeats | meeting repeats (bound; target) | most meetings"
+        "players × Passen: time | partner repeats | meeting repeats (bound; target) | most meetings | opponent repeats"
     );
     for &(players, passen) in fields {
         let (millis, q) = timed_draw(players, passen);
         let target = target(players, passen, q.bound);
         println!(
-            "{players:>3} × {passen:>2}: {:>7.1} ms | {} | {:>3} (bound {}, target ≤ {target}{}) | {}",
+            "{players:>3} × {passen:>2}: {:>7.1} ms | {} | {:>3} (bound {}, target ≤ {target}{}) | {} | {}",
             millis,
             q.partner_repeats,
             q.meeting_repeats,
@@ -185,6 +185,7 @@ fn report(fields: &[(usize, usize)]) {
                 ", MISSED"
             },
             q.most_meetings,
+            q.opponent_repeats,
         );
     }
 }

@@ -16,6 +16,7 @@ use crate::domain::result::{ResultForm, TableScore};
 use crate::domain::result_import::ImportedTable;
 use crate::domain::role::{Actor, Role};
 use crate::domain::team::{TeamInput, TeamStatus};
+use crate::domain::team_import::ImportedTeam;
 use crate::domain::tournament::TournamentSettings;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -227,6 +228,11 @@ fn fill(conn: &mut db::Conn, size: Size) -> Result<String, Failure> {
     };
     let id: TournamentId = app::tournaments::create(conn, &actor, &settings).map_err(err)?;
     let mut rng = ChaCha8Rng::seed_from_u64(2026);
+    // The field as one import, the visas as one batch per Passe: the demo is one transaction
+    // and each use case a savepoint of it; PostgreSQL slows down sharply past 64 of them
+    // (every row a savepoint wrote is then checked through pg_subtrans), 5000 teams made
+    // it take minutes.
+    let mut field = Vec::with_capacity(size.teams as usize);
     for i in 0..size.teams as usize {
         let (club, place) = PLACES[i % PLACES.len()];
         let round = i / 24;
@@ -252,11 +258,16 @@ fn fill(conn: &mut db::Conn, size: Size) -> Result<String, Failure> {
                 place: Some(place.to_string()),
             },
         };
-        app::teams::create(conn, &actor, id, &team).map_err(|e| match e {
-            TeamRefusal::StartnummerTaken(n) => format!("Startnummer {n} doppelt"),
-            TeamRefusal::Refused(e) => e.to_string(),
-        })?;
+        field.push(ImportedTeam {
+            line: i + 1,
+            startnummer: i as u32 + 1,
+            team,
+        });
     }
+    app::teams::import(conn, &actor, id, &field, false).map_err(|e| match e {
+        TeamRefusal::StartnummerTaken(n) => format!("Startnummer {n} doppelt"),
+        TeamRefusal::Refused(e) => e.to_string(),
+    })?;
     app::draw::draw(conn, &actor, id, DrawMode::Fest, 2026).map_err(err)?;
 
     // Team 17 of a full demo; the last team of a small one.
@@ -295,11 +306,13 @@ fn fill(conn: &mut db::Conn, size: Size) -> Result<String, Failure> {
             play_passe(conn, &actor, id, passe, &to_play, size.spiele, &mut rng)?;
         }
         // Most results are visaed; a few in the last played Passe still wait for the Kontrolleur.
-        for &table in &to_play {
-            if passe < dq_passe || table % 4 != 0 {
-                app::visa::visa(conn, &actor, id, passe, table, None).map_err(err)?;
-            }
-        }
+        let played = guard::load(conn, id).map_err(err)?;
+        let to_visa: Vec<(u32, i32)> = to_play
+            .iter()
+            .filter(|&&table| passe < dq_passe || table % 4 != 0)
+            .filter_map(|&table| Some((table, played.result_at(passe, table)?.version)))
+            .collect();
+        app::visa::visa_tables(conn, &actor, id, passe, &to_visa).map_err(err)?;
     }
     if marathon {
         running_spielrunde(conn, &actor, id, size.passen)?;

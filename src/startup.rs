@@ -41,6 +41,7 @@ pub fn build(settings: &Settings) -> Result<Application, String> {
         pool: pool.clone(),
         public_url: settings.public_url.clone(),
         live: live.clone(),
+        public_cache: Default::default(),
         db_threads: web::threads::Workers::start(DB_CONNECTIONS as usize)
             .map_err(|e| format!("database threads: {e}"))?,
         password_checks: web::threads::Workers::start_password_checks()

@@ -3,6 +3,7 @@
 
 use super::result_write::{
     SaveOutcome, TableEntry, Writer, finish_result_writes, sheets_before_write, write_checked,
+    write_new_many,
 };
 use super::{Refusal, double_entry, guard};
 use crate::db::Lock;
@@ -86,6 +87,26 @@ pub fn import_results(
         let data = tournament_data::load(conn, id)?;
         let before = sheets_before_write(conn, &data)?;
         let mut imported = ImportedResults::default();
+        // The usual import (new results only, nothing waiting from the tables): written
+        // together, a few statements for hundreds of tables.
+        if !double {
+            let entries: Vec<TableEntry> = tables
+                .iter()
+                .map(|t| TableEntry {
+                    passe: t.passe,
+                    table: t.table,
+                    score: t.score,
+                    expected_version: None,
+                    details: None,
+                    reason: None,
+                })
+                .collect();
+            if let Some(written) = write_new_many(conn, Writer::Office(actor), &data, &entries)? {
+                imported.counted = written.len();
+                finish_result_writes(conn, id, before.as_deref())?;
+                return Ok(imported);
+            }
+        }
         for t in tables {
             let entry = TableEntry {
                 passe: t.passe,

@@ -228,6 +228,87 @@ pub fn write_checked(
     Ok(SaveOutcome::Saved(saved))
 }
 
+/// New results of many tables at once (an import), in a few statements: only where none of
+/// the tables has a result yet and none has an open report from the table (which each
+/// entry would replace on its own) and every table may be written; None otherwise, and each
+/// table is to be written with [`write_checked`] (which says what is refused and where).
+/// The same rows and Protokoll entries as one by one.
+pub fn write_new_many(
+    conn: &mut Conn,
+    writer: Writer<'_>,
+    data: &TournamentData,
+    entries: &[TableEntry],
+) -> Result<Option<Vec<ResultRow>>, Refusal> {
+    let Writer::Office(actor) = writer else {
+        return Ok(None);
+    };
+    let id = data.tournament.id;
+    let fresh = entries
+        .iter()
+        .all(|e| e.expected_version.is_none() && data.result_at(e.passe, e.table).is_none());
+    if !fresh || entries.is_empty() {
+        return Ok(None);
+    }
+    let mut passen: Vec<u32> = entries.iter().map(|e| e.passe).collect();
+    passen.sort_unstable();
+    passen.dedup();
+    for passe in passen {
+        let open = table_entry::reports_of_passe(conn, id, passe)?
+            .iter()
+            .any(|r| r.state.is_open());
+        if open {
+            return Ok(None);
+        }
+    }
+    // Whatever is refused is refused by the one-by-one path, which names the line.
+    if writer.check(ResultWrite::New).is_err() {
+        return Ok(None);
+    }
+    let mut rows = Vec::with_capacity(entries.len());
+    for entry in entries {
+        let Ok(seated) = seating(data, entry.passe, entry.table) else {
+            return Ok(None);
+        };
+        rows.push((
+            results::Seating {
+                tournament: id,
+                passe: entry.passe,
+                table: entry.table,
+                team_a: seated.team_a.id,
+                team_b: seated.team_b.id,
+            },
+            entry.score,
+            entry.details.clone(),
+        ));
+    }
+    let inserted = results::insert_many(conn, &rows)?;
+    let reasons: std::collections::HashMap<(i32, i32), Option<&str>> = entries
+        .iter()
+        .map(|e| ((e.passe as i32, e.table as i32), e.reason.as_deref()))
+        .collect();
+    let audited: Vec<Audited<'_>> = inserted
+        .iter()
+        .map(|row| Audited {
+            row,
+            grund: reasons.get(&(row.passe, row.table_no)).copied().flatten(),
+        })
+        .collect();
+    audit::record_many(
+        conn,
+        actor,
+        audited.iter().map(|a| {
+            let entry = audit::Entry {
+                tournament: Some(id),
+                entity: "result",
+                entity_id: Some(a.row.id.0),
+                action: "enter",
+            };
+            (entry, None::<&()>, Some(a))
+        }),
+    )?;
+    Ok(Some(inserted))
+}
+
 /// The Standblätter before a result write, when the write could revoke a final visa.
 /// During play nobody has one yet, and the full load is skipped.
 pub fn sheets_before_write(

@@ -193,13 +193,30 @@ pub fn import(
                 record(conn, actor, tournament, "delete", Some(&before), None)?;
             }
         }
+        // Checked first, then written together: a few statements for thousands of teams.
+        let mut taken: std::collections::HashSet<u32> =
+            teams::startnummern(conn, tournament)?.into_iter().collect();
         for team in imported {
-            if teams::taken(conn, tournament, team.startnummer, None)? {
+            if !taken.insert(team.startnummer) {
                 return Err(TeamRefusal::StartnummerTaken(team.startnummer));
             }
-            let row = teams::insert(conn, tournament, &team.team, team.startnummer)?;
-            record(conn, actor, tournament, "import", None, Some(&row))?;
         }
+        let new: Vec<(&TeamInput, u32)> =
+            imported.iter().map(|t| (&t.team, t.startnummer)).collect();
+        let rows = teams::insert_many(conn, tournament, &new)?;
+        audit::record_many(
+            conn,
+            actor,
+            rows.iter().map(|row| {
+                let entry = audit::Entry {
+                    tournament: Some(tournament),
+                    entity: "team",
+                    entity_id: Some(row.id.0),
+                    action: "import",
+                };
+                (entry, None::<&TeamRow>, Some(row))
+            }),
+        )?;
         Ok(imported.len())
     })
 }

@@ -109,16 +109,40 @@ pub fn visa_tables(
         guard::round(&t, passe)?;
         let data = tournament_data::load_passe(conn, t.clone(), passe)?;
         let round = t.mode.round();
+        // Results without any visa get theirs together (a few statements for a whole
+        // Passe); one with a side visaed already keeps it and is visaed on its own.
+        let mut unvisaed = Vec::new();
         for &(table, version) in tables {
-            let stored = results::at(conn, id, passe, table)?
+            let stored = data
+                .result_at(passe, table)
                 .filter(|r| r.version == version && data.is_final(passe, table))
+                .cloned()
                 .ok_or_else(|| {
                     Refusal::Conflict(format!(
                         "{round} {passe}, Tisch {table} wurde inzwischen geändert: nichts visiert. Bitte die Liste neu laden."
                     ))
                 })?;
-            visa_sides(conn, actor, id, stored, true, true)?;
+            match (stored.visa_a(), stored.visa_b()) {
+                (None, None) => unvisaed.push(stored),
+                _ => visa_sides(conn, actor, id, stored, true, true)?,
+            }
         }
+        unvisaed.sort_by_key(|r| r.id);
+        let ids: Vec<_> = unvisaed.iter().map(|r| r.id).collect();
+        let visaed = results::visa_unvisaed(conn, &ids, &Some((Signer::User(actor.id), now())))?;
+        audit::record_many(
+            conn,
+            actor,
+            unvisaed.iter().zip(&visaed).map(|(before, after)| {
+                let entry = audit::Entry {
+                    tournament: Some(id),
+                    entity: "result",
+                    entity_id: Some(before.id.0),
+                    action: "visa",
+                };
+                (entry, Some(before), Some(after))
+            }),
+        )?;
         Ok(tables.len())
     })
 }

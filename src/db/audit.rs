@@ -45,6 +45,43 @@ pub enum Author<'a> {
     Named(&'a str),
 }
 
+/// Rows written in one statement at most: a batch of thousands is split (PostgreSQL takes at
+/// most 65'535 bound values per statement).
+pub const BATCH_ROWS: usize = 500;
+
+/// Records many writes of one author at once (a whole import, a batch of visas): the same
+/// entries as [`record`] one by one, in a few statements. Over a network connection every
+/// statement is a round trip; 5000 of them cost seconds.
+pub fn record_many<'a, B: Serialize + 'a, A: Serialize + 'a>(
+    conn: &mut Conn,
+    actor: &Actor,
+    entries: impl IntoIterator<Item = (Entry<'a>, Option<&'a B>, Option<&'a A>)>,
+) -> QueryResult<()> {
+    let at = now();
+    let rows = entries
+        .into_iter()
+        .map(|(entry, before, after)| {
+            Ok(NewAudit {
+                at,
+                user_id: Some(actor.id),
+                username: actor.username.as_str(),
+                tournament_id: entry.tournament,
+                entity: entry.entity,
+                entity_id: entry.entity_id,
+                action: entry.action,
+                before: to_json(before)?,
+                after: to_json(after)?,
+            })
+        })
+        .collect::<QueryResult<Vec<_>>>()?;
+    for chunk in rows.chunks(BATCH_ROWS) {
+        super::on_backend!(conn, |c| diesel::insert_into(audit_log::table)
+            .values(chunk)
+            .execute(c))?;
+    }
+    Ok(())
+}
+
 /// [`record`] for writes that need not come from an account.
 pub fn record_as<B: Serialize, A: Serialize>(
     conn: &mut Conn,

@@ -48,21 +48,83 @@ pub fn insert(
     details: Option<String>,
 ) -> QueryResult<ResultRow> {
     diesel::insert_into(results::table)
-        .values(NewResult {
-            tournament_id: seating.tournament,
-            passe: seating.passe as i32,
-            table_no: seating.table as i32,
-            team_a_id: seating.team_a,
-            team_b_id: seating.team_b,
-            points_a: score.points_a as i32,
-            points_b: score.points_b as i32,
-            matches_a: score.matches_a as i32,
-            matches_b: score.matches_b as i32,
-            version: 1,
-            details,
-        })
+        .values(new_row(seating, score, details))
         .returning(results::all_columns)
         .get_result(conn)
+}
+
+fn new_row(seating: &Seating, score: TableScore, details: Option<String>) -> NewResult {
+    NewResult {
+        tournament_id: seating.tournament,
+        passe: seating.passe as i32,
+        table_no: seating.table as i32,
+        team_a_id: seating.team_a,
+        team_b_id: seating.team_b,
+        points_a: score.points_a as i32,
+        points_b: score.points_b as i32,
+        matches_a: score.matches_a as i32,
+        matches_b: score.matches_b as i32,
+        version: 1,
+        details,
+    }
+}
+
+/// New results of many tables in a few statements (an import), in the order given.
+pub fn insert_many(
+    conn: &mut Conn,
+    rows: &[(Seating, TableScore, Option<String>)],
+) -> QueryResult<Vec<ResultRow>> {
+    let mut inserted = Vec::with_capacity(rows.len());
+    for chunk in rows.chunks(super::audit::BATCH_ROWS) {
+        let values: Vec<NewResult> = chunk
+            .iter()
+            .map(|(seating, score, details)| new_row(seating, *score, details.clone()))
+            .collect();
+        let mut rows: Vec<ResultRow> =
+            super::on_backend!(conn, |c| diesel::insert_into(results::table)
+                .values(&values)
+                .returning(results::all_columns)
+                .get_results(c))?;
+        // RETURNING does not promise the order of a multi-row insert.
+        rows.sort_by_key(|r| r.id);
+        inserted.extend(rows);
+    }
+    Ok(inserted)
+}
+
+/// The same new visa on both sides of many results that have none yet (a batch of the
+/// Kontrolleur's desk); the rows as they are now.
+pub fn visa_unvisaed(
+    conn: &mut Conn,
+    ids: &[ResultId],
+    mark: &VisaMark,
+) -> QueryResult<Vec<ResultRow>> {
+    let mut updated = Vec::with_capacity(ids.len());
+    for chunk in ids.chunks(super::audit::BATCH_ROWS) {
+        diesel::update(
+            results::table
+                .filter(results::id.eq_any(chunk))
+                .filter(results::visa_a_at.is_null())
+                .filter(results::visa_b_at.is_null()),
+        )
+        .set((
+            results::visa_a_by.eq(signer_user(mark)),
+            results::visa_a_name.eq(signer_name(mark)),
+            results::visa_a_at.eq(mark.as_ref().map(|v| v.1)),
+            results::visa_b_by.eq(signer_user(mark)),
+            results::visa_b_name.eq(signer_name(mark)),
+            results::visa_b_at.eq(mark.as_ref().map(|v| v.1)),
+        ))
+        .execute(conn)?;
+        updated.extend(
+            results::table
+                .filter(results::id.eq_any(chunk))
+                .select(ResultRow::as_select())
+                .order(results::id)
+                .load(conn)?,
+        );
+    }
+    Ok(updated)
 }
 
 /// Replaces the score of the stored result if it still has `version`, removing its visas

@@ -107,6 +107,33 @@ pub fn insert(
         .get_result(conn)
 }
 
+/// Many new teams in a few statements (an import), in the order given.
+pub fn insert_many(
+    conn: &mut Conn,
+    tournament: TournamentId,
+    teams_: &[(&TeamInput, u32)],
+) -> QueryResult<Vec<TeamRow>> {
+    let mut inserted = Vec::with_capacity(teams_.len());
+    for chunk in teams_.chunks(super::audit::BATCH_ROWS) {
+        let rows: Vec<NewTeam> = chunk
+            .iter()
+            .map(|(input, startnummer)| NewTeam {
+                tournament_id: tournament,
+                values: values(input, *startnummer),
+            })
+            .collect();
+        let mut done: Vec<TeamRow> =
+            super::on_backend!(conn, |c| diesel::insert_into(teams::table)
+                .values(&rows)
+                .returning(teams::all_columns)
+                .get_results(c))?;
+        // RETURNING does not promise the order of a multi-row insert.
+        done.sort_by_key(|t| t.id);
+        inserted.extend(done);
+    }
+    Ok(inserted)
+}
+
 pub fn update(
     conn: &mut Conn,
     team: TeamId,
@@ -130,10 +157,24 @@ pub fn set_lose(conn: &mut Conn, tournament: TournamentId, lose: &[TeamId]) -> Q
     diesel::update(teams::table.filter(teams::tournament_id.eq(tournament)))
         .set(teams::los.eq(None::<i32>))
         .execute(conn)?;
-    for (index, team) in lose.iter().enumerate() {
-        diesel::update(teams::table.find(team))
-            .set(teams::los.eq(index as i32 + 1))
-            .execute(conn)?;
+    // One statement per few hundred teams, not one per team (each a round trip to a
+    // PostgreSQL server): `UPDATE … FROM (VALUES …)`, which SQLite and PostgreSQL both read,
+    // the numbers written out (they are ids and Lose, no text).
+    let numbered: Vec<(i32, i32)> = lose
+        .iter()
+        .enumerate()
+        .map(|(index, team)| (team.0, index as i32 + 1))
+        .collect();
+    for chunk in numbered.chunks(super::audit::BATCH_ROWS) {
+        let values: Vec<String> = chunk
+            .iter()
+            .map(|(id, los)| format!("({id}, {los})"))
+            .collect();
+        diesel::sql_query(format!(
+            "UPDATE teams SET los = v.column2 FROM (VALUES {}) AS v WHERE teams.id = v.column1",
+            values.join(", ")
+        ))
+        .execute(conn)?;
     }
     Ok(())
 }

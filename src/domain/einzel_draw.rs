@@ -6,7 +6,10 @@
 //!    `3R ≤ N − 1`, otherwise as close to the counting bound as the search gets, and no
 //!    pair three times where twice suffices;
 //! 3. optionally, players of the same Verein do not sit at the same table;
-//! 4. everybody changes table from one Passe to the next where possible.
+//! 4. everybody changes table from one Passe to the next where possible;
+//! 5. with the tables drawn, two players who meet more than once are partners once rather
+//!    than opponents again, as far as the pairing at each table allows
+//!    ([`spread_opponents`]).
 //!
 //! With a number of players that is not a multiple of four, one to three players are
 //! *spielfrei* in each Passe and get the Pauschale: a table of three or five is no
@@ -234,6 +237,23 @@ impl Search<'_> {
 
 /// Draws `request.passen` Passen after the fixed ones.
 pub fn draw_einzel(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
+    let mut drawn = draw_tables(request);
+    // The tables are final; who partners whom at each of them is chosen last, so that pairs
+    // who meet more than once are partners once rather than opponents again. Only here, on
+    // the draw as it is given out: the searches that draw parts of a schedule for
+    // themselves stay as they were. A random stream of its own.
+    let mut rng = ChaCha8Rng::seed_from_u64(request.seed);
+    rng.set_stream(2);
+    let mut weeks: Vec<Vec<[usize; 4]>> = drawn.iter().map(|p| p.tables.clone()).collect();
+    spread_opponents(request.players, request.fixed, &mut weeks, &mut rng);
+    for (passe, tables) in drawn.iter_mut().zip(weeks) {
+        passe.tables = tables;
+    }
+    drawn
+}
+
+/// The Passen's tables and who sits out (the pairing at each table as the search left it).
+fn draw_tables(request: &EinzelRequest<'_>) -> Vec<EinzelPasse> {
     let n = request.players;
     let mut rng = ChaCha8Rng::seed_from_u64(request.seed);
     if n.saturating_sub(request.absent.len()) < 4 || request.passen == 0 {
@@ -667,7 +687,7 @@ fn consider_core(
     let core = match perfect_passen(n, core_passen, rng) {
         Some(core) => core,
         None => {
-            let drawn = draw_einzel(&EinzelRequest {
+            let drawn = draw_tables(&EinzelRequest {
                 passen: core_passen,
                 seed: rng.random(),
                 ..*request
@@ -706,7 +726,7 @@ fn keep_around_core(
     rng: &mut ChaCha8Rng,
     kept: &mut Option<Kept>,
 ) -> i64 {
-    let rest = draw_einzel(&EinzelRequest {
+    let rest = draw_tables(&EinzelRequest {
         fixed: &core,
         passen: request.passen - core.len(),
         seed: rng.random(),
@@ -854,6 +874,98 @@ fn pair_partners(search: &mut Search<'_>, weeks: &mut [Vec<[usize; 4]>], rng: &m
         };
         search.add_table(table, 1);
     }
+}
+
+/// Steps of [`spread_opponents`] per table.
+const OPPONENT_STEPS: usize = 200;
+
+/// The pairings of the drawn tables (the tables stay, so the meetings do) with as few
+/// opponents repeated as the search finds, never more partners repeated: two players who
+/// meet twice should be partners once and opponents once, not opponents twice (seed 001
+/// counts a Gegner as a meeting; a player notices the same opponents, a partner is shared).
+/// Min-conflicts over the three pairings of each table, now and then a random one to leave a
+/// cycle; the best pairing seen is kept.
+fn spread_opponents(
+    n: usize,
+    fixed: &[EinzelPasse],
+    weeks: &mut [Vec<[usize; 4]>],
+    rng: &mut ChaCha8Rng,
+) {
+    let mut partner = vec![0u8; n * n];
+    let mut opponent = vec![0u8; n * n];
+    let count = |partner: &mut [u8], opponent: &mut [u8], t: &[usize; 4], sign: i8| {
+        for (i, &a) in t.iter().enumerate() {
+            for (j, &b) in t.iter().enumerate() {
+                if i == j {
+                    continue;
+                }
+                let cell = match j == EinzelPasse::partner_seat(i) {
+                    true => &mut partner[a * n + b],
+                    false => &mut opponent[a * n + b],
+                };
+                *cell = cell.wrapping_add_signed(sign);
+            }
+        }
+    };
+    for table in fixed
+        .iter()
+        .flat_map(|passe| &passe.tables)
+        .chain(weeks.iter().flatten())
+    {
+        count(&mut partner, &mut opponent, table, 1);
+    }
+    // What a table adds to the cost in a pairing, with itself taken out of the counts.
+    let cost_of = |partner: &[u8], opponent: &[u8], t: &[usize; 4]| -> i64 {
+        let repeat = |c: u8| i64::from(c) * i64::from(c);
+        let partners = repeat(partner[t[0] * n + t[1]] + 1) + repeat(partner[t[2] * n + t[3]] + 1);
+        let opponents: i64 = [(0, 2), (0, 3), (1, 2), (1, 3)]
+            .iter()
+            .map(|&(i, j)| repeat(opponent[t[i] * n + t[j]] + 1))
+            .sum();
+        PARTNER_COST * partners + opponents
+    };
+    let ways = |[a, b, c, d]: [usize; 4]| [[a, b, c, d], [a, c, b, d], [a, d, b, c]];
+    let tables: Vec<(usize, usize)> = weeks
+        .iter()
+        .enumerate()
+        .flat_map(|(w, week)| (0..week.len()).map(move |t| (w, t)))
+        .collect();
+    if tables.is_empty() {
+        return;
+    }
+    let total = |opponent: &[u8], partner: &[u8]| -> (u32, u32) {
+        let over = |v: &[u8]| {
+            (0..n)
+                .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+                .map(|(a, b)| u32::from(v[a * n + b].saturating_sub(1)))
+                .sum::<u32>()
+        };
+        (over(partner), over(opponent))
+    };
+    let mut best = (total(&opponent, &partner), weeks.to_vec());
+    for step in 0..OPPONENT_STEPS * tables.len() {
+        let (w, t) = tables[rng.random_range(0..tables.len())];
+        let table = weeks[w][t];
+        count(&mut partner, &mut opponent, &table, -1);
+        let options = ways(table);
+        weeks[w][t] = if rng.random_bool(0.05) {
+            options[rng.random_range(0..3)]
+        } else {
+            let costs = options.map(|o| cost_of(&partner, &opponent, &o));
+            let fewest = costs.iter().copied().min().unwrap_or(0);
+            let tied: Vec<usize> = (0..3).filter(|&i| costs[i] == fewest).collect();
+            options[tied[rng.random_range(0..tied.len())]]
+        };
+        count(&mut partner, &mut opponent, &weeks[w][t], 1);
+        // Totals cost a pass over all pairs: looked at now and then, and at the end.
+        if step % tables.len() == 0 || step + 1 == OPPONENT_STEPS * tables.len() {
+            let now = total(&opponent, &partner);
+            if now < best.0 {
+                best = (now, weeks.to_vec());
+            }
+        }
+    }
+    weeks.clone_from_slice(&best.1);
 }
 
 /// Renames the players of `next` (Passen of all `players`) so that those it has spielfrei are

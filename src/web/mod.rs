@@ -17,6 +17,7 @@ pub mod live;
 pub mod partners;
 pub mod passe;
 pub mod prints;
+pub mod public_cache;
 pub mod ranking;
 pub mod render;
 pub mod result_save;

@@ -3,6 +3,7 @@
 
 use super::auth::{MaybeUser, User};
 use super::hall::phone_base;
+use super::public_cache;
 use super::ranking::{
     MARKS_LEGEND, RankingQuery, RowView, SectionView, any_marks, ensure_visible, ranking_view,
 };
@@ -521,7 +522,21 @@ async fn ranking_pdf(
     path: web::Path<i32>,
     query: web::Query<RankingQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let (data, official) = public_ranking(&state, &user, path.into_inner(), &query).await?;
+    let id = path.into_inner();
+    let key = format!("pdf{}", query.official.is_some());
+    public_cache::serve(&state, &user, id, key, || {
+        make_ranking_pdf(&state, &user, id, &query)
+    })
+    .await
+}
+
+async fn make_ranking_pdf(
+    state: &web::Data<AppState>,
+    user: &MaybeUser,
+    id: i32,
+    query: &RankingQuery,
+) -> Result<HttpResponse, AppError> {
+    let (data, official) = public_ranking(state, user, id, query).await?;
     let view = ranking_view(&data, official);
     let legend = any_marks(&view).then_some(MARKS_LEGEND);
     let players = data.tournament.mode.draws_partners();
@@ -610,7 +625,21 @@ async fn ranking_csv(
     path: web::Path<i32>,
     query: web::Query<RankingQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let (data, official) = public_ranking(&state, &user, path.into_inner(), &query).await?;
+    let id = path.into_inner();
+    let key = format!("csv{}", query.official.is_some());
+    public_cache::serve(&state, &user, id, key, || {
+        make_ranking_csv(&state, &user, id, &query)
+    })
+    .await
+}
+
+async fn make_ranking_csv(
+    state: &web::Data<AppState>,
+    user: &MaybeUser,
+    id: i32,
+    query: &RankingQuery,
+) -> Result<HttpResponse, AppError> {
+    let (data, official) = public_ranking(state, user, id, query).await?;
     let sections = ranking_view(&data, official);
     let rounds = data.tournament.passen as u32;
     // Einzelschieber: one player per line, his Name and Vorname (as in the import file).
@@ -713,7 +742,21 @@ async fn ranking_json(
     path: web::Path<i32>,
     query: web::Query<RankingQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let (data, official) = public_ranking(&state, &user, path.into_inner(), &query).await?;
+    let id = path.into_inner();
+    let key = format!("json{}", query.official.is_some());
+    public_cache::serve(&state, &user, id, key, || {
+        make_ranking_json(&state, &user, id, &query)
+    })
+    .await
+}
+
+async fn make_ranking_json(
+    state: &web::Data<AppState>,
+    user: &MaybeUser,
+    id: i32,
+    query: &RankingQuery,
+) -> Result<HttpResponse, AppError> {
+    let (data, official) = public_ranking(state, user, id, query).await?;
     let sections = ranking_view(&data, official);
     let t = &data.tournament;
     let body = RankingJson {

@@ -204,9 +204,22 @@ async fn show(
     path: web::Path<i32>,
     query: web::Query<RankingQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let id = TournamentId(path.into_inner());
-    let data = db(&state, move |conn| Ok(guard::load(conn, id)?)).await?;
-    ensure_visible(&data, &user)?;
+    let id = path.into_inner();
+    let key = format!("html{}", query.official.is_some());
+    super::public_cache::serve(&state, &user, id, key, || {
+        make_page(&state, &user, TournamentId(id), &query)
+    })
+    .await
+}
+
+async fn make_page(
+    state: &web::Data<AppState>,
+    user: &MaybeUser,
+    id: TournamentId,
+    query: &RankingQuery,
+) -> Result<HttpResponse, AppError> {
+    let data = db(state, move |conn| Ok(guard::load(conn, id)?)).await?;
+    ensure_visible(&data, user)?;
     let official = data.tournament.closed || query.official.is_some();
     let sections = ranking_view(&data, official);
     let ctx = match &user.0 {

@@ -11,6 +11,8 @@ pub struct AppState {
     pub pool: Pool,
     pub public_url: Option<String>,
     pub live: std::sync::Arc<LiveHub>,
+    /// The public Rangliste formats, rendered once per version.
+    pub public_cache: std::sync::Arc<super::public_cache::PublicCache>,
     pub db_threads: Workers,
     /// Logins' password checks, one at a time at the lowest priority.
     pub password_checks: Workers,

@@ -503,3 +503,65 @@ async fn a_cold_live_page_is_rendered_once_for_300_simultaneous_viewers() {
     }
     assert_eq!(app.live.render_count(), 1);
 }
+
+/// Every public Rangliste format is rendered once per version and then served from memory:
+/// a change behind the server's back (no new version) is not seen by anonymous readers,
+/// while the office, served fresh, sees it; the next write through the server brings it to
+/// everybody. Hidden tournaments stay hidden.
+#[tokio::test]
+async fn public_ranking_formats_are_rendered_once_per_version() {
+    use diesel::prelude::*;
+    use jassturnier::db::schema::teams;
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = tournament(&app, &leitung).await;
+    let hall = app.client_at("127.0.0.7");
+    let formats = [
+        "ranking".to_string(),
+        "ranking.json".to_string(),
+        "ranking.csv".to_string(),
+        "ranking.pdf".to_string(),
+        "ranking.json?official=1".to_string(),
+        "live?nr=1".to_string(),
+    ];
+    let mut first = Vec::new();
+    for f in &formats {
+        first.push(fetch(&hall, id, f).await);
+    }
+    let team = app.data(id).teams[0].id;
+    {
+        let mut conn = app.pool.get().unwrap();
+        diesel::update(teams::table.find(team))
+            .set(teams::name.eq(Some("Hinter dem Rücken")))
+            .execute(&mut conn)
+            .unwrap();
+    }
+    for (f, before) in formats.iter().zip(&first) {
+        assert_eq!(&fetch(&hall, id, f).await, before, "{f}: from the cache");
+    }
+    let office = String::from_utf8_lossy(&fetch(&leitung, id, "ranking.json").await).into_owned();
+    assert!(
+        office.contains("Hinter dem Rücken"),
+        "the office is served fresh"
+    );
+    enter(&leitung, id, 1, 1, 900).await;
+    let json = String::from_utf8_lossy(&fetch(&hall, id, "ranking.json").await).into_owned();
+    assert!(
+        json.contains("Hinter dem Rücken"),
+        "a new version is rendered anew"
+    );
+    leitung
+        .post_ok(&format!("/tournaments/{id}/hide"), &[])
+        .await;
+    for f in &formats {
+        let r = hall.get(&format!("/tournaments/{id}/{f}")).await;
+        assert_eq!(r.status(), StatusCode::NOT_FOUND, "{f}");
+    }
+}
+
+async fn fetch(client: &Client, id: i32, format: &str) -> Vec<u8> {
+    let path = format!("/tournaments/{id}/{format}");
+    let r = client.get(&path).await;
+    assert_eq!(r.status(), StatusCode::OK, "{path}");
+    r.bytes().await.unwrap().to_vec()
+}

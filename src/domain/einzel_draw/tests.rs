@@ -153,6 +153,24 @@ fn the_quality_targets_where_no_pair_may_meet_twice() {
     }
 }
 
+/// Where pairs must meet twice, they are partners once and opponents once rather than
+/// opponents twice, as far as the tables allow: the pairing at each table is chosen last,
+/// the meetings stay at the bound. (Before: 16 × 6 left 11 opponent repeats, 16 × 8 23.)
+#[test]
+fn pairs_that_meet_twice_are_partners_once_rather_than_opponents_twice() {
+    for (players, passen, most) in [(16, 6, 4), (16, 8, 19), (12, 5, 6)] {
+        let drawn = schedule(players, passen, 1);
+        let q = quality(players, &drawn, None);
+        assert_eq!(q.partner_repeats, 0, "{players} × {passen}");
+        assert_eq!(q.meeting_repeats, q.bound, "{players} × {passen}");
+        assert!(
+            q.opponent_repeats <= most,
+            "{players} × {passen}: {} opponent repeats",
+            q.opponent_repeats
+        );
+    }
+}
+
 #[test]
 fn where_one_repeat_is_left_short_searches_from_fresh_starts_remove_it() {
     // 26 × 7 (two spielfrei per Passe) has a schedule without a repeat, but the search, the

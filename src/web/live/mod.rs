@@ -49,6 +49,19 @@ async fn live(
     let Some(own) = own else {
         return shared_page(&state, &req, id, version, base).await;
     };
+    // The page holds its QR code, made from the address the request came by.
+    let key = format!("live?nr={own}@{base}");
+    let user = super::auth::MaybeUser(None);
+    super::public_cache::serve(&state, &user, id, key, || own_page(&state, id, own, base)).await
+}
+
+/// The live page with one team's line on top (`?nr=`, for phones without JavaScript).
+async fn own_page(
+    state: &web::Data<AppState>,
+    id: i32,
+    own: i32,
+    base: String,
+) -> Result<HttpResponse, AppError> {
     let pool = state.pool.clone();
     // Not `db()`: a blocking thread of this worker inherits its lowered priority, so
     // rendering for the hall yields to the Büro's writes.

@@ -1,0 +1,136 @@
+//! What the hall fetches anonymously besides the live page — the Rangliste as a page, JSON,
+//! CSV and PDF, the live page for one team (`?nr=`) — rendered once per version of the
+//! tournament and then served from memory, like the live page. Without it 32 phones polling
+//! `ranking.json` of 1000 teams kept both cores busy and the Büro's saves waited.
+//!
+//! The version comes from the live hub (published after every write): a hit touches no
+//! database. Logged-in users are served fresh (they may see hidden tournaments; they are
+//! few).
+
+use super::auth::MaybeUser;
+use super::error::AppError;
+use super::live::publish::refresh;
+use super::state::AppState;
+use actix_web::http::StatusCode;
+use actix_web::http::header::{self, HeaderName, HeaderValue};
+use actix_web::web::Bytes;
+use actix_web::{HttpResponse, web};
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::{Arc, Mutex};
+
+/// Rendered bodies kept at most (old versions go first; beyond this, everything goes).
+const MAX_BYTES: usize = 64 * 1024 * 1024;
+
+/// The headers a cached answer keeps.
+const KEPT: [HeaderName; 3] = [
+    header::CONTENT_TYPE,
+    header::CONTENT_DISPOSITION,
+    header::ACCESS_CONTROL_ALLOW_ORIGIN,
+];
+
+struct Cached {
+    version: i32,
+    headers: Vec<(HeaderName, HeaderValue)>,
+    body: Bytes,
+}
+
+impl Cached {
+    fn response(&self) -> HttpResponse {
+        let mut response = HttpResponse::Ok();
+        for (name, value) in &self.headers {
+            response.insert_header((name.clone(), value.clone()));
+        }
+        response.body(self.body.clone())
+    }
+}
+
+#[derive(Default)]
+pub struct PublicCache {
+    entries: Mutex<HashMap<(i32, String), Arc<Cached>>>,
+    /// One render at a time: a new version makes the first request render it, the others
+    /// wait for that one instead of rendering it too.
+    rendering: tokio::sync::Mutex<()>,
+}
+
+impl PublicCache {
+    fn hit(&self, id: i32, key: &str, version: i32) -> Option<Arc<Cached>> {
+        let entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        entries
+            .get(&(id, key.to_string()))
+            .filter(|c| c.version >= version)
+            .cloned()
+    }
+
+    fn keep(&self, id: i32, key: String, cached: Arc<Cached>) {
+        let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        let version = cached.version;
+        entries.retain(|(t, _), c| *t != id || c.version >= version);
+        let held: usize = entries.values().map(|c| c.body.len()).sum();
+        if held + cached.body.len() > MAX_BYTES {
+            entries.clear();
+        }
+        entries.insert((id, key), cached);
+    }
+
+    /// How many answers are kept (the tests look).
+    pub fn len(&self) -> usize {
+        self.entries.lock().map(|e| e.len()).unwrap_or(0)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Answers an anonymous request for tournament `id`'s public `key` (the format and its
+/// query) from the cache of the current version, or renders it with `make` once.
+pub async fn serve<F, Fut>(
+    state: &web::Data<AppState>,
+    user: &MaybeUser,
+    id: i32,
+    key: String,
+    make: F,
+) -> Result<HttpResponse, AppError>
+where
+    F: FnOnce() -> Fut,
+    Fut: Future<Output = Result<HttpResponse, AppError>>,
+{
+    if user.0.is_some() {
+        return make().await;
+    }
+    if state.live.state(id).is_none() {
+        refresh(state).await?;
+    }
+    let (version, public) = state.live.state(id).ok_or_else(AppError::not_found)?;
+    if !public {
+        return Err(AppError::not_found());
+    }
+    let cache = &state.public_cache;
+    if let Some(hit) = cache.hit(id, &key, version) {
+        return Ok(hit.response());
+    }
+    let _turn = cache.rendering.lock().await;
+    if let Some(hit) = cache.hit(id, &key, version) {
+        return Ok(hit.response());
+    }
+    let made = make().await?;
+    if made.status() != StatusCode::OK {
+        return Ok(made);
+    }
+    let headers: Vec<(HeaderName, HeaderValue)> = KEPT
+        .iter()
+        .filter_map(|name| Some((name.clone(), made.headers().get(name)?.clone())))
+        .collect();
+    let body = actix_web::body::to_bytes(made.into_body())
+        .await
+        .map_err(|e| AppError::Internal(format!("public page body: {e}")))?;
+    let cached = Arc::new(Cached {
+        version,
+        headers,
+        body,
+    });
+    let response = cached.response();
+    cache.keep(id, key, cached);
+    Ok(response)
+}
