@@ -2,7 +2,8 @@
 //! returns PDF bytes; they know nothing about the database or the web.
 
 use super::{
-    Align, CONTENT_BOTTOM, CONTENT_TOP, Column, Document, Header, MARGIN, PAGE_WIDTH, Table, Weight,
+    Align, CONTENT_BOTTOM, CONTENT_TOP, Column, Document, Header, MARGIN, PAGE_WIDTH, Page, Table,
+    Weight,
 };
 use crate::domain::mode::{Entrant, POINTS_PER_SPIEL};
 
@@ -55,11 +56,46 @@ pub fn qr_modules(text: &str) -> Option<(usize, Vec<bool>)> {
     Some((code.width(), modules))
 }
 
+/// [`qr_modules`] with one fixed mask instead of the best of eight: any mask is a valid
+/// code (the best one only spreads dark and light more evenly), and choosing it was a fifth
+/// of the time of a thousand Standblätter. For printed codes in bulk.
+pub fn qr_modules_fixed_mask(text: &str) -> Option<(usize, Vec<bool>)> {
+    use qrcode::canvas::{Canvas, MaskPattern};
+    let level = qrcode::EcLevel::M;
+    let bits = qrcode::bits::encode_auto(text.as_bytes(), level).ok()?;
+    let version = bits.version();
+    let (data, ec) = qrcode::ec::construct_codewords(&bits.into_bytes(), version, level).ok()?;
+    let mut canvas = Canvas::new(version, level);
+    canvas.draw_all_functional_patterns();
+    canvas.draw_data(&data, &ec);
+    canvas.apply_mask(MaskPattern::Checkerboard);
+    let modules = canvas
+        .into_colors()
+        .into_iter()
+        .map(|c| c == qrcode::Color::Dark)
+        .collect();
+    Some((version.width().max(0) as usize, modules))
+}
+
 /// One A4 page per team: for the players to carry from table to table.
 pub fn standblaetter(header: Header, round_label: &str, unit: &str, sheets: &[Sheet]) -> Vec<u8> {
     let mut doc = Document::new(header);
     for sheet in sheets {
-        let page = doc.new_page();
+        let code = sheet.url.as_deref().and_then(qr_modules_fixed_mask);
+        standblatt_page(doc.new_page(), round_label, unit, sheet, code);
+    }
+    doc.finish("Standblätter")
+}
+
+/// One team's (player's) Standblatt.
+fn standblatt_page(
+    page: &mut Page,
+    round_label: &str,
+    unit: &str,
+    sheet: &Sheet,
+    code: Option<(usize, Vec<bool>)>,
+) {
+    {
         page.text(MARGIN, 32.0, 14.0, Weight::Regular, "Standblatt");
         page.text(
             MARGIN,
@@ -115,7 +151,7 @@ pub fn standblaetter(header: Header, round_label: &str, unit: &str, sheets: &[Sh
                 "Öffentliche Seiten aus: kein QR-Code",
             );
         }
-        if let Some((width, modules)) = sheet.url.as_deref().and_then(qr_modules) {
+        if let Some((width, modules)) = code {
             page.qr(PAGE_WIDTH - MARGIN - 40.0, 22.0, 40.0, width, &modules);
             page.text_in(
                 PAGE_WIDTH - MARGIN - 40.0,
@@ -272,7 +308,6 @@ pub fn standblaetter(header: Header, round_label: &str, unit: &str, sheets: &[Sh
             "Nicht visierte oder nicht abgegebene Standblätter bleiben unbewertet.",
         );
     }
-    doc.finish("Standblätter")
 }
 
 pub struct TableEntry {
