@@ -524,9 +524,13 @@ async fn ranking_pdf(
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
     let key = format!("pdf{}", query.official.is_some());
-    public_cache::serve(&state, &user, id, key, || {
-        make_ranking_pdf(&state, &user, id, &query)
-    })
+    public_cache::serve(
+        (&state.live, &state.public_cache),
+        user.0.is_none(),
+        id,
+        key,
+        || make_ranking_pdf(&state, &user, id, &query),
+    )
     .await
 }
 
@@ -627,9 +631,13 @@ async fn ranking_csv(
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
     let key = format!("csv{}", query.official.is_some());
-    public_cache::serve(&state, &user, id, key, || {
-        make_ranking_csv(&state, &user, id, &query)
-    })
+    public_cache::serve(
+        (&state.live, &state.public_cache),
+        user.0.is_none(),
+        id,
+        key,
+        || make_ranking_csv(&state, &user, id, &query),
+    )
     .await
 }
 
@@ -744,9 +752,13 @@ async fn ranking_json(
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
     let key = format!("json{}", query.official.is_some());
-    public_cache::serve(&state, &user, id, key, || {
-        make_ranking_json(&state, &user, id, &query)
-    })
+    public_cache::serve(
+        (&state.live, &state.public_cache),
+        user.0.is_none(),
+        id,
+        key,
+        || make_ranking_json(&state, &user, id, &query),
+    )
     .await
 }
 

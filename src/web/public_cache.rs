@@ -7,14 +7,12 @@
 //! database. Logged-in users are served fresh (they may see hidden tournaments; they are
 //! few).
 
-use super::auth::MaybeUser;
 use super::error::AppError;
-use super::live::publish::refresh;
-use super::state::AppState;
+use super::live::hub::LiveHub;
+use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::web::Bytes;
-use actix_web::{HttpResponse, web};
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::{Arc, Mutex};
@@ -84,10 +82,11 @@ impl PublicCache {
 }
 
 /// Answers an anonymous request for tournament `id`'s public `key` (the format and its
-/// query) from the cache of the current version, or renders it with `make` once.
+/// query) from the cache of the version `live` last published, or renders it with `make`
+/// once. A tournament the hub does not know yet (just after the start) is rendered fresh.
 pub async fn serve<F, Fut>(
-    state: &web::Data<AppState>,
-    user: &MaybeUser,
+    (live, cache): (&LiveHub, &PublicCache),
+    anonymous: bool,
     id: i32,
     key: String,
     make: F,
@@ -96,17 +95,12 @@ where
     F: FnOnce() -> Fut,
     Fut: Future<Output = Result<HttpResponse, AppError>>,
 {
-    if user.0.is_some() {
+    let Some((version, public)) = live.state(id).filter(|_| anonymous) else {
         return make().await;
-    }
-    if state.live.state(id).is_none() {
-        refresh(state).await?;
-    }
-    let (version, public) = state.live.state(id).ok_or_else(AppError::not_found)?;
+    };
     if !public {
         return Err(AppError::not_found());
     }
-    let cache = &state.public_cache;
     if let Some(hit) = cache.hit(id, &key, version) {
         return Ok(hit.response());
     }

@@ -206,9 +206,13 @@ async fn show(
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
     let key = format!("html{}", query.official.is_some());
-    super::public_cache::serve(&state, &user, id, key, || {
-        make_page(&state, &user, TournamentId(id), &query)
-    })
+    super::public_cache::serve(
+        (&state.live, &state.public_cache),
+        user.0.is_none(),
+        id,
+        key,
+        || make_page(&state, &user, TournamentId(id), &query),
+    )
     .await
 }
 

@@ -51,8 +51,10 @@ async fn live(
     };
     // The page holds its QR code, made from the address the request came by.
     let key = format!("live?nr={own}@{base}");
-    let user = super::auth::MaybeUser(None);
-    super::public_cache::serve(&state, &user, id, key, || own_page(&state, id, own, base)).await
+    super::public_cache::serve((&state.live, &state.public_cache), true, id, key, || {
+        own_page(&state, id, own, base)
+    })
+    .await
 }
 
 /// The live page with one team's line on top (`?nr=`, for phones without JavaScript).
