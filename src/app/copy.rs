@@ -51,7 +51,7 @@ pub fn restore(conn: &mut Conn, doc: &DatabaseDoc) -> Result<usize, Refusal> {
                 (signer, v.at)
             })
         };
-        transfer::insert_global_audit(conn, &doc.audit)?;
+        transfer::insert_audit(conn, None, &doc.audit, false)?;
         for t in &doc.tournaments {
             let modes = check_document(t).map_err(|problems| {
                 Refusal::invalid(format!(
@@ -61,7 +61,7 @@ pub fn restore(conn: &mut Conn, doc: &DatabaseDoc) -> Result<usize, Refusal> {
                 ))
             })?;
             let id = write_tournament(conn, t, modes, &visa_of, Identity::Kept)?;
-            transfer::insert_audit(conn, id, &t.audit, false)?;
+            transfer::insert_audit(conn, Some(id), &t.audit, false)?;
         }
         transfer::continue_ids_after_copy(conn)?;
         Ok(doc.tournaments.len())

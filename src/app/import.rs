@@ -453,7 +453,7 @@ pub fn import_tournament(
     })?;
     write_tx(conn, Lock::Global, |conn| {
         let id = write_tournament(conn, doc, (mode, draw_mode), &imported_visa, Identity::New)?;
-        transfer::insert_audit(conn, id, &doc.audit, true)?;
+        transfer::insert_audit(conn, Some(id), &doc.audit, true)?;
         let t = &doc.tournament;
         audit::record(
             conn,

@@ -536,32 +536,13 @@ pub fn insert_result(conn: &mut Conn, r: ImportedResult<'_>) -> QueryResult<Resu
     Ok(row.id)
 }
 
-/// The Protokoll entries of no tournament, as they were (a database copy).
-pub fn insert_global_audit(conn: &mut Conn, entries: &[AuditJson]) -> QueryResult<()> {
-    for a in entries {
-        diesel::insert_into(audit_log::table)
-            .values((
-                audit_log::at.eq(a.at),
-                audit_log::user_id.eq(None::<UserId>),
-                audit_log::username.eq(&a.username),
-                audit_log::tournament_id.eq(None::<TournamentId>),
-                audit_log::entity.eq(&a.entity),
-                audit_log::entity_id.eq(a.entity_id),
-                audit_log::action.eq(&a.action),
-                audit_log::before.eq(&a.before),
-                audit_log::after.eq(&a.after),
-            ))
-            .execute(conn)?;
-    }
-    Ok(())
-}
-
 /// The audit entries of an export, as data: no local account is their author, they read
 /// "importiert: NAME" with their original time (`imported`), or, in a copy of a whole
-/// database, the name as it was.
+/// database, the name as it was. `id`: the tournament they belong to (None: the entries of
+/// no tournament in a database copy).
 pub fn insert_audit(
     conn: &mut Conn,
-    id: TournamentId,
+    id: Option<TournamentId>,
     entries: &[AuditJson],
     imported: bool,
 ) -> QueryResult<()> {
