@@ -23,14 +23,14 @@
 /// places than players).
 const SEARCHED: [(usize, u32, u32); 3] = [
     // No schedule without a repeat: a SAT solver over every arrangement of the first Passe up
-    // to symmetry finds none (`bench/einzel_floor.py 17 5`, seconds). The draw has one.
+    // to symmetry finds none in seconds. The draw has one.
     (17, 5, 1),
     // The social golfer instance 5-4-6 has no solution: five Passen are the most 20 players
     // can play without a repeat.
     (20, 6, 1),
     // Counting gives 11. A schedule's repeats are 8 plus its unmet pairs, so at most 12 leave
     // at most four pairs unmet: no graph of at most four that the six spielfrei players
-    // allow has a schedule (`bench/einzel_unmet.py 17 6 12`, three graphs split by who meets
+    // allow has a schedule (a SAT solver; three graphs split by who meets
     // whom more than once; hours of solver time). The draw has 14.
     (17, 6, 13),
 ];

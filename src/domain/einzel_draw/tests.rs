@@ -1,5 +1,11 @@
+use super::bench::*;
+use super::cost::*;
+use super::pairing::*;
+use super::search::*;
+use super::tables::*;
 use super::*;
 use proptest::prelude::*;
+use rand::seq::SliceRandom;
 
 fn schedule(players: usize, passen: usize, seed: u64) -> Vec<EinzelPasse> {
     draw_einzel(&EinzelRequest {
@@ -78,6 +84,7 @@ fn nobody_sits_out_twice_before_everybody_once() {
 }
 
 #[test]
+#[ignore = "slow set (draw quality): cargo test --lib -- --ignored"]
 fn where_some_sit_out_twice_who_does_is_searched_within_the_rotation() {
     // 19 × 8: 24 spielfrei places for 19 players, five sit out twice. With who does fixed by
     // the rotation the draw had 26 repeats; the bound is 21, the target 23.
@@ -269,6 +276,7 @@ fn twenty_six_players_over_ten_passen_stay_within_a_tenth_of_the_bound() {
 }
 
 #[test]
+#[ignore = "slow set (draw quality): cargo test --lib -- --ignored"]
 fn beyond_that_repeats_stay_near_the_bound_and_below_three() {
     // 21 × 8: one spielfrei per Passe; who sits out is searched with the tables (36 repeats
     // with the rotation's choice fixed beforehand, the bound is 30).
@@ -311,6 +319,7 @@ fn small_fields_over_many_passen_have_no_pair_three_times() {
 }
 
 #[test]
+#[ignore = "slow set (draw quality): cargo test --lib -- --ignored"]
 fn fields_that_miss_their_target_draw_the_best_schedule_found_offline() {
     // Repeats the draw's own search left with seeds 1 to 3: 19 × 7: 9, 9, 8; 21 × 7: 13, 12, 12;
     // 22 × 7: 4, 5, 5; 22 × 8: 19, 19, 20; 23 × 8: 9, 8, 9; 23 × 9: 23, 19, 23; 26 × 8: 5, 5,
@@ -388,6 +397,7 @@ fn thirty_six_players_over_twelve_passen_reach_the_fewest_repeats() {
 }
 
 #[test]
+#[ignore = "slow set (draw quality): cargo test --lib -- --ignored"]
 fn beyond_the_limit_a_design_and_the_passen_after_it_reach_the_bound() {
     // 16 and 28 players: a design meets every pair once in 5 and 9 Passen, so every table
     // after it repeats just what the counting bound counts (the search alone, this seed: 51 on
@@ -413,6 +423,7 @@ fn nobody_met(players: usize) -> Search<'static> {
 }
 
 #[test]
+#[ignore = "slow set (draw quality): cargo test --lib -- --ignored"]
 fn within_the_limit_a_design_a_passe_shorter_is_offered_with_the_last_passe_around_it() {
     // 20 × 6: no schedule of 20 without a repeat has six Passen (the social golfer instance
     // 5-4-6 has none), so the search leaves repeats and the route of a core (a design of five
@@ -796,6 +807,7 @@ fn assert_checked_schedule(
 /// sits out: with them it leaves fewer repeats on 18 players × 6 Passen (two spielfrei a
 /// Passe), and the rotation's rule still holds (nobody out twice, every Passe complete).
 #[test]
+#[ignore = "slow set (draw quality): cargo test --lib -- --ignored"]
 fn the_tabu_search_also_moves_who_sits_out() {
     let (players, passen) = (18, 6);
     let (mut with_bench, mut without) = (0, 0);
@@ -845,6 +857,7 @@ fn a_kept_schedule_searches_who_sits_out_too() {
 }
 
 #[test]
+#[ignore = "slow set (draw quality): cargo test --lib -- --ignored"]
 fn a_club_evening_of_fewer_than_four_tables_is_drawn_at_its_fewest_repeats() {
     // With three tables or fewer, every two Passen seat some pair together in both (see
     // `bound::pairwise`): 12 players over 4 Passen cannot have fewer than 18 repeats with
