@@ -1,6 +1,9 @@
 //! Times the Standblätter for 1000 teams × 8 Passen and the Rangliste PDF for 1000 teams.
 //! Run with `cargo bench --bench pdf`; prints times and sizes.
 
+// A test or benchmark that cannot go on says so by panicking.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use jassturnier::pdf::Header;
 use jassturnier::pdf::documents::{
     RankRow, RankSection, Sheet, SheetLine, rangliste, standblaetter,

@@ -7,6 +7,8 @@ use crate::web::{self};
 use actix_web::dev::Server;
 use actix_web::{App, HttpServer, middleware};
 use std::net::TcpListener;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Largest form body accepted (CSV uploads have their own limit).
 const MAX_FORM_BYTES: usize = 256 * 1024;
@@ -28,6 +30,9 @@ pub struct Application {
     pub setup_code: String,
     /// The live pages' hub (its render counter is read by tests).
     pub live: std::sync::Arc<crate::web::live::hub::LiveHub>,
+    /// How many automatic backup checks have finished (with or without a new file): tests
+    /// wait for checks, not for time.
+    pub backup_checks: Arc<AtomicU64>,
 }
 
 pub fn build(settings: &Settings) -> Result<Application, String> {
@@ -57,11 +62,13 @@ pub fn build(settings: &Settings) -> Result<Application, String> {
     if db::is_postgres(&settings.database_url) && settings.pg_listen {
         crate::web::live::publish::spawn_listener(state.clone(), settings.database_url.clone());
     }
+    let backup_checks = Arc::new(AtomicU64::new(0));
     if !settings.backup_interval.is_zero() {
         spawn_backups(
             pool.clone(),
             settings.backup_dir(),
             settings.backup_interval,
+            backup_checks.clone(),
         );
     }
     let worker_nice = settings.worker_nice;
@@ -88,6 +95,8 @@ pub fn build(settings: &Settings) -> Result<Application, String> {
             )
             .wrap(middleware::from_fn(crate::web::flash::consume))
             .wrap(middleware::from_fn(crate::web::head::as_get))
+            // Outermost: the line of a request has its final status and whole duration.
+            .wrap(middleware::from_fn(crate::web::request_log::log_request))
             .configure(web::configure)
             .default_service(actix_web::web::to(web::not_found))
     })
@@ -104,6 +113,7 @@ pub fn build(settings: &Settings) -> Result<Application, String> {
         pool,
         setup_code,
         live,
+        backup_checks,
     })
 }
 
@@ -125,7 +135,12 @@ fn setup_access(pool: &db::Pool, settings: &Settings, port: u16) -> Result<Setup
 }
 
 /// Automatic backups: every interval, if anything changed and a tournament is open.
-fn spawn_backups(pool: db::Pool, dir: std::path::PathBuf, every: std::time::Duration) {
+fn spawn_backups(
+    pool: db::Pool,
+    dir: std::path::PathBuf,
+    every: std::time::Duration,
+    checks: Arc<AtomicU64>,
+) {
     tokio::spawn(async move {
         let mut interval = tokio::time::interval(every);
         interval.tick().await;
@@ -148,6 +163,7 @@ fn spawn_backups(pool: db::Pool, dir: std::path::PathBuf, every: std::time::Dura
                 Ok(Err(e)) => tracing::error!(error = %e, "automatische Sicherung fehlgeschlagen"),
                 Err(e) => tracing::error!(error = %e, "automatische Sicherung fehlgeschlagen"),
             }
+            checks.fetch_add(1, Ordering::SeqCst);
         }
     });
 }

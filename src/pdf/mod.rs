@@ -4,20 +4,26 @@
 //! `static/fonts/`, embedded as a subset so umlauts print the same on every machine.
 
 pub mod documents;
+pub mod table;
 pub mod tafel;
+mod thread;
+
+pub use thread::render;
 
 use printpdf::{
     Color, FontId, ImageCompression, ImageOptimizationOptions, Line, LinePoint, Mm, Op, ParsedFont,
     PdfDocument, PdfFontHandle, PdfPage, PdfSaveOptions, Point, Pt, RawImage, RawImageData,
     RawImageFormat, Rect, Rgb, TextItem, XObject, XObjectId, XObjectTransform,
 };
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 pub const PAGE_WIDTH: f32 = 210.0;
 pub const PAGE_HEIGHT: f32 = 297.0;
 pub const MARGIN: f32 = 15.0;
 /// Where the content starts below the running header, and ends above the footer.
 pub const CONTENT_TOP: f32 = 24.0;
+/// The width between the margins.
+pub const CONTENT_WIDTH: f32 = PAGE_WIDTH - 2.0 * MARGIN;
 pub const CONTENT_BOTTOM: f32 = PAGE_HEIGHT - 16.0;
 
 const PT_PER_MM: f32 = 72.0 / 25.4;
@@ -32,8 +38,10 @@ struct Fonts {
 
 fn fonts() -> &'static Fonts {
     static FONTS: OnceLock<Fonts> = OnceLock::new();
+    // The fonts are part of the binary; failing to parse them is a build defect (and the
+    // font test fails).
+    #[allow(clippy::expect_used)]
     FONTS.get_or_init(|| Fonts {
-        // The fonts are part of the binary; failing to parse them is a build defect.
         regular: ParsedFont::from_bytes(REGULAR, 0, &mut Vec::new())
             .expect("DejaVuSans.ttf parses"),
         bold: ParsedFont::from_bytes(BOLD, 0, &mut Vec::new()).expect("DejaVuSans-Bold.ttf parses"),
@@ -474,8 +482,10 @@ impl Document {
                 PdfPage::new(Mm(PAGE_WIDTH), Mm(PAGE_HEIGHT), ops)
             })
             .collect();
-        // Lossless images: a QR code must not go through JPEG.
+        // Lossless images: a QR code must not go through JPEG. Streams are compressed below,
+        // not by printpdf (see `compress_streams`).
         let options = PdfSaveOptions {
+            optimize: false,
             image_optimization: Some(ImageOptimizationOptions {
                 format: Some(ImageCompression::Flate),
                 auto_optimize: Some(false),
@@ -483,143 +493,41 @@ impl Document {
             }),
             ..PdfSaveOptions::default()
         };
-        pdf.with_pages(pages).save(&options, &mut Vec::new())
+        let mut doc = pdf
+            .with_pages(pages)
+            .to_lopdf_document(&options, &mut Vec::new());
+        compress_streams(&mut doc);
+        let mut bytes = Vec::new();
+        // Writing into a Vec cannot fail; an empty answer would show as a broken PDF.
+        let _ = doc.save_to(&mut bytes);
+        bytes
     }
 }
 
-type Job = Box<dyn FnOnce() + Send>;
-
-/// Makes a document on the one thread that makes documents, and gives the memory back
-/// afterwards. A thousand Standblätter take about a hundred MB for a moment; two at once
-/// would double that, and glibc keeps freed memory in the arena of the thread that used it
-/// (a thousand Standblätter left +200 MB behind per request on the web threads). On one
-/// thread, one document at a time, `malloc_trim` returns it. None if the thread is gone.
-pub async fn render<T: Send + 'static>(make: impl FnOnce() -> T + Send + 'static) -> Option<T> {
-    static THREAD: OnceLock<Option<Mutex<std::sync::mpsc::Sender<Job>>>> = OnceLock::new();
-    let sender = THREAD.get_or_init(|| {
-        let (sender, jobs) = std::sync::mpsc::channel::<Job>();
-        std::thread::Builder::new()
-            .name("documents".into())
-            .spawn(move || {
-                keep_big_blocks_apart();
-                for job in jobs {
-                    // Before, too: what the web threads freed since goes back first, so it
-                    // does not add to the document's peak.
-                    give_memory_back();
-                    job();
-                    give_memory_back();
-                }
-            })
-            .ok()
-            .map(|_| Mutex::new(sender))
-    });
-    let (answer, answered) = tokio::sync::oneshot::channel();
-    let job: Job = Box::new(move || {
-        let _ = answer.send(make());
-    });
-    sender
-        .as_ref()?
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .send(job)
-        .ok()?;
-    answered.await.ok()
-}
-
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn give_memory_back() {
-    // SAFETY: malloc_trim only releases free memory of the allocator; it touches no live
-    // allocation and is safe to call at any time from any thread.
-    unsafe {
-        libc::malloc_trim(0);
-    }
-}
-
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn give_memory_back() {}
-
-/// Blocks of 256 KB and more (a document's output, its growing buffers) are mapped on
-/// their own and returned the moment they are freed; glibc would otherwise raise that
-/// threshold after the first big free and keep such blocks in its heap.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn keep_big_blocks_apart() {
-    // SAFETY: mallopt only changes an allocator setting; any value is valid for it.
-    unsafe {
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 256 * 1024);
-    }
-}
-
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn keep_big_blocks_apart() {}
-
-/// A column of a [`Table`].
-pub struct Column {
-    pub title: String,
-    pub width: f32,
-    pub align: Align,
-}
-
-/// A table that flows over pages, repeating its header row on every page.
-pub struct Table {
-    pub columns: Vec<Column>,
-    pub size: f32,
-    pub row_height: f32,
-}
-
-impl Table {
-    fn header(&self, page: &mut Page, y: f32) -> f32 {
-        let width: f32 = self.columns.iter().map(|c| c.width).sum();
-        page.fill(MARGIN, y, width, self.row_height, 0.88);
-        let mut x = MARGIN;
-        for c in &self.columns {
-            page.text_in(
-                x + 1.0,
-                c.width - 2.0,
-                y + self.row_height * 0.7,
-                self.size,
-                Weight::Bold,
-                c.align,
-                &c.title,
-            );
-            x += c.width;
+/// Deflates every stream at a fast level. printpdf's own optimisation uses the best level,
+/// which took a quarter of the time of a thousand Standblätter; the fast level makes the file
+/// about a tenth larger (page text is short and repetitive) at a fraction of the time.
+fn compress_streams(doc: &mut lopdf::Document) {
+    use flate2::{Compression, write::ZlibEncoder};
+    use std::io::Write;
+    for object in doc.objects.values_mut() {
+        let lopdf::Object::Stream(stream) = object else {
+            continue;
+        };
+        if !stream.allows_compression || stream.dict.get(b"Filter").is_ok() {
+            continue;
         }
-        y + self.row_height
-    }
-
-    /// Draws `rows` from `y` on, starting new pages as needed; returns the y after the table.
-    pub fn draw(&self, doc: &mut Document, mut y: f32, rows: &[Vec<(String, Weight)>]) -> f32 {
-        let width: f32 = self.columns.iter().map(|c| c.width).sum();
-        y = self.header(doc.current(), y);
-        for row in rows {
-            if y + self.row_height > CONTENT_BOTTOM {
-                doc.new_page();
-                y = self.header(doc.current(), CONTENT_TOP);
-            }
-            let page = doc.current();
-            let mut x = MARGIN;
-            for (column, (text, weight)) in self.columns.iter().zip(row) {
-                page.text_box(
-                    x + 1.0,
-                    column.width - 2.0,
-                    y,
-                    self.row_height,
-                    self.size,
-                    *weight,
-                    column.align,
-                    text,
-                );
-                x += column.width;
-            }
-            page.line(
-                MARGIN,
-                y + self.row_height,
-                MARGIN + width,
-                y + self.row_height,
-                0.3,
-            );
-            y += self.row_height;
+        let mut encoder = ZlibEncoder::new(Vec::new(), Compression::fast());
+        if encoder.write_all(&stream.content).is_err() {
+            continue;
         }
-        y
+        let Ok(compressed) = encoder.finish() else {
+            continue;
+        };
+        if compressed.len() < stream.content.len() {
+            stream.dict.set("Filter", "FlateDecode");
+            stream.set_content(compressed);
+        }
     }
 }
 

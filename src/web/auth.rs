@@ -6,6 +6,7 @@ use super::state::{AppState, SetupAccess, db};
 use crate::db::users::{self, SessionInfo};
 use crate::domain::role::{Actor, Permission, Role};
 use crate::web::error::AppError;
+use actix_web::HttpMessage;
 use actix_web::cookie::{Cookie, SameSite};
 use actix_web::dev::Payload;
 use actix_web::http::StatusCode;
@@ -71,6 +72,10 @@ async fn load_session(req: &HttpRequest) -> Result<Option<Session>, AppError> {
     let lookup = token.clone();
     let info = db(&state, move |conn| Ok(users::session(conn, &lookup)?)).await?;
     let flash = super::flash::waiting(req);
+    if let Some(info) = &info {
+        req.extensions_mut()
+            .insert(super::request_log::LoggedIn(info.actor.id));
+    }
     Ok(info.map(|info| Session {
         token,
         info: SessionInfo { flash, ..info },

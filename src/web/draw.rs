@@ -261,7 +261,7 @@ async fn draw(
     let mode = DrawMode::parse(&post.form.mode)
         .ok_or_else(|| AppError::BadRequest("Bitte eine Art der Auslosung wählen.".into()))?;
     let seed = match post.form.seed.trim() {
-        "" => rand::random::<u32>() as u64,
+        "" => u64::from(rand::random::<u32>()),
         raw => raw.parse::<u32>().map(u64::from).map_err(|_| {
             AppError::BadRequest(format!(
                 "Startwert «{raw}»: bitte eine ganze Zahl von 0 bis 4'294'967'295."

@@ -19,7 +19,9 @@ pub mod passe;
 pub mod prints;
 pub mod public_cache;
 pub mod ranking;
+pub mod ranking_exports;
 pub mod render;
+pub mod request_log;
 pub mod result_save;
 pub mod results_import;
 pub mod safety;
@@ -55,6 +57,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .configure(correction::routes)
         .configure(results_import::routes)
         .configure(prints::routes)
+        .configure(ranking_exports::routes)
         .configure(live::routes)
         .configure(spielrunde::routes)
         .configure(tafel::routes)

@@ -39,9 +39,13 @@ where
     T: Send + 'static,
 {
     let pool = state.pool.clone();
+    // The request's span goes with the work to the database thread: what is logged there
+    // belongs to the request (see `request_log`).
+    let span = tracing::Span::current();
     state
         .db_threads
         .run(move || {
+            let _request = span.enter();
             let mut conn = pool.get()?;
             f(&mut conn)
         })

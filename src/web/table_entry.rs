@@ -9,8 +9,9 @@ use super::state::{AppState, db};
 use super::tafel::{LineView, line_views, striche_text};
 use super::team_page::team_page_path;
 use crate::app::Refusal;
-use crate::app::table_entry::TafelAsk;
-use crate::app::table_entry::{self as use_case, Admission, AtTable, Done, PhoneAsk};
+use crate::app::table_entry::at_table::{AtTable, at_table};
+use crate::app::table_entry::report::{Done, PhoneAsk, TafelAsk, act};
+use crate::app::table_entry::{self as use_case, Admission};
 use crate::db::models::TableAccessRow;
 use crate::db::table_entry as stored;
 use crate::domain::form::FieldErrors;
@@ -136,7 +137,7 @@ async fn show(
     match admitted(&state, &req, id).await? {
         Some((_, access)) => {
             let team = access.team_id;
-            let at = db(&state, move |conn| Ok(use_case::at_table(conn, id, team)?)).await?;
+            let at = db(&state, move |conn| Ok(at_table(conn, id, team)?)).await?;
             if at.team.startnummer != startnummer {
                 // Admitted for another team: nothing of this one without its code (a phone
                 // handed on, e.g. between partners, changes team by the other code).
@@ -488,10 +489,7 @@ async fn post(
         },
     };
     let address = client_address(&req);
-    let acted = db(&state, move |conn| {
-        Ok(use_case::act(conn, id, &token, &address, ask))
-    })
-    .await?;
+    let acted = db(&state, move |conn| Ok(act(conn, id, &token, &address, ask))).await?;
     let ok = |done: &Done| match done {
         Done::Reported => "?ok=gemeldet",
         Done::Confirmed => "?ok=bestaetigt",
@@ -577,7 +575,7 @@ async fn respond(
         Err(other) => return Err(other.into()),
     };
     let team = access.team_id;
-    let at = db(state, move |conn| Ok(use_case::at_table(conn, id, team)?)).await?;
+    let at = db(state, move |conn| Ok(at_table(conn, id, team)?)).await?;
     let mut page = phone_page(at, access, message, typed.points, errors);
     page.typed_note = typed.note;
     if let Some(spiel) = typed.spiel {
@@ -627,13 +625,7 @@ async fn tafel(
     };
     let address = client_address(&req);
     let acted = db(&state, move |conn| {
-        Ok(use_case::act(
-            conn,
-            id,
-            &token,
-            &address,
-            PhoneAsk::Tafel(ask),
-        ))
+        Ok(act(conn, id, &token, &address, PhoneAsk::Tafel(ask)))
     })
     .await?;
     respond(

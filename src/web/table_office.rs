@@ -7,6 +7,7 @@ use super::render::page;
 use super::state::{AppState, db};
 use super::views::team_label;
 use crate::app::guard;
+use crate::app::table_entry::report;
 use crate::app::table_entry::{self as use_case, Switch};
 use crate::db::models::TournamentRow;
 use crate::db::{seats, table_entry as stored, teams, throttle as counters};
@@ -187,7 +188,7 @@ async fn decide(
         .map_err(|_| AppError::BadRequest("Ungültiges Formular.".into()))?;
     let actor = post.session.actor().clone();
     let (score, round) = db(&state, move |conn| {
-        let score = use_case::decide(conn, &actor, id, (passe, table), version, seen)?;
+        let score = report::decide(conn, &actor, id, (passe, table), version, seen)?;
         Ok((score, guard::tournament(conn, id)?.mode.round()))
     })
     .await?;

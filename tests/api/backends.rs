@@ -170,7 +170,7 @@ async fn results_racing_with_closing_are_either_in_or_refused() {
     let buero = app.account(&leitung, BUERO, "buero").await;
     let id = field(&leitung, 40).await;
     let entry = format!("/tournaments/{id}/passen/1/entry");
-    let entries = (1..=20u32).map(|table| {
+    let enter = |table: u32| {
         let (buero, entry) = (&buero, &entry);
         async move {
             let t = table.to_string();
@@ -179,15 +179,23 @@ async fn results_racing_with_closing_are_either_in_or_refused() {
                 .await
                 .status()
         }
-    });
+    };
+    // Tables 1–10 are saved before the close is sent; 11–20 race with it. No timing: the
+    // first wave is answered first, the second is sent together with the close.
+    let mut statuses = join_all((1..=10u32).map(enter)).await;
+    assert!(
+        statuses.iter().all(|s| *s == StatusCode::SEE_OTHER),
+        "{statuses:?}"
+    );
+    let entries = join_all((11..=20u32).map(enter));
     let close = async {
-        tokio::time::sleep(std::time::Duration::from_millis(15)).await;
         leitung
             .post(&format!("/tournaments/{id}/close"), &[])
             .await
             .status()
     };
-    let (statuses, closed) = tokio::join!(join_all(entries), close);
+    let (racing, closed) = tokio::join!(entries, close);
+    statuses.extend(racing);
     assert_eq!(closed, StatusCode::SEE_OTHER);
     no_server_error(&statuses);
     let saved = statuses

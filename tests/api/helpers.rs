@@ -20,6 +20,25 @@ pub struct TestApp {
     pub pool: Pool,
     pub dir: tempfile::TempDir,
     pub live: std::sync::Arc<jassturnier::web::live::hub::LiveHub>,
+    /// Finished automatic backup checks (see `startup::Application`).
+    pub backup_checks: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl TestApp {
+    /// Waits until `n` automatic backup checks have finished (at most 30 s).
+    pub async fn backup_checks_reach(&self, n: u64) {
+        for _ in 0..3000 {
+            if self.backup_checks.load(std::sync::atomic::Ordering::SeqCst) >= n {
+                return;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        panic!("{n} backup checks did not finish within 30 s");
+    }
+
+    pub fn backup_checks(&self) -> u64 {
+        self.backup_checks.load(std::sync::atomic::Ordering::SeqCst)
+    }
 }
 
 /// One logged-in (or anonymous) browser: its own cookies and CSRF token.
@@ -62,10 +81,34 @@ pub fn test_database(dir: &std::path::Path) -> String {
 }
 
 /// Says that a test did not run, straight to the terminal (the harness captures
-/// `eprintln!` of passing tests).
+/// `eprintln!` of passing tests), and counts it for the last line of the run: the harness
+/// counts such a test as passed, so its summary alone would hide it.
 pub fn say_not_run(message: &str) {
     use std::io::Write;
     let _ = writeln!(std::io::stderr(), "{message}");
+    let mut not_run = NOT_RUN.lock().unwrap_or_else(|e| e.into_inner());
+    if not_run.is_empty() {
+        // After the harness's summary: it ends the process with `exit`, which runs this.
+        // SAFETY: `say_how_many_did_not_run` is a plain `extern "C"` function without
+        // arguments that never unwinds (it only formats and writes to stderr).
+        unsafe {
+            libc::atexit(say_how_many_did_not_run);
+        }
+    }
+    not_run.push(message.trim().to_string());
+}
+
+static NOT_RUN: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+extern "C" fn say_how_many_did_not_run() {
+    use std::io::Write;
+    let not_run = NOT_RUN.lock().unwrap_or_else(|e| e.into_inner());
+    let _ = writeln!(
+        std::io::stderr(),
+        "\nNOT RUN: {} test(s) above counted as passed without running (see the lines \
+         with NOT RUN; the README says what they need)",
+        not_run.len()
+    );
 }
 
 /// For a test of the SQLite file itself: on PostgreSQL it says so and is skipped.
@@ -114,6 +157,7 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
         pool: app.pool,
         dir,
         live: app.live,
+        backup_checks: app.backup_checks,
     }
 }
 

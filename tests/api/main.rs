@@ -1,5 +1,8 @@
 //! Integration tests: the real app on port 0 with a temporary SQLite file per test.
 
+// A test or benchmark that cannot go on says so by panicking.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod authorization;
 mod backends;
 mod browser;
@@ -22,6 +25,8 @@ mod partnerschieber;
 mod per_passe_draw;
 mod prints;
 mod protocol;
+mod request_log;
 mod safety;
+mod snapshots;
 mod table_entry;
 mod wall_prints;

@@ -257,7 +257,7 @@ async fn ranking_pdf_is_paged_and_marked_provisional_only_while_open() {
             f[0], f[1], f[1], f[1], f[1]
         );
         assert!(text.contains(&expected), "{expected:?}");
-        let formatted = jassturnier::domain::format::number(total as i64);
+        let formatted = jassturnier::domain::format::number(i64::from(total));
         assert!(text.contains(&formatted));
     }
     leitung

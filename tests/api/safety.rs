@@ -120,9 +120,12 @@ async fn automatic_backups_are_written_while_a_tournament_is_open_and_something_
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert!(!files.is_empty(), "a backup was written");
-    tokio::time::sleep(Duration::from_millis(1200)).await;
+    // The check that wrote it has finished one check later at the latest; then two whole
+    // checks without a change write nothing.
+    let seen = app.backup_checks();
+    app.backup_checks_reach(seen + 1).await;
     let quiet = jassturnier::db::backup::list(backups.path()).len();
-    tokio::time::sleep(Duration::from_millis(1200)).await;
+    app.backup_checks_reach(seen + 3).await;
     assert_eq!(
         jassturnier::db::backup::list(backups.path()).len(),
         quiet,

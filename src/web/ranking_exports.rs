@@ -1,0 +1,303 @@
+//! The Rangliste as PDF, CSV and JSON: public unless the Leitung hides the tournament,
+//! served to anonymous visitors from the public cache (one rendering per version).
+
+use super::auth::MaybeUser;
+use super::public_cache;
+use super::ranking::{
+    MARKS_LEGEND, RankingQuery, RowView, SectionView, any_marks, ensure_visible, ranking_view,
+};
+use super::state::AppState;
+use crate::db::tournament_data::TournamentData;
+use crate::pdf::documents::{self, RankRow, RankSection};
+use crate::web::error::AppError;
+use actix_web::{HttpResponse, web};
+use serde::Serialize;
+
+use super::prints::{download_name, excel_csv, file, header, load, made, pdf, round_label};
+
+/// A public Rangliste export: the tournament if visible, and whether the Rangliste is
+/// official (closed, or the official preview was asked for).
+async fn public_ranking(
+    state: &web::Data<AppState>,
+    user: &MaybeUser,
+    id: i32,
+    query: &RankingQuery,
+) -> Result<(TournamentData, bool), AppError> {
+    let data = load(state, id).await?;
+    ensure_visible(&data, user)?;
+    let official = data.tournament.closed || query.official.is_some();
+    Ok((data, official))
+}
+
+async fn ranking_pdf(
+    state: web::Data<AppState>,
+    user: MaybeUser,
+    path: web::Path<i32>,
+    query: web::Query<RankingQuery>,
+) -> Result<HttpResponse, AppError> {
+    let id = path.into_inner();
+    let key = format!("pdf{}", query.official.is_some());
+    public_cache::serve(
+        (&state.live, &state.public_cache),
+        user.0.is_none(),
+        id,
+        key,
+        || make_ranking_pdf(&state, &user, id, &query),
+    )
+    .await
+}
+
+async fn make_ranking_pdf(
+    state: &web::Data<AppState>,
+    user: &MaybeUser,
+    id: i32,
+    query: &RankingQuery,
+) -> Result<HttpResponse, AppError> {
+    let (data, official) = public_ranking(state, user, id, query).await?;
+    let view = ranking_view(&data, official);
+    let legend = any_marks(&view).then_some(MARKS_LEGEND);
+    let players = data.tournament.mode.draws_partners();
+    let sections: Vec<RankSection> = view
+        .iter()
+        .map(|s| RankSection {
+            title: (!s.ranked()).then(|| s.title().to_string()),
+            rows: s
+                .rows
+                .iter()
+                .map(|r| RankRow {
+                    rank: r.rank_text(),
+                    startnummer: r.team.startnummer,
+                    team: match &r.team.name {
+                        Some(name) if players => name.clone(),
+                        Some(name) => format!("{name} · {}", r.players()),
+                        None => r.players(),
+                    },
+                    rounds: r.passen_text(),
+                    total: r.total_text(),
+                    tie: r.tie.clone(),
+                })
+                .collect(),
+        })
+        .collect();
+    let provisional = !data.tournament.closed;
+    let header = header(
+        &data,
+        if official {
+            "Rangliste".into()
+        } else {
+            "Rangliste (Zwischenstand)".into()
+        },
+    );
+    let (label, rounds) = (round_label(&data), data.tournament.passen as u32);
+    let bytes =
+        made(move || documents::rangliste(header, provisional, label, rounds, &sections, legend))
+            .await?;
+    let name = download_name(
+        &data,
+        &["Rangliste", if official { "" } else { "Zwischenstand" }],
+        "pdf",
+    );
+    Ok(pdf(bytes, &name))
+}
+
+fn ranking_rows(sections: &[SectionView]) -> impl Iterator<Item = &RowView> {
+    sections.iter().flat_map(|s| &s.rows)
+}
+
+async fn ranking_csv(
+    state: web::Data<AppState>,
+    user: MaybeUser,
+    path: web::Path<i32>,
+    query: web::Query<RankingQuery>,
+) -> Result<HttpResponse, AppError> {
+    let id = path.into_inner();
+    let key = format!("csv{}", query.official.is_some());
+    public_cache::serve(
+        (&state.live, &state.public_cache),
+        user.0.is_none(),
+        id,
+        key,
+        || make_ranking_csv(&state, &user, id, &query),
+    )
+    .await
+}
+
+async fn make_ranking_csv(
+    state: &web::Data<AppState>,
+    user: &MaybeUser,
+    id: i32,
+    query: &RankingQuery,
+) -> Result<HttpResponse, AppError> {
+    let (data, official) = public_ranking(state, user, id, query).await?;
+    let sections = ranking_view(&data, official);
+    let rounds = data.tournament.passen as u32;
+    // Einzelschieber: one player per line, his Name and Vorname (as in the import file).
+    let players = data.tournament.mode.draws_partners();
+    let mut header: Vec<String> = match players {
+        true => vec!["rang", "startnummer", "name", "vorname"],
+        false => vec!["rang", "startnummer", "team", "spieler1", "spieler2"],
+    }
+    .into_iter()
+    .map(String::from)
+    .collect();
+    let round = data.tournament.mode.round().to_lowercase();
+    header.extend((1..=rounds).map(|p| format!("{round}_{p}")));
+    header.extend((1..=rounds).map(|p| format!("{round}_{p}_art")));
+    header.extend(["total".to_string(), "status".to_string()]);
+    let mode = data.tournament.mode;
+    let rows = ranking_rows(&sections)
+        .map(|r| {
+            let mut row = vec![
+                r.rank.map(|x| x.to_string()).unwrap_or_default(),
+                r.team.startnummer.to_string(),
+            ];
+            if !players {
+                row.push(r.team.name.clone().unwrap_or_default());
+            }
+            row.extend([r.team.player1.clone(), r.team.player2.clone()]);
+            row.extend(
+                r.scores
+                    .iter()
+                    .map(|s| s.map(|s| s.points.to_string()).unwrap_or_default()),
+            );
+            row.extend(
+                r.scores
+                    .iter()
+                    .map(|s| s.map(|s| s.kind.label().to_string()).unwrap_or_default()),
+            );
+            row.extend([r.total.to_string(), r.status.label(mode)]);
+            row
+        })
+        .collect();
+    Ok(file(
+        excel_csv(header, rows)?,
+        "text/csv; charset=utf-8",
+        &download_name(&data, &["Rangliste"], "csv"),
+    ))
+}
+
+#[derive(Serialize)]
+struct RankingJson<'a> {
+    tournament: &'a str,
+    date: String,
+    location: &'a str,
+    mode: &'a str,
+    official: bool,
+    /// The official Rangliste asked for while the tournament is still open: a preview.
+    preview: bool,
+    /// In words: "offiziell", "Vorschau (Turnier offen)" or "provisorisch".
+    kind: &'static str,
+    rounds: u32,
+    teams: Vec<TeamJson<'a>>,
+}
+
+/// Who a line of the Rangliste is: a team and its two players, or (Einzelschieber) one
+/// player by Name and Vorname, never as two players.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum WhoJson<'a> {
+    Team {
+        team: Option<&'a str>,
+        player1: &'a str,
+        player2: &'a str,
+    },
+    Player {
+        name: &'a str,
+        vorname: &'a str,
+    },
+}
+
+#[derive(Serialize)]
+struct TeamJson<'a> {
+    rank: Option<u32>,
+    startnummer: i32,
+    #[serde(flatten)]
+    who: WhoJson<'a>,
+    /// Points per Passe that count in this Rangliste (null: none yet).
+    rounds: Vec<Option<u32>>,
+    /// Per Passe: "gespielt", "pauschale" or "spielfrei" (null: no points).
+    round_kinds: Vec<Option<&'static str>>,
+    total: u32,
+    /// Stable key: resultate_fehlen, erfasst, visiert, endvisum, nicht_bewertet,
+    /// disqualifiziert, zurueckgezogen.
+    status: &'static str,
+    /// The same status in the words of the page.
+    status_label: String,
+}
+
+async fn ranking_json(
+    state: web::Data<AppState>,
+    user: MaybeUser,
+    path: web::Path<i32>,
+    query: web::Query<RankingQuery>,
+) -> Result<HttpResponse, AppError> {
+    let id = path.into_inner();
+    let key = format!("json{}", query.official.is_some());
+    public_cache::serve(
+        (&state.live, &state.public_cache),
+        user.0.is_none(),
+        id,
+        key,
+        || make_ranking_json(&state, &user, id, &query),
+    )
+    .await
+}
+
+async fn make_ranking_json(
+    state: &web::Data<AppState>,
+    user: &MaybeUser,
+    id: i32,
+    query: &RankingQuery,
+) -> Result<HttpResponse, AppError> {
+    let (data, official) = public_ranking(state, user, id, query).await?;
+    let sections = ranking_view(&data, official);
+    let t = &data.tournament;
+    let body = RankingJson {
+        tournament: &t.name,
+        date: t.date.format("%Y-%m-%d").to_string(),
+        location: &t.location,
+        mode: t.mode.key(),
+        official,
+        preview: official && !t.closed,
+        kind: match (official, t.closed) {
+            (true, true) => "offiziell",
+            (true, false) => "Vorschau (Turnier offen)",
+            (false, _) => "provisorisch",
+        },
+        rounds: t.passen as u32,
+        teams: ranking_rows(&sections)
+            .map(|r| TeamJson {
+                rank: r.rank,
+                startnummer: r.team.startnummer,
+                who: match t.mode.draws_partners() {
+                    true => WhoJson::Player {
+                        name: &r.team.player1,
+                        vorname: &r.team.player2,
+                    },
+                    false => WhoJson::Team {
+                        team: r.team.name.as_deref(),
+                        player1: &r.team.player1,
+                        player2: &r.team.player2,
+                    },
+                },
+                rounds: r.scores.iter().map(|s| s.map(|s| s.points)).collect(),
+                round_kinds: r.scores.iter().map(|s| s.map(|s| s.kind.key())).collect(),
+                total: r.total,
+                status: r.status.key(),
+                status_label: r.status.label(t.mode),
+            })
+            .collect(),
+    };
+    Ok(HttpResponse::Ok()
+        .insert_header(("Access-Control-Allow-Origin", "*"))
+        .json(body))
+}
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/tournaments/{id}/ranking.pdf", web::get().to(ranking_pdf))
+        .route("/tournaments/{id}/ranking.csv", web::get().to(ranking_csv))
+        .route(
+            "/tournaments/{id}/ranking.json",
+            web::get().to(ranking_json),
+        );
+}
