@@ -14,7 +14,6 @@ use crate::db::{Conn, marathon, results, seats, table_entry, write_tx};
 use crate::domain::entry::{RoundShape, parse_result};
 use crate::domain::form::FieldErrors;
 use crate::domain::ids::TournamentId;
-use crate::domain::mode::ResultEntry;
 use crate::domain::result::ResultForm;
 use crate::domain::role::{Actor, Permission, ResultWrite};
 use crate::domain::table_report::ReportState;
@@ -58,9 +57,9 @@ pub fn save_typed(
     write_tx(conn, Lock::Tournament(id), |conn| {
         let t = guard::open_tournament(conn, id)?;
         guard::round(&t, passe)?;
-        let rules = match t.mode.facts().entry {
-            ResultEntry::Striche => Some(marathon::rules(conn, id)?),
-            ResultEntry::Points => None,
+        let rules = match t.mode.facts().score_kind.needs_rules() {
+            true => Some(marathon::rules(conn, id)?),
+            false => None,
         };
         let shape = RoundShape {
             mode: t.mode,

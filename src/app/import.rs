@@ -16,7 +16,7 @@ use crate::domain::clock::ClockFacts;
 use crate::domain::draw::DrawMode;
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::marathon::tafel::compute;
-use crate::domain::mode::{Mode, ResultEntry};
+use crate::domain::mode::Mode;
 use crate::domain::result_import::ImportedTable;
 use crate::domain::role::{Actor, Permission};
 use crate::domain::sitz::Sitz;
@@ -77,12 +77,11 @@ pub fn import_results(
     guard::require(actor, Permission::EnterResults)?;
     write_tx(conn, Lock::Tournament(id), |conn| {
         let t = guard::open_tournament(conn, id)?;
-        if t.mode.facts().entry != ResultEntry::Points {
-            return Err(Refusal::invalid(format!(
-                "Der CSV-Import gilt für Punkte-Resultate; im {} zählen die Tafeln.",
-                t.mode.label()
-            )));
-        }
+        t.mode
+            .facts()
+            .score_kind
+            .csv_import(t.mode)
+            .map_err(Refusal::invalid)?;
         let double = t.double_entry && t.mode.facts().double_entry;
         let data = tournament_data::load(conn, id)?;
         let before = sheets_before_write(conn, &data)?;

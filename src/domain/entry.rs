@@ -2,10 +2,9 @@
 //! (the other team gets the rest of 157 × Spiele) or Striche per category.
 
 use super::form::FieldErrors;
-use super::marathon::quick::parse_quick;
 use super::marathon::{Details, Rules};
-use super::mode::{Mode, ResultEntry};
-use super::result::{ResultForm, TableScore, parse_score_of, parse_table};
+use super::mode::Mode;
+use super::result::{ResultForm, TableScore, parse_table};
 
 /// What a typed result is checked against: the round as stored when it is saved.
 #[derive(Debug, Clone, Copy)]
@@ -28,22 +27,17 @@ pub struct ParsedResult {
 
 pub fn parse_result(shape: &RoundShape, form: &ResultForm) -> Result<ParsedResult, FieldErrors> {
     let table = parse_table(&form.table, shape.tables, shape.mode.round())?;
-    match shape.mode.facts().entry {
-        ResultEntry::Points => Ok(ParsedResult {
-            table,
-            score: parse_score_of(form, shape.spiele, shape.mode.entrant())?,
-            details: None,
-        }),
-        ResultEntry::Striche => {
-            let rules = shape.rules.unwrap_or_else(Rules::jassmarathon);
-            let (a, b) = parse_quick(&rules, form)?;
-            Ok(ParsedResult {
-                table,
-                score: TableScore::of_striche(&Details { a, b }),
-                details: Some(Details { a, b }),
-            })
-        }
-    }
+    let (score, details) = shape.mode.facts().score_kind.parse_score(
+        form,
+        shape.spiele,
+        shape.mode.entrant(),
+        shape.rules,
+    )?;
+    Ok(ParsedResult {
+        table,
+        score,
+        details,
+    })
 }
 
 impl TableScore {

@@ -18,6 +18,7 @@ pub mod result;
 pub mod result_import;
 pub mod role;
 pub mod schedule;
+pub mod score_kind;
 pub mod sitz;
 pub mod standblatt;
 pub mod table_code;

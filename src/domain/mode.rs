@@ -64,9 +64,9 @@ impl Entrant {
     }
 }
 
-/// How the Büro types the result of one table.
+/// What the result of one table is (its behaviour: [`super::score_kind`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ResultEntry {
+pub enum ScoreKind {
     /// One number per table: team A's points, team B gets the rest of 157 × Spiele
     /// (seed 004); corrected in the same form with the stored version.
     Points,
@@ -99,7 +99,7 @@ pub struct ModeFacts {
     pub unit: &'static str,
     /// What the Pauschale is counted in.
     pub pauschale_unit: &'static str,
-    pub entry: ResultEntry,
+    pub score_kind: ScoreKind,
     /// Whether both teams of a table sum to 157 × Spiele (and Spiele per Passe are set).
     pub table_sum_checked: bool,
     pub sheet: ScoreSheet,
@@ -118,7 +118,7 @@ const PARTNERSCHIEBER: ModeFacts = ModeFacts {
     round_short: "P",
     unit: "Punkte",
     pauschale_unit: "Punkte",
-    entry: ResultEntry::Points,
+    score_kind: ScoreKind::Points,
     table_sum_checked: true,
     sheet: ScoreSheet::Jasszettel,
     clock: false,
@@ -143,7 +143,7 @@ const JASSMARATHON: ModeFacts = ModeFacts {
     round_short: "S",
     unit: "Striche",
     pauschale_unit: "Striche",
-    entry: ResultEntry::Striche,
+    score_kind: ScoreKind::Striche,
     table_sum_checked: false,
     sheet: ScoreSheet::Tafel,
     clock: true,

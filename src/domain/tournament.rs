@@ -1,7 +1,7 @@
 //! Tournament settings: mode, format, Pauschale.
 
 use super::form::{FieldErrors, parse_number, parse_required_text, parse_text};
-use super::mode::{Mode, POINTS_PER_SPIEL, ResultEntry};
+use super::mode::{Mode, POINTS_PER_SPIEL};
 use chrono::NaiveDate;
 use serde::Deserialize;
 
@@ -248,7 +248,7 @@ impl TryFrom<&TournamentForm> for TournamentSettings {
         };
         let round_label = mode.map_or("Passen", Mode::rounds);
         let sum_checked = mode.is_none_or(|m| m.facts().table_sum_checked);
-        let striche = mode.is_some_and(|m| m.facts().entry == ResultEntry::Striche);
+        let striche = mode.is_some_and(|m| m.facts().score_kind.counts_striche());
         let passen = parse_number(
             &mut errors,
             "passen",

@@ -15,8 +15,6 @@ use crate::db::results;
 use crate::db::tournament_data::TournamentData;
 use crate::domain::form::FieldErrors;
 use crate::domain::ids::{ResultId, TournamentId};
-use crate::domain::marathon::Details;
-use crate::domain::mode::ResultEntry;
 use crate::domain::result::ResultForm;
 use crate::web::error::AppError;
 use actix_web::{HttpResponse, web};
@@ -76,7 +74,7 @@ fn correction_page(
         .ok_or_else(AppError::not_found)?;
     Ok(CorrectionPage {
         ctx: ctx.with_tournament(&data.tournament),
-        striche: data.tournament.mode.facts().entry == ResultEntry::Striche,
+        striche: data.tournament.mode.facts().score_kind.counts_striche(),
         table_total: data
             .tournament
             .mode
@@ -115,16 +113,12 @@ async fn form(
         let (passe, table) = (row.passe as u32, row.table_no as u32);
         let data = guard::load_round(conn, tid, passe)?;
         let refused = correction_refusal(&actor, &data.tournament, &row);
-        let form = match data.tournament.mode.facts().entry {
-            ResultEntry::Points => ResultForm::of_points(table, row.version, row.score()),
-            ResultEntry::Striche if marathon::has_tafel(conn, tid, passe, table)? => {
-                return Ok(Correction::Tafel(passe, table));
-            }
-            ResultEntry::Striche => {
-                let details = Details::parse(row.details.as_deref()).unwrap_or_default();
-                ResultForm::of_striche(table, row.version, &details)
-            }
-        };
+        let kind = data.tournament.mode.facts().score_kind;
+        // A result kept on a Tafel is corrected on its Tafel, line by line.
+        if kind.counts_striche() && marathon::has_tafel(conn, tid, passe, table)? {
+            return Ok(Correction::Tafel(passe, table));
+        }
+        let form = kind.correction_form(table, row.version, row.score(), row.details.as_deref());
         Ok(Correction::Form(Box::new((
             data, form, passe, table, refused,
         ))))

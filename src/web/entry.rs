@@ -15,7 +15,7 @@ use crate::db::tournament_data::TournamentData;
 use crate::domain::form::FieldErrors;
 use crate::domain::format;
 use crate::domain::ids::TournamentId;
-use crate::domain::mode::{POINTS_PER_SPIEL, ResultEntry};
+use crate::domain::mode::POINTS_PER_SPIEL;
 use crate::domain::result::ResultForm;
 use crate::domain::role::ResultWrite;
 use crate::web::error::AppError;
@@ -134,7 +134,7 @@ async fn entry_form(
     // gets normal priority, not the workers' lowered one. None: the mode counts Striche.
     let html = db(&state, move |conn| {
         let data = guard::load_round(conn, TournamentId(id), passe)?;
-        if data.tournament.mode.facts().entry == ResultEntry::Striche {
+        if data.tournament.mode.facts().score_kind.counts_striche() {
             return Ok(None);
         }
         actor
@@ -172,7 +172,7 @@ async fn enter(
     {
         return correction::again(&state, post, id, passe, refusal, true).await;
     }
-    if refusal.mode_entry == ResultEntry::Striche {
+    if refusal.score_kind.counts_striche() {
         return spielrunde::again(&state, post, id, passe, refusal).await;
     }
     // The form again, with the round as it is now.

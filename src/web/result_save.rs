@@ -13,7 +13,7 @@ use crate::db::models::{ResultRow, TournamentRow};
 use crate::domain::form::FieldErrors;
 use crate::domain::format;
 use crate::domain::ids::TournamentId;
-use crate::domain::mode::ResultEntry;
+use crate::domain::mode::ScoreKind;
 use crate::domain::result::ResultForm;
 use crate::web::error::AppError;
 use actix_web::http::StatusCode;
@@ -29,7 +29,7 @@ pub enum Answer {
 
 /// Why a typed result did not count, for the page that shows the form again.
 pub struct Refusal {
-    pub mode_entry: ResultEntry,
+    pub score_kind: ScoreKind,
     /// The form carried a version: it was a correction.
     pub correction: bool,
     pub errors: FieldErrors,
@@ -49,10 +49,7 @@ fn saved_message(
     table: u32,
 ) -> Option<String> {
     let round = t.mode.round();
-    let unit = match t.mode.facts().entry {
-        ResultEntry::Striche => " Striche",
-        ResultEntry::Points => "",
-    };
+    let unit = t.mode.facts().score_kind.after_score();
     let saved = |row: &crate::db::models::ResultRow, what: &str| {
         format!(
             "{round} {passe}, Tisch {table} gespeichert: {} : {}{unit}{what}",
@@ -138,7 +135,7 @@ pub async fn save(
     };
     let refusal = |errors, conflict, status| {
         Answer::Again(Refusal {
-            mode_entry: t.mode.facts().entry,
+            score_kind: t.mode.facts().score_kind,
             correction,
             errors,
             conflict,
@@ -160,7 +157,7 @@ pub async fn save(
         }
         Typed::Invalid(errors) => refusal(errors, None, StatusCode::UNPROCESSABLE_ENTITY),
         Typed::OtherSource(message) => Answer::Again(Refusal {
-            mode_entry: t.mode.facts().entry,
+            score_kind: t.mode.facts().score_kind,
             correction,
             errors: FieldErrors::new(),
             conflict: None,

@@ -8,7 +8,6 @@ use super::state::{AppState, db};
 use crate::app::{guard, import};
 use crate::db::models::TournamentRow;
 use crate::domain::ids::TournamentId;
-use crate::domain::mode::ResultEntry;
 use crate::domain::result_import::{Seated, TableState, assemble, parse_result_csv};
 use crate::domain::role::Permission;
 use crate::domain::text_import::ImportError;
@@ -49,12 +48,11 @@ async fn upload(
     let id = TournamentId(path.into_inner());
     let bytes = upload.fields.get("file").cloned().unwrap_or_default();
     let data = db(&state, move |conn| Ok(guard::load(conn, id)?)).await?;
-    if data.tournament.mode.facts().entry != ResultEntry::Points {
-        return Err(AppError::BadRequest(format!(
-            "Der CSV-Import gilt für Punkte-Resultate; im {} zählen die Tafeln.",
-            data.tournament.mode.label()
-        )));
-    }
+    let mode = data.tournament.mode;
+    mode.facts()
+        .score_kind
+        .csv_import(mode)
+        .map_err(AppError::BadRequest)?;
     let parsed = parse_result_csv(&bytes, data.tournament.passen as u32).and_then(|lines| {
         let seat = |passe: u32, startnummer: u32| {
             data.table_of_startnummer(passe, startnummer as i32)

@@ -20,7 +20,6 @@ use crate::domain::ids::TournamentId;
 use crate::domain::marathon::Side;
 use crate::domain::marathon::Trump;
 use crate::domain::marathon::quick::SpielForm;
-use crate::domain::mode::ResultEntry;
 use crate::domain::table_report::{self, Ask, Opening, OwnFigures, ReportState};
 use crate::web::error::AppError;
 use actix_web::cookie::{Cookie, SameSite};
@@ -318,7 +317,7 @@ fn phone_page(
         typed_note: String::new(),
         errors,
         message,
-        tafel_mode: t.mode.facts().entry == ResultEntry::Striche,
+        tafel_mode: t.mode.facts().score_kind.counts_striche(),
         lines: Vec::new(),
         striche: Vec::new(),
         may_write_tafel: false,

@@ -12,7 +12,7 @@ use crate::db::{marathon, results, tournaments, users};
 use crate::domain::form::FieldErrors;
 use crate::domain::format;
 use crate::domain::ids::TournamentId;
-use crate::domain::mode::{Mode, ResultEntry};
+use crate::domain::mode::Mode;
 use crate::domain::role::Permission;
 use crate::domain::tournament::{TournamentForm, TournamentSettings};
 use crate::web::error::AppError;
@@ -74,7 +74,7 @@ impl FormPage {
         let keys = |striche: bool| {
             Mode::ALL
                 .iter()
-                .filter(|m| (m.facts().entry == ResultEntry::Striche) == striche)
+                .filter(|m| m.facts().score_kind.counts_striche() == striche)
                 .map(|m| m.key())
                 .collect::<Vec<_>>()
                 .join(" ")
@@ -94,7 +94,7 @@ impl FormPage {
     /// Whether the mode the form shows counts Striche (its fields are shown, the others
     /// hidden; the script follows a change of mode).
     fn striche(&self) -> bool {
-        Mode::from_key(&self.form.mode).is_some_and(|m| m.facts().entry == ResultEntry::Striche)
+        Mode::from_key(&self.form.mode).is_some_and(|m| m.facts().score_kind.counts_striche())
     }
 }
 

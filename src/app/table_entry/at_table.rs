@@ -10,7 +10,6 @@ use crate::db::{Conn, marathon, seats};
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::marathon::Side;
 use crate::domain::marathon::tafel::compute;
-use crate::domain::mode::ResultEntry;
 use crate::domain::result::TableScore;
 use crate::domain::schedule::Table;
 use crate::domain::table_report::{Opening, Reported, Situation};
@@ -134,23 +133,23 @@ pub(super) fn seat_of(
             version: r.version,
         }),
     };
-    let tafel = match data.tournament.mode.facts().entry {
-        ResultEntry::Striche => {
-            let draft = match &report {
-                Some(r) => TafelDraft::read(r).map_err(Refusal::Internal)?,
-                None => TafelDraft::default(),
-            };
-            let lines = draft.spiele().map_err(Refusal::Internal)?;
-            let rules = marathon::rules(conn, data.tournament.id)?;
-            let tafel = compute(&rules, &lines, draft.gong)
-                .map_err(|e| Refusal::Internal(format!("stored Tafel: {}", e.message)))?;
-            Some(TafelShown {
-                lines,
-                tafel,
-                gong: draft.gong,
-            })
-        }
-        ResultEntry::Points => None,
+    // A Tafel where the result is kept on one (its lines, as the phone shows them).
+    let tafel = if data.tournament.mode.facts().score_kind.counts_striche() {
+        let draft = match &report {
+            Some(r) => TafelDraft::read(r).map_err(Refusal::Internal)?,
+            None => TafelDraft::default(),
+        };
+        let lines = draft.spiele().map_err(Refusal::Internal)?;
+        let rules = marathon::rules(conn, data.tournament.id)?;
+        let tafel = compute(&rules, &lines, draft.gong)
+            .map_err(|e| Refusal::Internal(format!("stored Tafel: {}", e.message)))?;
+        Some(TafelShown {
+            lines,
+            tafel,
+            gong: draft.gong,
+        })
+    } else {
+        None
     };
     Ok(Some(Seat {
         tafel,

@@ -16,7 +16,6 @@ use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::marathon::Details;
 use crate::domain::marathon::quick::SpielForm;
 use crate::domain::marathon::tafel::compute;
-use crate::domain::mode::ResultEntry;
 use crate::domain::result::TableScore;
 use crate::domain::role::Actor;
 use crate::domain::table_report::{self, Ask, OwnFigures, ReportState, Step, Version};
@@ -88,17 +87,15 @@ pub fn act(
         };
         let data = table_data(conn, &t, passe, team.id)?.ok_or_else(not_seated)?;
         let seat = seat_of(conn, &data, opening, team.id)?.ok_or_else(not_seated)?;
-        let tafel_mode = t.mode.facts().entry == ResultEntry::Striche;
+        // A confirmation or dispute answers a report of the right kind; a report itself must
+        // be of the kind the tournament counts.
         let wrong_kind = match &ask {
-            PhoneAsk::Report(_) => tafel_mode,
-            PhoneAsk::Tafel(_) => !tafel_mode,
-            PhoneAsk::Confirm { .. } | PhoneAsk::Dispute { .. } => false,
+            PhoneAsk::Confirm { .. } | PhoneAsk::Dispute { .. } => None,
+            PhoneAsk::Report(_) => t.mode.facts().score_kind.refuses_at_table(false),
+            PhoneAsk::Tafel(_) => t.mode.facts().score_kind.refuses_at_table(true),
         };
-        if wrong_kind {
-            return Err(Refusal::invalid(match tafel_mode {
-                true => "Im Jassmarathon wird am Tisch die Tafel geführt.",
-                false => "In diesem Turnier gibt es keine Tafel: bitte die Punkte eingeben.",
-            }));
+        if let Some(refusal) = wrong_kind {
+            return Err(Refusal::invalid(refusal));
         }
         // Bounded writes per team: a phone cannot fill the disk or the Protokoll.
         if let throttle::PhoneWrite::Stopped { until, newly } =
@@ -264,7 +261,7 @@ pub fn act(
                 let note: String = note.trim().chars().take(300).collect();
                 // A Tafel is disputed with a note (the office looks at it); points with the
                 // side's own, different figure and a note.
-                let score = match tafel_mode {
+                let score = match t.mode.facts().score_kind.counts_striche() {
                     true if note.is_empty() => {
                         return Ok(Done::Invalid(crate::domain::form::FieldErrors::single(
                             "note",
