@@ -6,6 +6,7 @@ use super::result_write::{
     SaveOutcome, TableEntry, Writer, finish_result_writes, seating, sheets_before_write,
     supersede_report, write_checked,
 };
+use crate::db::audit::{AuditEvent, PendingAction};
 use crate::db::models::PendingEntry;
 use crate::db::tournament_data::TournamentData;
 use crate::db::{Conn, audit, results, tournaments};
@@ -40,15 +41,14 @@ pub(super) fn enter(
         actor.role == Role::Leitung,
         data.tournament.double_entry_same_user,
     );
-    let record = |conn: &mut Conn, action: &str, entry: &PendingEntry| {
+    let record = |conn: &mut Conn, action: PendingAction, entry: &PendingEntry| {
         audit::record(
             conn,
             Some(actor),
             audit::Entry {
                 tournament: Some(id),
-                entity: "pending_entry",
+                event: AuditEvent::PendingEntry(action),
                 entity_id: Some(table as i32),
-                action,
             },
             Some(&pending),
             Some(entry),
@@ -66,9 +66,9 @@ pub(super) fn enter(
             record(
                 conn,
                 if first {
-                    "enter_first"
+                    PendingAction::EnterFirst
                 } else {
-                    "contradiction"
+                    PendingAction::Contradiction
                 },
                 &stored,
             )?;
@@ -101,9 +101,9 @@ pub(super) fn enter(
                 created_at: crate::db::now(),
             };
             let action = if decision == Decision::Resolve {
-                "resolve"
+                PendingAction::Resolve
             } else {
-                "confirm"
+                PendingAction::Confirm
             };
             record(conn, action, &entry)?;
             finish_result_writes(conn, id, before.as_deref())?;

@@ -8,6 +8,7 @@
 
 use super::{Refusal, guard};
 use crate::db::Lock;
+use crate::db::audit::{AuditEvent, DrawAction};
 use crate::db::models::{SeatRow, TeamRow, TournamentRow};
 use crate::db::tournament_data::{self, TournamentData};
 use crate::db::{Conn, audit, seats, teams, tournaments, write_tx};
@@ -436,13 +437,12 @@ fn record_draw(
         Some(actor),
         audit::Entry {
             tournament: Some(tournament.id),
-            entity: "draw",
-            entity_id: None,
-            action: if passe.is_some() {
-                "draw_passe"
+            event: AuditEvent::Draw(if passe.is_some() {
+                DrawAction::DrawPasse
             } else {
-                "draw"
-            },
+                DrawAction::Draw
+            }),
+            entity_id: None,
         },
         tournament.draw_seed.filter(|_| passe.is_none()).as_ref(),
         Some(record),

@@ -7,6 +7,7 @@ use super::result_write::{
 };
 use super::{Refusal, double_entry, guard};
 use crate::db::Lock;
+use crate::db::audit::{AuditEvent, TournamentAction};
 use crate::db::models::SeatRow;
 use crate::db::models::{Signer, VisaMark};
 use crate::db::table_entry;
@@ -459,9 +460,8 @@ pub fn import_tournament(
             Some(actor),
             audit::Entry {
                 tournament: Some(id),
-                entity: "tournament",
+                event: AuditEvent::Tournament(TournamentAction::Import),
                 entity_id: Some(id.0),
-                action: "import",
             },
             None::<&()>,
             Some(&serde_json::json!({

@@ -4,6 +4,7 @@
 use super::teams::{ensure_may_add, record};
 use super::{Refusal, guard};
 use crate::db::Lock;
+use crate::db::audit::{AuditEvent, SingleAction, TeamAction};
 use crate::db::models::SingleRow;
 use crate::db::{Conn, audit, singles, teams, write_tx};
 use crate::domain::ids::{SingleId, TeamId, TournamentId};
@@ -17,7 +18,7 @@ fn record_single<B: Serialize, A: Serialize>(
     conn: &mut Conn,
     actor: &Actor,
     tournament: TournamentId,
-    (action, single): (&str, Option<SingleId>),
+    (action, single): (SingleAction, Option<SingleId>),
     before: Option<&B>,
     after: Option<&A>,
 ) -> Result<(), Refusal> {
@@ -26,9 +27,8 @@ fn record_single<B: Serialize, A: Serialize>(
         Some(actor),
         audit::Entry {
             tournament: Some(tournament),
-            entity: "single",
+            event: AuditEvent::Single(action),
             entity_id: single.map(|s| s.0),
-            action,
         },
         before,
         after,
@@ -65,7 +65,7 @@ pub fn add(
             conn,
             actor,
             tournament,
-            ("create", Some(row.id)),
+            (SingleAction::Create, Some(row.id)),
             None::<&SingleRow>,
             Some(&row),
         )?;
@@ -91,7 +91,7 @@ pub fn remove(
             conn,
             actor,
             tournament,
-            ("delete", Some(single)),
+            (SingleAction::Delete, Some(single)),
             Some(&before),
             None::<&SingleRow>,
         )?;
@@ -157,7 +157,14 @@ pub fn form_teams(
                 place: joined(a.place.as_deref(), b.place.as_deref()),
             };
             let row = teams::insert(conn, tournament, &input, next)?;
-            record(conn, actor, tournament, "partner_drawn", None, Some(&row))?;
+            record(
+                conn,
+                actor,
+                tournament,
+                TeamAction::PartnerDrawn,
+                None,
+                Some(&row),
+            )?;
             formed.push(row.id);
             used.extend([a.id, b.id]);
         }
@@ -166,7 +173,7 @@ pub fn form_teams(
             conn,
             actor,
             tournament,
-            ("partner_draw", None),
+            (SingleAction::PartnerDraw, None),
             None::<&()>,
             Some(how),
         )?;

@@ -7,6 +7,7 @@
 //! correction against a version that is no longer stored, is a conflict and writes nothing.
 
 use super::Refusal;
+use crate::db::audit::{AuditEvent, ReportAction, ResultAction};
 use crate::db::models::{PendingEntry, ResultRow, TeamRow, TournamentRow};
 use crate::db::tournament_data::{self, TournamentData};
 use crate::db::{Conn, audit, results, table_entry, teams, tournaments};
@@ -159,23 +160,23 @@ pub fn write_checked(
     let id = data.tournament.id;
     let seating = seating(data, passe, table)?;
     let existing = data.result_at(passe, table).cloned();
-    let record = |conn: &mut Conn, action: &str, before: Option<&ResultRow>, after: &ResultRow| {
-        audit::record_as(
-            conn,
-            writer.author(),
-            audit::Entry {
-                tournament: Some(id),
-                entity: "result",
-                entity_id: Some(after.id.0),
-                action,
-            },
-            before,
-            Some(&Audited {
-                row: after,
-                grund: entry.reason.as_deref(),
-            }),
-        )
-    };
+    let record =
+        |conn: &mut Conn, action: ResultAction, before: Option<&ResultRow>, after: &ResultRow| {
+            audit::record_as(
+                conn,
+                writer.author(),
+                audit::Entry {
+                    tournament: Some(id),
+                    event: AuditEvent::Result(action),
+                    entity_id: Some(after.id.0),
+                },
+                before,
+                Some(&Audited {
+                    row: after,
+                    grund: entry.reason.as_deref(),
+                }),
+            )
+        };
     let saved = match (existing, entry.expected_version) {
         (None, Some(_)) => {
             return Err(Refusal::NotFound(
@@ -198,7 +199,7 @@ pub fn write_checked(
             let Some(updated) = updated else {
                 return Ok(SaveOutcome::Conflict(stored));
             };
-            record(conn, "correct", Some(&stored), &updated)?;
+            record(conn, ResultAction::Correct, Some(&stored), &updated)?;
             return Ok(SaveOutcome::Corrected {
                 row: updated,
                 visas_removed: stored.visaed(),
@@ -221,7 +222,7 @@ pub fn write_checked(
                 entry.score,
                 entry.details.clone(),
             )?;
-            record(conn, "enter", None, &inserted)?;
+            record(conn, ResultAction::Enter, None, &inserted)?;
             inserted
         }
     };
@@ -299,9 +300,8 @@ pub fn write_new_many(
         audited.iter().map(|a| {
             let entry = audit::Entry {
                 tournament: Some(id),
-                entity: "result",
+                event: AuditEvent::Result(ResultAction::Enter),
                 entity_id: Some(a.row.id.0),
-                action: "enter",
             };
             (entry, None::<&()>, Some(a))
         }),
@@ -388,8 +388,7 @@ pub fn supersede_report(
         audit::Entry {
             entity_id: Some(after.id),
             tournament: Some(id),
-            entity: "table_report",
-            action: "supersede",
+            event: AuditEvent::TableReport(ReportAction::Supersede),
         },
         Some(&report),
         Some(&after),

@@ -6,6 +6,7 @@
 
 use super::Refusal;
 use super::guard;
+use crate::db::audit::{AuditEvent, CodeAction, SwitchAction};
 use crate::db::models::{TeamRow, TournamentRow};
 use crate::db::table_entry::{self as stored};
 use crate::db::tournament_data::{self, TournamentData};
@@ -32,26 +33,21 @@ pub enum Switch {
 
 impl Switch {
     /// The Protokoll's word for it.
-    fn action(self) -> &'static str {
-        match self {
-            Switch::On => "on",
-            Switch::Off => "off",
-            Switch::Open(_) => "open",
-            Switch::Close => "close",
-        }
+    fn event(self) -> AuditEvent {
+        AuditEvent::TableEntry(match self {
+            Switch::On => SwitchAction::On,
+            Switch::Off => SwitchAction::Off,
+            Switch::Open(_) => SwitchAction::Open,
+            Switch::Close => SwitchAction::Close,
+        })
     }
 }
 
-pub(super) fn audit_entry(
-    id: TournamentId,
-    entity: &'static str,
-    action: &'static str,
-) -> audit::Entry<'static> {
+pub(super) fn audit_entry(id: TournamentId, event: AuditEvent) -> audit::Entry {
     audit::Entry {
         tournament: Some(id),
-        entity,
+        event,
         entity_id: None,
-        action,
     }
 }
 
@@ -102,7 +98,7 @@ pub fn switch(
                 audit::record(
                     conn,
                     Some(actor),
-                    audit_entry(id, "table_entry", switch.action()),
+                    audit_entry(id, switch.event()),
                     None::<&()>,
                     None::<&()>,
                 )?;
@@ -115,7 +111,7 @@ pub fn switch(
         audit::record(
             conn,
             Some(actor),
-            audit_entry(id, "table_entry", switch.action()),
+            audit_entry(id, switch.event()),
             None::<&()>,
             Some(&json!({ "offen": open, "neue_codes": new_codes })),
         )?;
@@ -151,7 +147,7 @@ pub fn revoke(
             Some(actor),
             audit::Entry {
                 entity_id: Some(team.id.0),
-                ..audit_entry(id, "table_code", "revoke")
+                ..audit_entry(id, AuditEvent::TableCode(CodeAction::Revoke))
             },
             None::<&()>,
             Some(&json!({ "startnummer": team.startnummer })),
@@ -220,7 +216,7 @@ pub fn admit(
                 audit::Author::Named(&name),
                 audit::Entry {
                     entity_id: Some(team.id.0),
-                    ..audit_entry(id, "table_code", "refused")
+                    ..audit_entry(id, AuditEvent::TableCode(CodeAction::Refused))
                 },
                 None::<&()>,
                 Some(&json!({ "startnummer": team.startnummer, "adresse": address })),
@@ -239,7 +235,7 @@ pub fn admit(
             audit::Author::Named(&name),
             audit::Entry {
                 entity_id: Some(team.id.0),
-                ..audit_entry(id, "table_code", "admitted")
+                ..audit_entry(id, AuditEvent::TableCode(CodeAction::Admitted))
             },
             None::<&()>,
             Some(&json!({ "startnummer": team.startnummer, "adresse": address })),

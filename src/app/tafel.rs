@@ -6,6 +6,7 @@ use super::result_write::{
 };
 use super::{Refusal, guard};
 use crate::db::Lock;
+use crate::db::audit::{AuditEvent, TafelAction};
 use crate::db::tournament_data;
 use crate::db::{Conn, audit, marathon, now, results, write_tx};
 use crate::domain::clock::{self, ClockAction};
@@ -41,9 +42,8 @@ pub fn clock_action(
             Some(actor),
             audit::Entry {
                 tournament: Some(id),
-                entity: "clock",
+                event: AuditEvent::Clock(action),
                 entity_id: Some(passe as i32),
-                action: action.as_str(),
             },
             before.map(ClockJson::of).as_ref(),
             Some(&ClockJson::of(after)),
@@ -81,12 +81,12 @@ pub enum TafelChange {
 }
 
 impl TafelChange {
-    fn action(self) -> &'static str {
+    fn action(self) -> TafelAction {
         match self {
-            TafelChange::Add(_) => "add_line",
-            TafelChange::Replace(..) => "correct_line",
-            TafelChange::Delete(_) => "delete_line",
-            TafelChange::Gong(_) => "gong",
+            TafelChange::Add(_) => TafelAction::AddLine,
+            TafelChange::Replace(..) => TafelAction::CorrectLine,
+            TafelChange::Delete(_) => TafelAction::DeleteLine,
+            TafelChange::Gong(_) => TafelAction::Gong,
         }
     }
 }
@@ -210,9 +210,8 @@ pub fn change_tafel(
             Some(actor),
             audit::Entry {
                 tournament: Some(id),
-                entity: "tafel",
+                event: AuditEvent::Tafel(change.action()),
                 entity_id: Some(table as i32),
-                action: change.action(),
             },
             None::<&()>,
             Some(&serde_json::json!({
@@ -252,9 +251,8 @@ pub fn set_entry_mode(
             Some(actor),
             audit::Entry {
                 tournament: Some(id),
-                entity: "tafel",
+                event: AuditEvent::Tafel(TafelAction::EntryMode),
                 entity_id: Some(table as i32),
-                action: "entry_mode",
             },
             None::<&()>,
             Some(&serde_json::json!({ "passe": passe, "table": table, "multiplied": multiplied })),
@@ -277,9 +275,8 @@ pub(super) fn record_replacement(
         Some(actor),
         audit::Entry {
             tournament: Some(id),
-            entity: "tafel",
+            event: AuditEvent::Tafel(TafelAction::ReplaceSource),
             entity_id: Some(table as i32),
-            action: "replace_source",
         },
         before,
         Some(&serde_json::json!({ "passe": passe, "table": table, "by": by })),

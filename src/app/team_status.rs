@@ -6,6 +6,7 @@
 use super::result_write::revoke_changed_final_visas;
 use super::{Refusal, guard};
 use crate::db::Lock;
+use crate::db::audit::{AuditEvent, StandblattAction, TeamAction};
 use crate::db::models::TeamRow;
 use crate::db::teams::{StatusChange, SuspendedVisa};
 use crate::db::tournament_data::{self, TournamentData};
@@ -81,7 +82,7 @@ fn audit_change(
     conn: &mut Conn,
     actor: &Actor,
     id: TournamentId,
-    team: (&TeamRow, Option<&TeamRow>, &'static str),
+    team: (&TeamRow, Option<&TeamRow>, TeamAction),
     before: &[Standblatt],
     after: &[Standblatt],
 ) -> Result<(), Refusal> {
@@ -91,9 +92,8 @@ fn audit_change(
         Some(actor),
         audit::Entry {
             tournament: Some(id),
-            entity: "team",
+            event: AuditEvent::Team(action),
             entity_id: Some(row_before.id.0),
-            action,
         },
         Some(row_before),
         row_after,
@@ -111,13 +111,12 @@ fn audit_change(
             Some(actor),
             audit::Entry {
                 tournament: Some(id),
-                entity: "standblatt",
-                entity_id: Some(old.team.0),
-                action: if action == "reinstate" {
-                    "gegner_wieder_aufgenommen"
+                event: AuditEvent::Standblatt(if action == TeamAction::Reinstate {
+                    StandblattAction::OpponentBack
                 } else {
-                    "gegner_ausgeschieden"
-                },
+                    StandblattAction::OpponentLeft
+                }),
+                entity_id: Some(old.team.0),
             },
             Some(&record_of(row_before.startnummer, old)),
             Some(&record_of(row_before.startnummer, new)),
@@ -199,8 +198,8 @@ pub fn leave(
         )?;
         let after = tournament_data::load(conn, id)?;
         let action = match leaving.status {
-            TeamStatus::Disqualifiziert => "disqualify",
-            _ => "withdraw",
+            TeamStatus::Disqualifiziert => TeamAction::Disqualify,
+            _ => TeamAction::Withdraw,
         };
         audit_change(
             conn,
@@ -267,7 +266,7 @@ pub fn reinstate(
             conn,
             actor,
             id,
-            (&before_row, after.team(team), "reinstate"),
+            (&before_row, after.team(team), TeamAction::Reinstate),
             &sheets_before,
             &after.standblaetter(),
         )?;

@@ -2,6 +2,7 @@
 
 use super::{Refusal, guard};
 use crate::db::Lock;
+use crate::db::audit::{AuditEvent, TeamAction};
 use crate::db::models::{TeamRow, TournamentRow};
 use crate::db::{Conn, audit, teams, write_tx};
 use crate::domain::draw;
@@ -44,7 +45,7 @@ pub(super) fn record(
     conn: &mut Conn,
     actor: &Actor,
     tournament: TournamentId,
-    action: &str,
+    action: TeamAction,
     before: Option<&TeamRow>,
     after: Option<&TeamRow>,
 ) -> Result<(), Refusal> {
@@ -54,9 +55,8 @@ pub(super) fn record(
         Some(actor),
         audit::Entry {
             tournament: Some(tournament),
-            entity: "team",
+            event: AuditEvent::Team(action),
             entity_id: team,
-            action,
         },
         before,
         after,
@@ -88,7 +88,14 @@ pub fn create(
             }
         };
         let row = teams::insert(conn, tournament, input, startnummer)?;
-        record(conn, actor, tournament, "create", None, Some(&row))?;
+        record(
+            conn,
+            actor,
+            tournament,
+            TeamAction::Create,
+            None,
+            Some(&row),
+        )?;
         Ok(row.id)
     })
 }
@@ -114,7 +121,7 @@ pub fn update(
             conn,
             actor,
             tournament,
-            "update",
+            TeamAction::Update,
             Some(&before),
             Some(&after),
         )?;
@@ -142,7 +149,14 @@ pub fn delete(
         }
         let before = teams::find(conn, tournament, team)?.ok_or_else(no_team)?;
         teams::delete(conn, team)?;
-        record(conn, actor, tournament, "delete", Some(&before), None)?;
+        record(
+            conn,
+            actor,
+            tournament,
+            TeamAction::Delete,
+            Some(&before),
+            None,
+        )?;
         Ok(before)
     })
 }
@@ -190,7 +204,14 @@ pub fn import(
             ensure_before_draw(&t)?;
             for before in teams::list(conn, tournament)? {
                 teams::delete(conn, before.id)?;
-                record(conn, actor, tournament, "delete", Some(&before), None)?;
+                record(
+                    conn,
+                    actor,
+                    tournament,
+                    TeamAction::Delete,
+                    Some(&before),
+                    None,
+                )?;
             }
         }
         // Checked first, then written together: a few statements for thousands of teams.
@@ -210,9 +231,8 @@ pub fn import(
             rows.iter().map(|row| {
                 let entry = audit::Entry {
                     tournament: Some(tournament),
-                    entity: "team",
+                    event: AuditEvent::Team(TeamAction::Import),
                     entity_id: Some(row.id.0),
-                    action: "import",
                 };
                 (entry, None::<&TeamRow>, Some(row))
             }),

@@ -2,6 +2,7 @@
 
 use super::{Refusal, guard};
 use crate::db::Lock;
+use crate::db::audit::{AuditEvent, TournamentAction};
 use crate::db::models::TournamentRow;
 use crate::db::{Conn, audit, marathon, tournaments, write_tx};
 use crate::domain::ids::TournamentId;
@@ -11,7 +12,7 @@ use crate::domain::tournament::TournamentSettings;
 fn record(
     conn: &mut Conn,
     actor: &Actor,
-    action: &str,
+    action: TournamentAction,
     before: Option<&TournamentRow>,
     after: &TournamentRow,
 ) -> Result<(), Refusal> {
@@ -20,9 +21,8 @@ fn record(
         Some(actor),
         audit::Entry {
             tournament: Some(after.id),
-            entity: "tournament",
+            event: AuditEvent::Tournament(action),
             entity_id: Some(after.id.0),
-            action,
         },
         before,
         Some(after),
@@ -41,7 +41,7 @@ pub fn create(
         if let Some(rules) = &settings.marathon {
             marathon::save_rules(conn, row.id, rules)?;
         }
-        record(conn, actor, "create", None, &row)?;
+        record(conn, actor, TournamentAction::Create, None, &row)?;
         Ok(row.id)
     })
 }
@@ -70,7 +70,7 @@ pub fn update(
         if let Some(rules) = &settings.marathon {
             marathon::save_rules(conn, id, rules)?;
         }
-        record(conn, actor, "update", Some(&before), &after)?;
+        record(conn, actor, TournamentAction::Update, Some(&before), &after)?;
         Ok(())
     })
 }
@@ -96,7 +96,11 @@ pub fn set_closed(
         record(
             conn,
             actor,
-            if closed { "close" } else { "reopen" },
+            if closed {
+                TournamentAction::Close
+            } else {
+                TournamentAction::Reopen
+            },
             Some(&before),
             &after,
         )?;
@@ -114,7 +118,13 @@ pub fn set_public(
     write_tx(conn, Lock::Tournament(id), |conn| {
         let before = guard::begin_write(conn, id)?;
         let after = tournaments::set_public(conn, id, public)?;
-        record(conn, actor, "visibility", Some(&before), &after)?;
+        record(
+            conn,
+            actor,
+            TournamentAction::Visibility,
+            Some(&before),
+            &after,
+        )?;
         Ok(())
     })
 }

@@ -3,6 +3,7 @@
 
 use super::{Refusal, guard};
 use crate::db::Lock;
+use crate::db::audit::{AuditEvent, ResultAction, TeamAction};
 use crate::db::models::{ResultRow, Signer};
 use crate::db::tournament_data;
 use crate::db::{Conn, audit, marathon, now, results, seats, teams, write_tx};
@@ -82,9 +83,8 @@ fn visa_sides(
             Some(actor),
             audit::Entry {
                 tournament: Some(id),
-                entity: "result",
+                event: AuditEvent::Result(ResultAction::Visa),
                 entity_id: Some(stored.id.0),
-                action: "visa",
             },
             Some(&stored),
             Some(&updated),
@@ -136,9 +136,8 @@ pub fn visa_tables(
             unvisaed.iter().zip(&visaed).map(|(before, after)| {
                 let entry = audit::Entry {
                     tournament: Some(id),
-                    entity: "result",
+                    event: AuditEvent::Result(ResultAction::Visa),
                     entity_id: Some(before.id.0),
-                    action: "visa",
                 };
                 (entry, Some(before), Some(after))
             }),
@@ -172,9 +171,8 @@ pub fn final_visa(
             Some(actor),
             audit::Entry {
                 tournament: Some(id),
-                entity: "team",
+                event: AuditEvent::Team(TeamAction::FinalVisa),
                 entity_id: Some(team.0),
-                action: "final_visa",
             },
             before.as_ref(),
             Some(&after),

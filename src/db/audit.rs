@@ -3,16 +3,18 @@
 use super::models::{AuditRow, NewAudit};
 use super::schema::audit_log;
 use super::{Conn, now};
+pub use crate::domain::audit_event::*;
 use crate::domain::ids::TournamentId;
 use crate::domain::role::Actor;
 use diesel::prelude::*;
 use serde::Serialize;
 
-pub struct Entry<'a> {
+/// One write for the Protokoll: which tournament (none: accounts), what happened, and the
+/// row it happened to.
+pub struct Entry {
     pub tournament: Option<TournamentId>,
-    pub entity: &'a str,
+    pub event: AuditEvent,
     pub entity_id: Option<i32>,
-    pub action: &'a str,
 }
 
 fn to_json<T: Serialize>(value: Option<&T>) -> QueryResult<Option<String>> {
@@ -26,7 +28,7 @@ fn to_json<T: Serialize>(value: Option<&T>) -> QueryResult<Option<String>> {
 pub fn record<B: Serialize, A: Serialize>(
     conn: &mut Conn,
     actor: Option<&Actor>,
-    entry: Entry<'_>,
+    entry: Entry,
     before: Option<&B>,
     after: Option<&A>,
 ) -> QueryResult<()> {
@@ -55,7 +57,7 @@ pub const BATCH_ROWS: usize = 500;
 pub fn record_many<'a, B: Serialize + 'a, A: Serialize + 'a>(
     conn: &mut Conn,
     actor: &Actor,
-    entries: impl IntoIterator<Item = (Entry<'a>, Option<&'a B>, Option<&'a A>)>,
+    entries: impl IntoIterator<Item = (Entry, Option<&'a B>, Option<&'a A>)>,
 ) -> QueryResult<()> {
     let at = now();
     let rows = entries
@@ -66,9 +68,9 @@ pub fn record_many<'a, B: Serialize + 'a, A: Serialize + 'a>(
                 user_id: Some(actor.id),
                 username: actor.username.as_str(),
                 tournament_id: entry.tournament,
-                entity: entry.entity,
+                entity: entry.event.entity(),
                 entity_id: entry.entity_id,
-                action: entry.action,
+                action: entry.event.action(),
                 before: to_json(before)?,
                 after: to_json(after)?,
             })
@@ -86,7 +88,7 @@ pub fn record_many<'a, B: Serialize + 'a, A: Serialize + 'a>(
 pub fn record_as<B: Serialize, A: Serialize>(
     conn: &mut Conn,
     author: Author<'_>,
-    entry: Entry<'_>,
+    entry: Entry,
     before: Option<&B>,
     after: Option<&A>,
 ) -> QueryResult<()> {
@@ -100,9 +102,9 @@ pub fn record_as<B: Serialize, A: Serialize>(
             user_id,
             username,
             tournament_id: entry.tournament,
-            entity: entry.entity,
+            entity: entry.event.entity(),
             entity_id: entry.entity_id,
-            action: entry.action,
+            action: entry.event.action(),
             before: to_json(before)?,
             after: to_json(after)?,
         })

@@ -2,7 +2,7 @@
 //! restart; the cookie carries only an opaque random token.
 
 use super::Lock;
-use super::audit::{self, Entry};
+use super::audit::{self, AuditEvent, Entry, UserAction};
 use super::models::{NewUser, SessionRow, UserRow};
 use super::schema::{login_throttle, sessions, users};
 use super::throttle::{blocked, count_failure};
@@ -176,9 +176,8 @@ pub fn create(
             Some(&actor),
             Entry {
                 tournament: None,
-                entity: "user",
+                event: AuditEvent::User(UserAction::Create),
                 entity_id: Some(row.id.0),
-                action: "create",
             },
             None::<&UserRow>,
             Some(&row),
@@ -230,18 +229,17 @@ pub fn update(
             .select(UserRow::as_select())
             .first(conn)?;
         let action = if change.password_hash.is_some() {
-            "password"
+            UserAction::Password
         } else {
-            "update"
+            UserAction::Update
         };
         audit::record(
             conn,
             actor,
             Entry {
                 tournament: None,
-                entity: "user",
+                event: AuditEvent::User(action),
                 entity_id: Some(user.0),
-                action,
             },
             Some(&before),
             Some(&after),

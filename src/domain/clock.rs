@@ -72,6 +72,13 @@ pub enum ClockAction {
 }
 
 impl ClockAction {
+    pub const ALL: [ClockAction; 4] = [
+        ClockAction::Start,
+        ClockAction::Pause,
+        ClockAction::Resume,
+        ClockAction::End,
+    ];
+
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "start" => Some(ClockAction::Start),

@@ -256,6 +256,16 @@ async fn double_entry_counts_only_agreeing_blind_entries() {
             "{row}"
         );
     }
+    // The Protokoll names each typing in German (it showed "enter_first" and
+    // "contradiction" as stored while its sentences waited for other words).
+    let html = leitung.html(&format!("/audit?tournament={id}")).await;
+    let lines = select_all(&html, "#protocol tbody tr .entry");
+    for said in [
+        "Passe 1, Tisch 1: 1'017 : 867 (erste Erfassung) von erste",
+        "Passe 1, Tisch 2: 900 : 984 (Erfassungen widersprechen sich) von zweite",
+    ] {
+        assert!(lines.iter().any(|l| l == said), "{said}: {lines:#?}");
+    }
     // The Leitung opens the resolution from the Passe page: the entry form at table 2,
     // both entries shown, the cursor in the points. A clerk gets no such button.
     let passe = leitung.html(&format!("/tournaments/{id}/passen/1")).await;

@@ -7,6 +7,7 @@ use crate::app::guard;
 use crate::app::result_write::{
     SaveOutcome, TableEntry, Writer, finish_result_writes, sheets_before_write, write_checked,
 };
+use crate::db::audit::{AuditEvent, CodeAction, ReportAction};
 use crate::db::models::TableReportRow;
 use crate::db::table_entry::{self as stored, Answer};
 use crate::db::tournament_data::{self, TournamentData};
@@ -107,7 +108,7 @@ pub fn act(
                     audit::Author::Named(&phone_name(&t, &team, address)),
                     audit::Entry {
                         entity_id: Some(team.id.0),
-                        ..audit_entry(id, "table_code", "stopped")
+                        ..audit_entry(id, AuditEvent::TableCode(CodeAction::Stopped))
                     },
                     None::<&()>,
                     Some(&json!({
@@ -136,7 +137,7 @@ pub fn act(
         // The Protokoll keeps what changed, not the whole Tafel twice (a Tafel of 60 lines
         // would make every line's entry kilobytes).
         let record = |conn: &mut Conn,
-                      action: &'static str,
+                      action: ReportAction,
                       before: Option<&TableReportRow>,
                       after: &TableReportRow| {
             audit::record_as(
@@ -144,7 +145,7 @@ pub fn act(
                 author,
                 audit::Entry {
                     entity_id: Some(after.id),
-                    ..audit_entry(id, "table_report", action)
+                    ..audit_entry(id, AuditEvent::TableReport(action))
                 },
                 before.map(ReportAudit::of).as_ref(),
                 Some(&ReportAudit::of(after)),
@@ -170,9 +171,9 @@ pub fn act(
                 record(
                     conn,
                     if step == Step::New {
-                        "report"
+                        ReportAction::Report
                     } else {
-                        "change"
+                        ReportAction::Change
                     },
                     seat.report.as_ref(),
                     &after,
@@ -193,7 +194,7 @@ pub fn act(
                     TafelAsk::Add(form) => match form.spiel(&rules, false) {
                         Ok(spiel) => {
                             lines.push(spiel);
-                            "tafel_line"
+                            ReportAction::TafelLine
                         }
                         Err(errors) => return Ok(Done::Invalid(errors)),
                     },
@@ -202,11 +203,15 @@ pub fn act(
                             return Err(Refusal::invalid(format!("Zeile {n} gibt es nicht.")));
                         }
                         lines.remove(n - 1);
-                        "tafel_delete"
+                        ReportAction::TafelDelete
                     }
                     TafelAsk::Gong(on) => {
                         gong = on;
-                        if on { "tafel_gong" } else { "tafel_reopen" }
+                        if on {
+                            ReportAction::TafelGong
+                        } else {
+                            ReportAction::TafelReopen
+                        }
                     }
                 };
                 let computed = compute(&rules, &lines, gong)
@@ -250,7 +255,7 @@ pub fn act(
                         note: None,
                     },
                 )?;
-                record(conn, "confirm", Some(report), &after)?;
+                record(conn, ReportAction::Confirm, Some(report), &after)?;
                 Done::Confirmed
             }
             (Step::Dispute, PhoneAsk::Dispute { own, note, .. }) => {
@@ -290,7 +295,7 @@ pub fn act(
                         note: Some(note.as_str()).filter(|n| !n.is_empty()),
                     },
                 )?;
-                record(conn, "dispute", Some(report), &after)?;
+                record(conn, ReportAction::Dispute, Some(report), &after)?;
                 Done::Disputed
             }
             _ => return Err(Refusal::Internal("table step and ask disagree".into())),
@@ -491,11 +496,10 @@ pub fn decide(
                 entity_id: Some(after.id),
                 ..audit_entry(
                     id,
-                    "table_report",
-                    match version {
-                        Version::Reported => "decide_reported",
-                        Version::Answer => "decide_answer",
-                    },
+                    AuditEvent::TableReport(match version {
+                        Version::Reported => ReportAction::DecideReported,
+                        Version::Answer => ReportAction::DecideAnswer,
+                    }),
                 )
             },
             Some(&report),

@@ -2,7 +2,10 @@
 //! korrigiert von anna"), with the teams and the Passe they concern, for filtering.
 
 use crate::db::models::AuditRow;
-use crate::domain::clock::ClockAction;
+use crate::domain::audit_event::{
+    AuditEvent, CodeAction, DrawAction, PendingAction, ReportAction, ResultAction, SingleAction,
+    StandblattAction, SwitchAction, TafelAction, TeamAction, TournamentAction, UserAction,
+};
 use crate::domain::format;
 use crate::domain::ids::TeamId;
 use serde_json::Value;
@@ -50,6 +53,7 @@ fn points(v: &Value) -> String {
 
 pub fn describe(e: &AuditRow, names: &Names<'_>) -> ProtocolLine {
     let (before, after) = (json(&e.before), json(&e.after));
+    let event = AuditEvent::parse(&e.entity, &e.action);
     let any = if after.is_null() { &before } else { &after };
     let round = names.round;
     let team_name = |id: Option<i64>| {
@@ -58,7 +62,7 @@ pub fn describe(e: &AuditRow, names: &Names<'_>) -> ProtocolLine {
     };
     let passe = int(any, "passe")
         .or_else(|| {
-            (e.entity == "clock")
+            matches!(event, Some(AuditEvent::Clock(_)))
                 .then(|| e.entity_id.map(i64::from))
                 .flatten()
         })
@@ -74,8 +78,8 @@ pub fn describe(e: &AuditRow, names: &Names<'_>) -> ProtocolLine {
     };
     let mut teams = Vec::new();
     let by = &e.username;
-    let sentence = match (e.entity.as_str(), e.action.as_str()) {
-        ("result", action) => {
+    let sentence = match event {
+        Some(AuditEvent::Result(action)) => {
             teams.extend(
                 [int(any, "team_a_id"), int(any, "team_b_id")]
                     .into_iter()
@@ -88,12 +92,12 @@ pub fn describe(e: &AuditRow, names: &Names<'_>) -> ProtocolLine {
                 team_name(int(any, "team_b_id"))
             );
             match action {
-                "enter" => format!(
+                ResultAction::Enter => format!(
                     "{}: {} erfasst ({pair}) von {by}",
                     at_table(),
                     points(&after)
                 ),
-                "correct" => {
+                ResultAction::Correct => {
                     let reason = text(&after, "grund")
                         .map(|g| format!(" – Grund: {g}"))
                         .unwrap_or_default();
@@ -123,40 +127,41 @@ pub fn describe(e: &AuditRow, names: &Names<'_>) -> ProtocolLine {
                         ),
                     }
                 }
-                "visa" => format!("{} ({pair}) visiert von {by}", at_table()),
-                "delete" => format!(
+                ResultAction::Visa => format!("{} ({pair}) visiert von {by}", at_table()),
+                ResultAction::Delete => format!(
                     "{}: Resultat {} gelöscht von {by}",
                     at_table(),
                     points(&before)
                 ),
-                other => format!("{}: {other} von {by}", at_table()),
             }
         }
-        ("pending_entry", action) => {
+        Some(AuditEvent::PendingEntry(action)) => {
             let what = match action {
-                "first" => "erste Erfassung",
-                "confirm" => "zweite Erfassung, bestätigt",
-                "resolve" => "von der Turnierleitung entschieden",
-                "mismatch" => "Erfassungen widersprechen sich",
-                other => other,
+                PendingAction::EnterFirst => "erste Erfassung",
+                PendingAction::Confirm => "zweite Erfassung, bestätigt",
+                PendingAction::Resolve => "von der Turnierleitung entschieden",
+                PendingAction::Contradiction => "Erfassungen widersprechen sich",
             };
             format!("{}: {} ({what}) von {by}", at_table(), points(any))
         }
-        ("team", action) => {
+        Some(AuditEvent::Team(action)) => {
             let id = e.entity_id.map(i64::from);
             teams.extend(e.entity_id.map(TeamId));
             let name = team_name(id);
             match action {
-                "create" => format!("Team {name} angelegt von {by}"),
-                "import" => format!("Team {name} importiert (CSV) von {by}"),
-                "update" => format!("Team {name} geändert von {by}"),
-                "delete" => format!(
+                TeamAction::Create => format!("Team {name} angelegt von {by}"),
+                TeamAction::Import => format!("Team {name} importiert (CSV) von {by}"),
+                TeamAction::Update => format!("Team {name} geändert von {by}"),
+                TeamAction::PartnerDrawn => {
+                    format!("Team {name} aus Einzelanmeldungen gezogen von {by}")
+                }
+                TeamAction::Delete => format!(
                     "Team {} gelöscht von {by}",
                     text(&before, "player1").unwrap_or_default()
                 ),
-                "final_visa" => format!("Endvisum für {name} von {by}"),
-                "disqualify" | "withdraw" => {
-                    let word = if action == "disqualify" {
+                TeamAction::FinalVisa => format!("Endvisum für {name} von {by}"),
+                TeamAction::Disqualify | TeamAction::Withdraw => {
+                    let word = if action == TeamAction::Disqualify {
                         "disqualifiziert"
                     } else {
                         "zurückgezogen"
@@ -169,18 +174,17 @@ pub fn describe(e: &AuditRow, names: &Names<'_>) -> ProtocolLine {
                         .unwrap_or_default();
                     format!("{name} {word}{from}{reason} von {by}")
                 }
-                "reinstate" => format!("{name} wieder aufgenommen von {by}"),
-                other => format!("Team {name}: {other} von {by}"),
+                TeamAction::Reinstate => format!("{name} wieder aufgenommen von {by}"),
             }
         }
-        ("standblatt", action) => {
+        Some(AuditEvent::Standblatt(action)) => {
             teams.extend(e.entity_id.map(TeamId));
             let name = team_name(e.entity_id.map(i64::from));
             let total = |v: &Value| format::number(int(v, "total").unwrap_or_default());
             let cause = int(any, "cause")
                 .map(|c| format!("Nr. {c}"))
                 .unwrap_or_default();
-            let what = if action == "gegner_wieder_aufgenommen" {
+            let what = if action == StandblattAction::OpponentBack {
                 format!("Gegner {cause} wieder aufgenommen")
             } else {
                 format!("Gegner {cause} ausgeschieden")
@@ -191,7 +195,7 @@ pub fn describe(e: &AuditRow, names: &Names<'_>) -> ProtocolLine {
                 total(&after)
             )
         }
-        ("draw", "draw") => format!(
+        Some(AuditEvent::Draw(DrawAction::Draw)) => format!(
             "Lose gezogen ({}, Startwert {}) von {by}",
             match text(&after, "mode") {
                 Some("pro_passe") => format!("pro {round} neu"),
@@ -199,34 +203,35 @@ pub fn describe(e: &AuditRow, names: &Names<'_>) -> ProtocolLine {
             },
             int(&after, "seed").unwrap_or_default()
         ),
-        ("draw", "draw_passe") => {
+        Some(AuditEvent::Draw(DrawAction::DrawPasse)) => {
             let p = int(&after, "passe").unwrap_or_default();
             format!("{round} {p} ausgelost von {by}")
         }
-        ("tournament", action) => {
+        Some(AuditEvent::Tournament(action)) => {
             let name = text(any, "name").unwrap_or_default();
             match action {
-                "create" => format!("Turnier «{name}» angelegt von {by}"),
-                "update" => format!("Einstellungen von «{name}» geändert von {by}"),
-                "close" => format!("Turnier «{name}» abgeschlossen von {by}"),
-                "reopen" => format!("Turnier «{name}» wieder geöffnet von {by}"),
-                "visibility" => {
+                TournamentAction::Create => format!("Turnier «{name}» angelegt von {by}"),
+                TournamentAction::Update => {
+                    format!("Einstellungen von «{name}» geändert von {by}")
+                }
+                TournamentAction::Close => format!("Turnier «{name}» abgeschlossen von {by}"),
+                TournamentAction::Reopen => format!("Turnier «{name}» wieder geöffnet von {by}"),
+                TournamentAction::Visibility => {
                     if after.get("public").and_then(Value::as_bool) == Some(true) {
                         format!("Öffentliche Seiten von «{name}» eingeschaltet von {by}")
                     } else {
                         format!("Öffentliche Seiten von «{name}» ausgeschaltet von {by}")
                     }
                 }
-                "import" => format!("Turnier «{name}» importiert von {by}"),
-                other => format!("Turnier «{name}»: {other} von {by}"),
+                TournamentAction::Import => format!("Turnier «{name}» importiert von {by}"),
             }
         }
-        ("clock", action) => format!(
+        Some(AuditEvent::Clock(action)) => format!(
             "{round} {}: {} ({by})",
             passe.unwrap_or_default(),
-            ClockAction::parse(action).map_or(action.to_string(), |a| a.done_message().to_string())
+            action.done_message()
         ),
-        ("tafel", action) => {
+        Some(AuditEvent::Tafel(action)) => {
             // Entries since the Spiel is named: which line, what it holds, the Striche
             // before and after, and whether a visa fell. Older entries say less.
             let spiel = int(&after, "line").map(|n| match text(&after, "spiel") {
@@ -239,14 +244,15 @@ pub fn describe(e: &AuditRow, names: &Names<'_>) -> ProtocolLine {
             };
             let closed = after.get("gong").and_then(Value::as_bool);
             let what = match action {
-                "add_line" => line_word("eingetragen"),
-                "correct_line" => line_word("korrigiert"),
-                "delete_line" => line_word("gelöscht"),
-                "gong" if closed == Some(false) => "Tafel: Abschluss zurückgenommen".into(),
-                "gong" => "Tafel abgeschlossen (Gong)".into(),
-                "entry_mode" => "Tafel: Art der Punkte geändert".into(),
-                "replace_source" => "Resultatquelle ersetzt".into(),
-                other => other.into(),
+                TafelAction::AddLine => line_word("eingetragen"),
+                TafelAction::CorrectLine => line_word("korrigiert"),
+                TafelAction::DeleteLine => line_word("gelöscht"),
+                TafelAction::Gong if closed == Some(false) => {
+                    "Tafel: Abschluss zurückgenommen".into()
+                }
+                TafelAction::Gong => "Tafel abgeschlossen (Gong)".into(),
+                TafelAction::EntryMode => "Tafel: Art der Punkte geändert".into(),
+                TafelAction::ReplaceSource => "Resultatquelle ersetzt".into(),
             };
             let pair = |key: &str| {
                 after.get(key).and_then(Value::as_array).map(|v| {
@@ -259,7 +265,9 @@ pub fn describe(e: &AuditRow, names: &Names<'_>) -> ProtocolLine {
             let striche = match (pair("striche_before"), pair("striche")) {
                 (Some(b), Some(a)) if b != a => format!(", Striche {b} → {a}"),
                 (Some(b), Some(_)) => format!(", Striche unverändert {b}"),
-                (None, Some(a)) if action != "entry_mode" && action != "replace_source" => {
+                (None, Some(a))
+                    if !matches!(action, TafelAction::EntryMode | TafelAction::ReplaceSource) =>
+                {
                     format!(", Striche {a}")
                 }
                 _ => String::new(),
@@ -270,7 +278,7 @@ pub fn describe(e: &AuditRow, names: &Names<'_>) -> ProtocolLine {
             };
             format!("{}: {what}{striche}{visa} von {by}", at_table())
         }
-        ("table_report", action) => {
+        Some(AuditEvent::TableReport(action)) => {
             teams.extend(
                 [int(any, "reporter_id"), int(any, "answer_by")]
                     .into_iter()
@@ -278,17 +286,23 @@ pub fn describe(e: &AuditRow, names: &Names<'_>) -> ProtocolLine {
                     .map(|i| TeamId(i as i32)),
             );
             let what = match action {
-                "report" => format!("Resultat vom Tisch gemeldet: {}", points(&after)),
-                "change" => format!("Meldung geändert: {} → {}", points(&before), points(&after)),
-                "tafel_line" => "Tafel am Tisch: Zeile eingetragen".into(),
-                "tafel_delete" => "Tafel am Tisch: Zeile gelöscht".into(),
-                "tafel_gong" => format!(
+                ReportAction::Report => {
+                    format!("Resultat vom Tisch gemeldet: {}", points(&after))
+                }
+                ReportAction::Change => {
+                    format!("Meldung geändert: {} → {}", points(&before), points(&after))
+                }
+                ReportAction::TafelLine => "Tafel am Tisch: Zeile eingetragen".into(),
+                ReportAction::TafelDelete => "Tafel am Tisch: Zeile gelöscht".into(),
+                ReportAction::TafelGong => format!(
                     "Tafel am Tisch abgeschlossen und gemeldet: {}",
                     points(&after)
                 ),
-                "tafel_reopen" => "Tafel am Tisch: Abschluss zurückgenommen".into(),
-                "confirm" => format!("Meldung {} von den Gegnern bestätigt", points(&after)),
-                "dispute" => format!(
+                ReportAction::TafelReopen => "Tafel am Tisch: Abschluss zurückgenommen".into(),
+                ReportAction::Confirm => {
+                    format!("Meldung {} von den Gegnern bestätigt", points(&after))
+                }
+                ReportAction::Dispute => format!(
                     "Widerspruch gegen {}{}{}",
                     points(&after),
                     match (
@@ -306,23 +320,26 @@ pub fn describe(e: &AuditRow, names: &Names<'_>) -> ProtocolLine {
                         .map(|n| format!(" – «{n}»"))
                         .unwrap_or_default()
                 ),
-                "decide_reported" => format!("Meldung {} übernommen (entschieden)", points(&after)),
-                "decide_answer" => {
+                ReportAction::DecideReported => {
+                    format!("Meldung {} übernommen (entschieden)", points(&after))
+                }
+                ReportAction::DecideAnswer => {
                     "Version der widersprechenden Gegner übernommen (entschieden)".into()
                 }
-                "supersede" => "Meldung vom Tisch durch die Erfassung im Büro ersetzt".into(),
-                other => other.to_string(),
+                ReportAction::Supersede => {
+                    "Meldung vom Tisch durch die Erfassung im Büro ersetzt".into()
+                }
             };
             format!("{}: {what} – {by}", at_table())
         }
-        ("table_code", action) => {
+        Some(AuditEvent::TableCode(action)) => {
             let nr = int(any, "startnummer").unwrap_or_default();
             teams.extend(e.entity_id.map(TeamId));
             match action {
-                "admitted" => format!("Tisch-Code von Nr. {nr} angenommen – {by}"),
-                "refused" => format!("Falscher Tisch-Code für Nr. {nr} – {by}"),
-                "revoke" => format!("Neuer Tisch-Code für Nr. {nr} von {by}"),
-                "stopped" => format!(
+                CodeAction::Admitted => format!("Tisch-Code von Nr. {nr} angenommen – {by}"),
+                CodeAction::Refused => format!("Falscher Tisch-Code für Nr. {nr} – {by}"),
+                CodeAction::Revoke => format!("Neuer Tisch-Code für Nr. {nr} von {by}"),
+                CodeAction::Stopped => format!(
                     "Tisch-Telefon von Nr. {nr} gestoppt (zu viele Einträge) bis {} – {by}",
                     text(any, "bis")
                         .and_then(|t| chrono::NaiveDateTime::parse_from_str(
@@ -333,26 +350,36 @@ pub fn describe(e: &AuditRow, names: &Names<'_>) -> ProtocolLine {
                         .map(|t| t.format("%H:%M").to_string())
                         .unwrap_or_default()
                 ),
-                other => format!("Tisch-Code Nr. {nr}: {other} – {by}"),
             }
         }
-        ("table_entry", action) => match action {
-            "on" | "open" => format!(
+        Some(AuditEvent::TableEntry(action)) => match action {
+            SwitchAction::On | SwitchAction::Open => format!(
                 "Resultate vom Tisch: offen für {round} {} – {by}",
                 int(&after, "offen").map_or("keine".to_string(), |p| p.to_string())
             ),
-            "off" => format!("Resultate vom Tisch ausgeschaltet von {by}"),
-            "close" => format!("Resultate vom Tisch geschlossen von {by}"),
-            other => format!("Resultate vom Tisch: {other} von {by}"),
+            SwitchAction::Off => format!("Resultate vom Tisch ausgeschaltet von {by}"),
+            SwitchAction::Close => format!("Resultate vom Tisch geschlossen von {by}"),
         },
-        ("user", action) => {
+        Some(AuditEvent::User(action)) => {
             let name = text(any, "username").unwrap_or_default();
             match action {
-                "create" => format!("Benutzer {name} angelegt von {by}"),
-                other => format!("Benutzer {name}: {other} von {by}"),
+                UserAction::Create => format!("Benutzer {name} angelegt von {by}"),
+                UserAction::Update => format!("Benutzer {name} geändert von {by}"),
+                UserAction::Password => format!("Passwort von {name} geändert von {by}"),
             }
         }
-        (entity, action) => format!("{entity}: {action} von {by}"),
+        Some(AuditEvent::Single(action)) => {
+            let player = text(any, "player").unwrap_or_default();
+            match action {
+                SingleAction::Create => format!("Einzelanmeldung {player} angelegt von {by}"),
+                SingleAction::Delete => format!("Einzelanmeldung {player} gelöscht von {by}"),
+                SingleAction::PartnerDraw => {
+                    format!("Partner für die Einzelanmeldungen gezogen von {by}")
+                }
+            }
+        }
+        // A row this version does not know (a newer version's): as stored.
+        None => format!("{}: {} von {by}", e.entity, e.action),
     };
     ProtocolLine {
         id: e.id,
