@@ -117,11 +117,11 @@ async fn create(
 
 async fn change(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<UserId>,
     post: Secured<ChangeForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = post.session.require(Permission::ManageUsers)?.clone();
-    let target = UserId(path.into_inner());
+    let target = path.into_inner();
     let role = if post.form.role.is_empty() {
         None
     } else {

@@ -102,14 +102,14 @@ enum Correction {
 async fn form(
     state: web::Data<AppState>,
     user: User,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, ResultId)>,
     from: web::Query<ReturnTo>,
 ) -> Result<HttpResponse, AppError> {
     let (id, result) = path.into_inner();
-    let tid = TournamentId(id);
+    let tid = id;
     let actor = user.0.actor().clone();
     let found = db(&state, move |conn| {
-        let row = results::get(conn, tid, ResultId(result))?;
+        let row = results::get(conn, tid, result)?;
         let (passe, table) = (row.passe as u32, row.table_no as u32);
         let data = guard::load_round(conn, tid, passe)?;
         let refused = correction_refusal(&actor, &data.tournament, &row);
@@ -166,7 +166,7 @@ pub(super) async fn again(
 
 async fn correct(
     state: web::Data<AppState>,
-    path: web::Path<(i32, u32)>,
+    path: web::Path<(TournamentId, u32)>,
     from: web::Query<ReturnTo>,
     post: Secured<ResultForm>,
 ) -> Result<HttpResponse, AppError> {
@@ -176,7 +176,6 @@ async fn correct(
         true => format!("/tournaments/{id}/passen/{passe}/entry"),
         false => format!("/tournaments/{id}/passen/{passe}"),
     };
-    let id = TournamentId(id);
     match save(&state, &post, id, passe, &back).await? {
         Answer::Done(response) => Ok(response),
         Answer::Again(refusal) => again(&state, post, id, passe, refusal, from.entry()).await,

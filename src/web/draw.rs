@@ -208,9 +208,9 @@ fn rows(data: &TournamentData) -> Vec<DrawRow> {
 async fn show(
     state: web::Data<AppState>,
     user: User,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
-    let id = TournamentId(path.into_inner());
+    let id = path.into_inner();
     let data = db(&state, move |conn| Ok(guard::load(conn, id)?)).await?;
     let by_startnummer = rows(&data);
     let mut by_los: Vec<DrawRow> = rows(&data);
@@ -253,11 +253,11 @@ struct DrawForm {
 
 async fn draw(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
     post: Secured<DrawForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = post.session.require(Permission::Draw)?.clone();
-    let id = TournamentId(path.into_inner());
+    let id = path.into_inner();
     let mode = DrawMode::parse(&post.form.mode)
         .ok_or_else(|| AppError::BadRequest("Bitte eine Art der Auslosung wählen.".into()))?;
     let seed = match post.form.seed.trim() {
@@ -280,11 +280,11 @@ async fn draw(
 
 async fn draw_next(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
     post: Secured<HashMap<String, String>>,
 ) -> Result<HttpResponse, AppError> {
     let actor = post.session.require(Permission::Draw)?.clone();
-    let id = TournamentId(path.into_inner());
+    let id = path.into_inner();
     let (passe, round) = db(&state, move |conn| {
         let passe = app::draw::draw_next_passe(conn, &actor, id)?;
         Ok((passe, guard::tournament(conn, id)?.mode.round()))

@@ -120,7 +120,7 @@ struct AtTable {
 async fn entry_form(
     state: web::Data<AppState>,
     user: User,
-    path: web::Path<(i32, u32)>,
+    path: web::Path<(TournamentId, u32)>,
     at: web::Query<AtTable>,
 ) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
@@ -133,7 +133,7 @@ async fn entry_form(
     // Built and rendered on a database thread: the page the Büro reloads after every result
     // gets normal priority, not the workers' lowered one. None: the mode counts Striche.
     let html = db(&state, move |conn| {
-        let data = guard::load_round(conn, TournamentId(id), passe)?;
+        let data = guard::load_round(conn, id, passe)?;
         if data.tournament.mode.facts().score_kind.counts_striche() {
             return Ok(None);
         }
@@ -157,12 +157,11 @@ async fn entry_form(
 
 async fn enter(
     state: web::Data<AppState>,
-    path: web::Path<(i32, u32)>,
+    path: web::Path<(TournamentId, u32)>,
     post: Secured<ResultForm>,
 ) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
     let back = format!("/tournaments/{id}/passen/{passe}/entry");
-    let id = TournamentId(id);
     let refusal = match save(&state, &post, id, passe, &back).await? {
         Answer::Done(response) => return Ok(response),
         Answer::Again(refusal) => refusal,

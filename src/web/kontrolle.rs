@@ -40,14 +40,11 @@ fn to_visa(tables: Vec<TableView>) -> Vec<TableView> {
 async fn visa_all_form(
     state: web::Data<AppState>,
     user: User,
-    path: web::Path<(i32, u32)>,
+    path: web::Path<(TournamentId, u32)>,
 ) -> Result<HttpResponse, AppError> {
     user.0.require(Permission::Visa)?;
     let (id, passe) = path.into_inner();
-    let data = db(&state, move |conn| {
-        Ok(guard::load_round(conn, TournamentId(id), passe)?)
-    })
-    .await?;
+    let data = db(&state, move |conn| Ok(guard::load_round(conn, id, passe)?)).await?;
     let tables = to_visa(table_views(&data, passe));
     let listed = tables
         .iter()
@@ -88,18 +85,15 @@ fn parse_listed(raw: &str) -> Result<Vec<(u32, i32)>, AppError> {
 
 async fn visa_all(
     state: web::Data<AppState>,
-    path: web::Path<(i32, u32)>,
+    path: web::Path<(TournamentId, u32)>,
     post: Secured<VisaAllForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = post.session.require(Permission::Visa)?.clone();
     let (id, passe) = path.into_inner();
     let tables = parse_listed(&post.form.tables)?;
     let (count, round) = db(&state, move |conn| {
-        let count = visa::visa_tables(conn, &actor, TournamentId(id), passe, &tables)?;
-        Ok((
-            count,
-            guard::tournament(conn, TournamentId(id))?.mode.round(),
-        ))
+        let count = visa::visa_tables(conn, &actor, id, passe, &tables)?;
+        Ok((count, guard::tournament(conn, id)?.mode.round()))
     })
     .await?;
     flash_redirect(
@@ -121,7 +115,7 @@ struct JumpQuery {
 async fn jump(
     state: web::Data<AppState>,
     user: User,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
     query: web::Query<JumpQuery>,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
@@ -130,7 +124,7 @@ async fn jump(
         .trim()
         .parse()
         .map_err(|_| AppError::BadRequest("Bitte eine Startnummer eingeben.".into()))?;
-    let data = db(&state, move |conn| Ok(guard::load(conn, TournamentId(id))?)).await?;
+    let data = db(&state, move |conn| Ok(guard::load(conn, id)?)).await?;
     let _ = user;
     let team = data
         .teams
@@ -162,11 +156,11 @@ struct EndvisaPage {
 async fn endvisa(
     state: web::Data<AppState>,
     user: User,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     user.0.require(Permission::Visa)?;
     let id = path.into_inner();
-    let data = db(&state, move |conn| Ok(guard::load(conn, TournamentId(id))?)).await?;
+    let data = db(&state, move |conn| Ok(guard::load(conn, id)?)).await?;
     let sheets = data.standblaetter();
     let ready: Vec<_> = data
         .teams

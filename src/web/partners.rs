@@ -195,13 +195,13 @@ async fn show_page(
 async fn show(
     state: web::Data<AppState>,
     user: User,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
     query: web::Query<DrawQuery>,
 ) -> Result<HttpResponse, AppError> {
     show_page(
         &state,
         user.0.ctx(),
-        TournamentId(path.into_inner()),
+        path.into_inner(),
         SingleForm::default(),
         FieldErrors::new(),
         query.into_inner(),
@@ -211,11 +211,11 @@ async fn show(
 
 async fn add(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
     post: Secured<SingleForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = post.session.require(Permission::ManageTeams)?.clone();
-    let id = TournamentId(path.into_inner());
+    let id = path.into_inner();
     let input = match SingleInput::try_from(&post.form) {
         Ok(input) => input,
         Err(errors) => {
@@ -243,14 +243,13 @@ async fn add(
 
 async fn remove(
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, SingleId)>,
     post: Secured<std::collections::HashMap<String, String>>,
 ) -> Result<HttpResponse, AppError> {
     let actor = post.session.require(Permission::ManageTeams)?.clone();
     let (id, single) = path.into_inner();
-    let id = TournamentId(id);
     db(&state, move |conn| {
-        Ok(partners::remove(conn, &actor, id, SingleId(single))?)
+        Ok(partners::remove(conn, &actor, id, single)?)
     })
     .await?;
     flash_redirect(
@@ -276,11 +275,11 @@ struct ConfirmForm {
 
 async fn confirm(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
     post: Secured<ConfirmForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = post.session.require(Permission::ManageTeams)?.clone();
-    let id = TournamentId(path.into_inner());
+    let id = path.into_inner();
     let seed = parse_seed(&post.form.seed)?;
     let rule = parse_rule(Some(&post.form.verein))?;
     let swaps = parse_swaps(&post.form.tausch)?;

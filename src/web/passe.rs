@@ -43,11 +43,10 @@ pub struct FromTables {
 async fn show(
     state: web::Data<AppState>,
     user: User,
-    path: web::Path<(i32, u32)>,
+    path: web::Path<(TournamentId, u32)>,
 ) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
     let (data, setting, reports) = db(&state, move |conn| {
-        let id = TournamentId(id);
         Ok((
             guard::load_round(conn, id, passe)?,
             table_entry::opening(conn, id)?,
@@ -124,7 +123,7 @@ pub fn safe_back(back: &str, fallback: String) -> String {
 
 async fn visa(
     state: web::Data<AppState>,
-    path: web::Path<(i32, u32, u32)>,
+    path: web::Path<(TournamentId, u32, u32)>,
     post: Secured<VisaForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = post.session.actor().clone();
@@ -138,8 +137,8 @@ async fn visa(
         }
     };
     let round = db(&state, move |conn| {
-        visa::visa(conn, &actor, TournamentId(id), passe, table, team)?;
-        Ok(guard::tournament(conn, TournamentId(id))?.mode.round())
+        visa::visa(conn, &actor, id, passe, table, team)?;
+        Ok(guard::tournament(conn, id)?.mode.round())
     })
     .await?;
     let back = safe_back(&post.form.back, format!("/tournaments/{id}/passen/{passe}"));

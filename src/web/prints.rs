@@ -82,8 +82,11 @@ pub(super) fn download_name(data: &TournamentData, what: &[&str], extension: &st
     format::file_name(&parts, extension)
 }
 
-pub(super) async fn load(state: &web::Data<AppState>, id: i32) -> Result<TournamentData, AppError> {
-    db(state, move |conn| Ok(guard::load(conn, TournamentId(id))?)).await
+pub(super) async fn load(
+    state: &web::Data<AppState>,
+    id: TournamentId,
+) -> Result<TournamentData, AppError> {
+    db(state, move |conn| Ok(guard::load(conn, id)?)).await
 }
 
 #[derive(Deserialize)]
@@ -215,7 +218,7 @@ async fn standblaetter(
     state: web::Data<AppState>,
     req: HttpRequest,
     _user: User,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
     query: web::Query<SheetQuery>,
 ) -> Result<HttpResponse, AppError> {
     let data = load(&state, path.into_inner()).await?;
@@ -270,19 +273,19 @@ async fn standblatt(
     state: web::Data<AppState>,
     req: HttpRequest,
     _user: User,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, TeamId)>,
     query: web::Query<SheetQuery>,
 ) -> Result<HttpResponse, AppError> {
     let (id, team) = path.into_inner();
     let data = load(&state, id).await?;
-    data.team(TeamId(team)).ok_or_else(AppError::not_found)?;
+    data.team(team).ok_or_else(AppError::not_found)?;
     let codes = printed_codes(&state, data.tournament.id).await?;
     let blank = query.variant.as_deref() == Some("leer");
     let sheets = sheets(&data, &phone_base(&state, &req), blank, &codes, |_, id| {
-        id == TeamId(team)
+        id == team
     });
     let startnummer = data
-        .team(TeamId(team))
+        .team(team)
         .map(|t| format!("Standblatt {}", t.startnummer))
         .unwrap_or_default();
     Ok(pdf(
@@ -337,7 +340,7 @@ pub(super) fn tables_to_play(
 async fn tischliste(
     state: web::Data<AppState>,
     _user: User,
-    path: web::Path<(i32, u32)>,
+    path: web::Path<(TournamentId, u32)>,
 ) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
     let data = load(&state, id).await?;
@@ -360,7 +363,7 @@ async fn tischliste(
 async fn seating(
     state: web::Data<AppState>,
     _user: User,
-    path: web::Path<(i32, u32)>,
+    path: web::Path<(TournamentId, u32)>,
     query: web::Query<StartlisteQuery>,
 ) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
@@ -428,7 +431,7 @@ async fn seating(
 async fn jasszettel(
     state: web::Data<AppState>,
     _user: User,
-    path: web::Path<(i32, u32)>,
+    path: web::Path<(TournamentId, u32)>,
 ) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
     let data = load(&state, id).await?;
@@ -462,7 +465,7 @@ struct StartlisteQuery {
 async fn startliste(
     state: web::Data<AppState>,
     _user: User,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
     query: web::Query<StartlisteQuery>,
 ) -> Result<HttpResponse, AppError> {
     let data = load(&state, path.into_inner()).await?;
@@ -533,7 +536,7 @@ pub(super) fn excel_csv(header: Vec<String>, rows: Vec<Vec<String>>) -> Result<V
 async fn results_csv(
     state: web::Data<AppState>,
     _user: User,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     let data = load(&state, path.into_inner()).await?;
     // From the Standblätter, so that a Pauschale or bye is there with its kind (and a

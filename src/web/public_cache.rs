@@ -9,6 +9,7 @@
 
 use super::error::AppError;
 use super::live::hub::LiveHub;
+use crate::domain::ids::TournamentId;
 use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderName, HeaderValue};
@@ -87,7 +88,7 @@ impl PublicCache {
 pub async fn serve<F, Fut>(
     (live, cache): (&LiveHub, &PublicCache),
     anonymous: bool,
-    id: i32,
+    id: TournamentId,
     key: String,
     make: F,
 ) -> Result<HttpResponse, AppError>
@@ -95,6 +96,8 @@ where
     F: FnOnce() -> Fut,
     Fut: Future<Output = Result<HttpResponse, AppError>>,
 {
+    // The hub and this cache key their pages by the id's number.
+    let id = id.0;
     let Some((version, public)) = live.state(id).filter(|_| anonymous) else {
         return make().await;
     };

@@ -201,7 +201,7 @@ pub struct RankingQuery {
 async fn show(
     state: web::Data<AppState>,
     user: MaybeUser,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
     query: web::Query<RankingQuery>,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
@@ -211,7 +211,7 @@ async fn show(
         user.0.is_none(),
         id,
         key,
-        || make_page(&state, &user, TournamentId(id), &query),
+        || make_page(&state, &user, id, &query),
     )
     .await
 }

@@ -8,6 +8,7 @@ use super::ranking::{
 };
 use super::state::AppState;
 use crate::db::tournament_data::TournamentData;
+use crate::domain::ids::TournamentId;
 use crate::pdf::documents::{self, RankRow, RankSection};
 use crate::web::error::AppError;
 use actix_web::{HttpResponse, web};
@@ -20,7 +21,7 @@ use super::prints::{download_name, excel_csv, file, header, load, made, pdf, rou
 async fn public_ranking(
     state: &web::Data<AppState>,
     user: &MaybeUser,
-    id: i32,
+    id: TournamentId,
     query: &RankingQuery,
 ) -> Result<(TournamentData, bool), AppError> {
     let data = load(state, id).await?;
@@ -32,7 +33,7 @@ async fn public_ranking(
 async fn ranking_pdf(
     state: web::Data<AppState>,
     user: MaybeUser,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
     query: web::Query<RankingQuery>,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
@@ -50,7 +51,7 @@ async fn ranking_pdf(
 async fn make_ranking_pdf(
     state: &web::Data<AppState>,
     user: &MaybeUser,
-    id: i32,
+    id: TournamentId,
     query: &RankingQuery,
 ) -> Result<HttpResponse, AppError> {
     let (data, official) = public_ranking(state, user, id, query).await?;
@@ -107,7 +108,7 @@ fn ranking_rows(sections: &[SectionView]) -> impl Iterator<Item = &RowView> {
 async fn ranking_csv(
     state: web::Data<AppState>,
     user: MaybeUser,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
     query: web::Query<RankingQuery>,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
@@ -125,7 +126,7 @@ async fn ranking_csv(
 async fn make_ranking_csv(
     state: &web::Data<AppState>,
     user: &MaybeUser,
-    id: i32,
+    id: TournamentId,
     query: &RankingQuery,
 ) -> Result<HttpResponse, AppError> {
     let (data, official) = public_ranking(state, user, id, query).await?;
@@ -228,7 +229,7 @@ struct TeamJson<'a> {
 async fn ranking_json(
     state: web::Data<AppState>,
     user: MaybeUser,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
     query: web::Query<RankingQuery>,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
@@ -246,7 +247,7 @@ async fn ranking_json(
 async fn make_ranking_json(
     state: &web::Data<AppState>,
     user: &MaybeUser,
-    id: i32,
+    id: TournamentId,
     query: &RankingQuery,
 ) -> Result<HttpResponse, AppError> {
     let (data, official) = public_ranking(state, user, id, query).await?;

@@ -27,10 +27,10 @@ struct ImportPage {
 async fn form(
     state: web::Data<AppState>,
     user: User,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     user.0.require(Permission::EnterResults)?;
-    let id = TournamentId(path.into_inner());
+    let id = path.into_inner();
     let t = db(&state, move |conn| Ok(guard::tournament(conn, id)?)).await?;
     page(&ImportPage {
         ctx: user.0.ctx().with_tournament(&t),
@@ -41,11 +41,11 @@ async fn form(
 
 async fn upload(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
     upload: SecuredUpload,
 ) -> Result<HttpResponse, AppError> {
     let actor = upload.session.require(Permission::EnterResults)?.clone();
-    let id = TournamentId(path.into_inner());
+    let id = path.into_inner();
     let bytes = upload.fields.get("file").cloned().unwrap_or_default();
     let data = db(&state, move |conn| Ok(guard::load(conn, id)?)).await?;
     let mode = data.tournament.mode;

@@ -51,10 +51,10 @@ async fn download(
 async fn export(
     state: web::Data<AppState>,
     user: User,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     user.0.require(Permission::ManageTournament)?;
-    let id = TournamentId(path.into_inner());
+    let id = path.into_inner();
     let doc = db(&state, move |conn| Ok(transfer::export(conn, id)?)).await?;
     Ok(HttpResponse::Ok()
         .insert_header((

@@ -96,7 +96,7 @@ async fn render(
 pub(super) async fn show(
     state: &web::Data<AppState>,
     session: Session,
-    id: i32,
+    id: TournamentId,
     passe: u32,
 ) -> Result<HttpResponse, AppError> {
     let actor = session.actor();
@@ -106,7 +106,7 @@ pub(super) async fn show(
     render(
         state,
         session.ctx(),
-        TournamentId(id),
+        id,
         passe,
         Typed {
             form: ResultForm::default(),
@@ -155,7 +155,7 @@ struct ClockForm {
 
 async fn clock_post(
     state: web::Data<AppState>,
-    path: web::Path<(i32, u32)>,
+    path: web::Path<(TournamentId, u32)>,
     post: Secured<ClockForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = post.session.require(Permission::ManageTournament)?.clone();
@@ -163,13 +163,7 @@ async fn clock_post(
     let action = ClockAction::parse(&post.form.action)
         .ok_or_else(|| AppError::BadRequest("Unbekannte Aktion.".into()))?;
     db(&state, move |conn| {
-        Ok(tafel::clock_action(
-            conn,
-            &actor,
-            TournamentId(id),
-            passe,
-            action,
-        )?)
+        Ok(tafel::clock_action(conn, &actor, id, passe, action)?)
     })
     .await?;
     flash_redirect(

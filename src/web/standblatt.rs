@@ -136,18 +136,15 @@ pub(super) fn rangliste_rule(
 async fn show(
     state: web::Data<AppState>,
     user: User,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, TeamId)>,
 ) -> Result<HttpResponse, AppError> {
     let (id, team) = path.into_inner();
-    let data = db(&state, move |conn| Ok(guard::load(conn, TournamentId(id))?)).await?;
-    let row = data
-        .team(TeamId(team))
-        .cloned()
-        .ok_or_else(AppError::not_found)?;
+    let data = db(&state, move |conn| Ok(guard::load(conn, id)?)).await?;
+    let row = data.team(team).cloned().ok_or_else(AppError::not_found)?;
     let sheets = data.standblaetter();
     let sheet = sheets
         .iter()
-        .find(|s| s.team.0 == team)
+        .find(|s| s.team == team)
         .ok_or_else(AppError::not_found)?;
     let labels: HashMap<TeamId, String> =
         data.teams.iter().map(|t| (t.id, team_label(t))).collect();
@@ -158,7 +155,7 @@ async fn show(
         .iter()
         .filter_map(|r| {
             let d = Details::parse(r.details.as_deref())?;
-            let ours = if r.team_a_id.0 == team { d.a } else { d.b };
+            let ours = if r.team_a_id == team { d.a } else { d.b };
             (ours.gong > 0).then_some(r.id)
         })
         .collect();
@@ -218,7 +215,7 @@ async fn show(
 
 async fn final_visa(
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, TeamId)>,
     post: Secured<HashMap<String, String>>,
 ) -> Result<HttpResponse, AppError> {
     // The worklist comes back to where it was (an anchor of the next team).
@@ -232,12 +229,7 @@ async fn final_visa(
     let actor = post.session.require(Permission::Visa)?.clone();
     let (id, team) = path.into_inner();
     db(&state, move |conn| {
-        Ok(visa::final_visa(
-            conn,
-            &actor,
-            TournamentId(id),
-            TeamId(team),
-        )?)
+        Ok(visa::final_visa(conn, &actor, id, team)?)
     })
     .await?;
     flash_redirect(&back, "Endtotal visiert.".into())
@@ -353,12 +345,12 @@ fn partners_from(data: &TournamentData, player: TeamId, from: u32) -> Vec<(u32, 
 
 async fn set_status(
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, TeamId)>,
     post: Secured<StatusForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = post.session.require(Permission::Disqualify)?.clone();
     let (id, team) = path.into_inner();
-    let (tid, team_id) = (TournamentId(id), TeamId(team));
+    let (tid, team_id) = (id, team);
     let back = safe_back(&post.form.back, format!("/tournaments/{id}/teams/{team}"));
     let status = match post.form.action.as_str() {
         "disqualify" => TeamStatus::Disqualifiziert,

@@ -123,11 +123,10 @@ struct Shown {
 async fn show(
     state: web::Data<AppState>,
     req: HttpRequest,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, i32)>,
     query: web::Query<Shown>,
 ) -> Result<HttpResponse, AppError> {
     let (id, startnummer) = path.into_inner();
-    let id = TournamentId(id);
     let message = query
         .ok
         .as_deref()
@@ -181,11 +180,10 @@ async fn code_page(
 async fn give_code(
     state: web::Data<AppState>,
     req: HttpRequest,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, i32)>,
     form: web::Form<CodeForm>,
 ) -> Result<HttpResponse, AppError> {
     let (id, startnummer) = path.into_inner();
-    let id = TournamentId(id);
     let address = client_address(&req);
     let typed = form.into_inner().code;
     let admission = db(&state, move |conn| {
@@ -452,7 +450,7 @@ enum Post {
 async fn post(
     state: web::Data<AppState>,
     req: HttpRequest,
-    path: web::Path<(i32, i32, String)>,
+    path: web::Path<(TournamentId, i32, String)>,
     form: web::Form<PhoneForm>,
 ) -> Result<HttpResponse, AppError> {
     let (id, startnummer, action) = path.into_inner();
@@ -462,7 +460,6 @@ async fn post(
         "widersprechen" => Post::Dispute,
         _ => return Err(AppError::not_found()),
     };
-    let id = TournamentId(id);
     let (token, access) = match phone_of(&state, &req, id, startnummer).await? {
         Ok(phone) => phone,
         Err(refused) => return Ok(refused),
@@ -599,11 +596,10 @@ struct TafelPhoneForm {
 async fn tafel(
     state: web::Data<AppState>,
     req: HttpRequest,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, i32)>,
     form: web::Form<TafelPhoneForm>,
 ) -> Result<HttpResponse, AppError> {
     let (id, startnummer) = path.into_inner();
-    let id = TournamentId(id);
     let (token, access) = match phone_of(&state, &req, id, startnummer).await? {
         Ok(phone) => phone,
         Err(refused) => return Ok(refused),

@@ -48,10 +48,10 @@ struct OfficePage {
 async fn show(
     state: web::Data<AppState>,
     user: User,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     user.0.require(Permission::ManageTournament)?;
-    let id = TournamentId(path.into_inner());
+    let id = path.into_inner();
     let (t, opening, teams, codes, failures, drawn, stopped) = db(&state, move |conn| {
         let t = guard::tournament(conn, id)?;
         let drawn = seats::drawn_passen(conn, id)?;
@@ -107,11 +107,11 @@ struct SwitchForm {
 
 async fn switch(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
     post: Secured<SwitchForm>,
 ) -> Result<HttpResponse, AppError> {
     post.session.require(Permission::ManageTournament)?;
-    let id = TournamentId(path.into_inner());
+    let id = path.into_inner();
     let switch = match post.form.action.as_str() {
         "ein" => Switch::On,
         "aus" => Switch::Off,
@@ -138,14 +138,13 @@ struct Empty {}
 
 async fn revoke(
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, TeamId)>,
     post: Secured<Empty>,
 ) -> Result<HttpResponse, AppError> {
     let (id, team) = path.into_inner();
-    let id = TournamentId(id);
     let actor = post.session.actor().clone();
     let team = db(&state, move |conn| {
-        Ok(use_case::revoke(conn, &actor, id, TeamId(team))?)
+        Ok(use_case::revoke(conn, &actor, id, team)?)
     })
     .await?;
     flash_redirect(
@@ -167,14 +166,13 @@ struct DecideForm {
 
 async fn decide(
     state: web::Data<AppState>,
-    path: web::Path<(i32, u32, u32)>,
+    path: web::Path<(TournamentId, u32, u32)>,
     post: Secured<DecideForm>,
 ) -> Result<HttpResponse, AppError> {
     if !post.session.actor().may_change_results() {
         return Err(AppError::forbidden());
     }
     let (id, passe, table) = path.into_inner();
-    let id = TournamentId(id);
     let version = match post.form.version.as_str() {
         "gemeldet" => Version::Reported,
         "widerspruch" => Version::Answer,

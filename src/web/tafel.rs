@@ -207,7 +207,7 @@ async fn tafel_page(
 async fn show(
     state: web::Data<AppState>,
     user: User,
-    path: web::Path<(i32, u32, u32)>,
+    path: web::Path<(TournamentId, u32, u32)>,
     query: web::Query<TafelQuery>,
 ) -> Result<HttpResponse, AppError> {
     let (id, passe, table) = path.into_inner();
@@ -218,7 +218,7 @@ async fn show(
         error: None,
         replace_offer: None,
     };
-    tafel_page(&state, user.0.ctx(), TournamentId(id), passe, table, shown).await
+    tafel_page(&state, user.0.ctx(), id, passe, table, shown).await
 }
 
 #[derive(Deserialize)]
@@ -239,7 +239,7 @@ struct TafelForm {
 
 async fn change(
     state: web::Data<AppState>,
-    path: web::Path<(i32, u32, u32)>,
+    path: web::Path<(TournamentId, u32, u32)>,
     post: Secured<TafelForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = post.session.actor().clone();
@@ -248,7 +248,7 @@ async fn change(
         return Err(AppError::forbidden());
     }
     let (id, passe, table) = path.into_inner();
-    let tid = TournamentId(id);
+    let tid = id;
     let line = post.form.line.trim().parse::<usize>().ok();
     if post.form.action == "entry_mode" {
         let multiplied = !post.form.multiplied.trim().is_empty();
@@ -341,10 +341,10 @@ async fn change(
 async fn blank(
     state: web::Data<AppState>,
     _user: User,
-    path: web::Path<(i32, u32)>,
+    path: web::Path<(TournamentId, u32)>,
 ) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
-    let tid = TournamentId(id);
+    let tid = id;
     let (data, rules) = db(&state, move |conn| {
         Ok((
             guard::load_round(conn, tid, passe)?,

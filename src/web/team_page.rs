@@ -56,11 +56,10 @@ pub fn team_page_path(tournament: i32, startnummer: i32) -> String {
 async fn show(
     state: web::Data<AppState>,
     user: MaybeUser,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, i32)>,
 ) -> Result<HttpResponse, AppError> {
     let (id, startnummer) = path.into_inner();
     let (data, setting) = db(&state, move |conn| {
-        let id = TournamentId(id);
         Ok((
             guard::load(conn, id)?,
             crate::db::table_entry::opening(conn, id)?,

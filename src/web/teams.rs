@@ -102,12 +102,12 @@ async fn list_page(
 async fn list(
     state: web::Data<AppState>,
     user: User,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     list_page(
         &state,
         user.0.ctx(),
-        TournamentId(path.into_inner()),
+        path.into_inner(),
         TeamForm::default(),
         FieldErrors::new(),
     )
@@ -134,11 +134,11 @@ fn write_error(e: TeamRefusal) -> Result<FieldErrors, AppError> {
 
 async fn create(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
     post: Secured<TeamForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = post.session.require(Permission::ManageTeams)?.clone();
-    let id = TournamentId(path.into_inner());
+    let id = path.into_inner();
     let entrant = entrant_of(&state, id).await?;
     let input = match TeamInput::parse(&post.form, entrant) {
         Ok(input) => input,
@@ -171,15 +171,12 @@ fn form_of(team: &TeamRow) -> TeamForm {
 async fn edit_form(
     state: web::Data<AppState>,
     user: User,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, TeamId)>,
 ) -> Result<HttpResponse, AppError> {
     user.0.require(Permission::ManageTeams)?;
     let (id, team) = path.into_inner();
     let (t, team) = db(&state, move |conn| {
-        Ok((
-            guard::tournament(conn, TournamentId(id))?,
-            guard::team(conn, TournamentId(id), TeamId(team))?,
-        ))
+        Ok((guard::tournament(conn, id)?, guard::team(conn, id, team)?))
     })
     .await?;
     page(&EditPage {
@@ -193,12 +190,12 @@ async fn edit_form(
 
 async fn update(
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, TeamId)>,
     post: Secured<TeamForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = post.session.require(Permission::ManageTeams)?.clone();
     let (id, team) = path.into_inner();
-    let (id, team) = (TournamentId(id), TeamId(team));
+    let (id, team) = (id, team);
     let entrant = entrant_of(&state, id).await?;
     let errors = match TeamInput::parse(&post.form, entrant) {
         Ok(input) => match db(&state, move |conn| {
@@ -234,14 +231,13 @@ async fn update(
 
 async fn delete(
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, TeamId)>,
     post: Secured<HashMap<String, String>>,
 ) -> Result<HttpResponse, AppError> {
     let actor = post.session.require(Permission::ManageTeams)?.clone();
     let (id, team) = path.into_inner();
-    let id = TournamentId(id);
     let removed = db(&state, move |conn| {
-        Ok(team_writes::delete(conn, &actor, id, TeamId(team))?)
+        Ok(team_writes::delete(conn, &actor, id, team)?)
     })
     .await?;
     flash_redirect(
@@ -253,10 +249,10 @@ async fn delete(
 async fn import_form(
     state: web::Data<AppState>,
     user: User,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     user.0.require(Permission::ManageTeams)?;
-    let id = TournamentId(path.into_inner());
+    let id = path.into_inner();
     let t = db(&state, move |conn| Ok(guard::tournament(conn, id)?)).await?;
     page(&ImportPage {
         ctx: user.0.ctx().with_tournament(&t),
@@ -291,11 +287,11 @@ async fn parse_upload(
 /// Step 1: upload → preview (nothing written yet).
 async fn import_preview(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
     upload: SecuredUpload,
 ) -> Result<HttpResponse, AppError> {
     let actor = upload.session.require(Permission::ManageTeams)?.clone();
-    let id = TournamentId(path.into_inner());
+    let id = path.into_inner();
     let bytes = upload.fields.get("file").cloned().unwrap_or_default();
     let replace = upload.fields.get("replace").is_some_and(|v| !v.is_empty());
     let (t, parsed) = parse_upload(&state, id, bytes.clone(), replace).await?;
@@ -346,11 +342,11 @@ struct ConfirmForm {
 /// Step 2: the confirmed file is parsed again and written in one transaction.
 async fn import_confirm(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
     post: Secured<ConfirmForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = post.session.require(Permission::ManageTeams)?.clone();
-    let id = TournamentId(path.into_inner());
+    let id = path.into_inner();
     let (user, token) = (actor.id, post.form.upload.clone());
     let bytes = db(&state, move |conn| Ok(uploads::take(conn, id, user, &token)?))
         .await?
@@ -398,10 +394,10 @@ async fn import_confirm(
 async fn template_csv(
     state: web::Data<AppState>,
     user: User,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     let _ = user;
-    let entrant = entrant_of(&state, TournamentId(path.into_inner())).await?;
+    let entrant = entrant_of(&state, path.into_inner()).await?;
     let example = match entrant {
         Entrant::Team => "1;Bärenstark;Anna Müller;Urs Bär;JC Zürich;Zürich",
         Entrant::Player => "1;Müller;Anna;JC Kilchberg;Kilchberg",
@@ -428,11 +424,11 @@ struct DeletePage {
 /// (`confirm=1`) deletes them, only before the draw.
 async fn delete_many(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
     post: Secured<HashMap<String, String>>,
 ) -> Result<HttpResponse, AppError> {
     let actor = post.session.require(Permission::ManageTeams)?.clone();
-    let id = TournamentId(path.into_inner());
+    let id = path.into_inner();
     let ids: Vec<TeamId> = post
         .form
         .keys()

@@ -190,9 +190,9 @@ async fn create(
 async fn show(
     state: web::Data<AppState>,
     user: User,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
-    let id = TournamentId(path.into_inner());
+    let id = path.into_inner();
     // Counted in the database: the overview of 5000 teams does not load them.
     let (tournament, teams, counts, running, unvisaed) = db(&state, move |conn| {
         let tournament = guard::tournament(conn, id)?;
@@ -268,10 +268,10 @@ fn form_of(row: &TournamentRow, rules: &crate::domain::marathon::Rules) -> Tourn
 async fn edit_form(
     state: web::Data<AppState>,
     user: User,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     user.0.require(Permission::ManageTournament)?;
-    let id = TournamentId(path.into_inner());
+    let id = path.into_inner();
     let (row, rules) = db(&state, move |conn| {
         Ok((guard::tournament(conn, id)?, marathon::rules(conn, id)?))
     })
@@ -287,11 +287,11 @@ async fn edit_form(
 
 async fn update(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
     post: Secured<TournamentForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = post.session.require(Permission::ManageTournament)?.clone();
-    let id = TournamentId(path.into_inner());
+    let id = path.into_inner();
     let settings = match TournamentSettings::try_from(&post.form) {
         Ok(s) => s,
         Err(errors) => {
@@ -318,12 +318,11 @@ async fn update(
 
 async fn set_closed(
     state: web::Data<AppState>,
-    path: web::Path<(i32, String)>,
+    path: web::Path<(TournamentId, String)>,
     post: Secured<HashMap<String, String>>,
 ) -> Result<HttpResponse, AppError> {
     let actor = post.session.require(Permission::ManageTournament)?.clone();
     let (id, action) = path.into_inner();
-    let id = TournamentId(id);
     let message = match action.as_str() {
         "close" => {
             db(&state, move |conn| {

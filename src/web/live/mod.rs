@@ -10,6 +10,7 @@ pub mod render;
 
 use super::hall::phone_base;
 use super::state::AppState;
+use crate::domain::ids::TournamentId;
 use crate::web::error::AppError;
 use actix_web::http::header::CONTENT_TYPE;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -30,10 +31,11 @@ struct LiveQuery {
 async fn live(
     state: web::Data<AppState>,
     req: HttpRequest,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
     query: web::Query<LiveQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let id = path.into_inner();
+    // The hub keys its pages by the id's number.
+    let id = path.into_inner().0;
     if state.live.state(id).is_none() {
         refresh(&state).await?;
     }
@@ -51,9 +53,13 @@ async fn live(
     };
     // The page holds its QR code, made from the address the request came by.
     let key = format!("live?nr={own}@{base}");
-    super::public_cache::serve((&state.live, &state.public_cache), true, id, key, || {
-        own_page(&state, id, own, base)
-    })
+    super::public_cache::serve(
+        (&state.live, &state.public_cache),
+        true,
+        TournamentId(id),
+        key,
+        || own_page(&state, id, own, base),
+    )
     .await
 }
 
@@ -128,10 +134,10 @@ struct EventsQuery {
 async fn events(
     state: web::Data<AppState>,
     req: HttpRequest,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
     query: web::Query<EventsQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let id = path.into_inner();
+    let id = path.into_inner().0;
     if state.live.state(id).is_none() {
         refresh(&state).await?;
     }
