@@ -1,7 +1,7 @@
 //! Account management by the Turnierleitung.
 
 use super::auth::flash_redirect;
-use super::auth::{Secured, User};
+use super::auth::{Permitted, Secured, gate};
 use super::ctx::Ctx;
 use super::render::{page, page_with};
 use super::state::{AppState, db};
@@ -9,7 +9,7 @@ use crate::db::models::UserRow;
 use crate::db::users::{self, UserChange};
 use crate::domain::form::FieldErrors;
 use crate::domain::ids::UserId;
-use crate::domain::role::{Permission, Role};
+use crate::domain::role::Role;
 use crate::web::error::AppError;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
@@ -46,11 +46,13 @@ struct ChangeForm {
     password: String,
 }
 
-async fn list(state: web::Data<AppState>, user: User) -> Result<HttpResponse, AppError> {
-    user.0.require(Permission::ManageUsers)?;
+async fn list(
+    state: web::Data<AppState>,
+    user: Permitted<gate::ManageUsers>,
+) -> Result<HttpResponse, AppError> {
     let users = db(&state, |conn| Ok(users::list(conn)?)).await?;
     page(&UsersPage {
-        ctx: user.0.ctx(),
+        ctx: user.session.ctx(),
         users,
         roles: Role::ALL,
         form: NewUserForm::default(),
@@ -60,9 +62,9 @@ async fn list(state: web::Data<AppState>, user: User) -> Result<HttpResponse, Ap
 
 async fn create(
     state: web::Data<AppState>,
-    post: Secured<NewUserForm>,
+    post: Secured<NewUserForm, gate::ManageUsers>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = post.session.require(Permission::ManageUsers)?.clone();
+    let actor = post.session.actor().clone();
     let form = post.form;
     let mut errors = FieldErrors::new();
     let name = users::check_username(&form.username)
@@ -118,9 +120,9 @@ async fn create(
 async fn change(
     state: web::Data<AppState>,
     path: web::Path<UserId>,
-    post: Secured<ChangeForm>,
+    post: Secured<ChangeForm, gate::ManageUsers>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = post.session.require(Permission::ManageUsers)?.clone();
+    let actor = post.session.actor().clone();
     let target = path.into_inner();
     let role = if post.form.role.is_empty() {
         None

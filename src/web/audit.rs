@@ -1,7 +1,7 @@
 //! The Protokoll for the Turnierleitung: every change as a German sentence, filtered by
 //! tournament, team, Passe and user, paged.
 
-use super::auth::User;
+use super::auth::{Permitted, gate};
 use super::ctx::Ctx;
 use super::render::page;
 use super::state::{AppState, db};
@@ -10,7 +10,6 @@ use super::views::team_label;
 use crate::db::models::TournamentRow;
 use crate::db::{audit, tournament_data, tournaments};
 use crate::domain::ids::{TeamId, TournamentId};
-use crate::domain::role::Permission;
 use crate::web::error::AppError;
 use actix_web::{HttpResponse, web};
 use askama::Template;
@@ -70,10 +69,9 @@ fn encode(value: &str) -> String {
 
 async fn list(
     state: web::Data<AppState>,
-    user: User,
+    user: Permitted<gate::ViewAudit>,
     filter: web::Query<Filter>,
 ) -> Result<HttpResponse, AppError> {
-    user.0.require(Permission::ViewAudit)?;
     let filter = filter.into_inner();
     let selected = filter.tournament.trim().parse::<i32>().ok();
     let startnummer = filter.team.trim().parse::<i32>().ok();
@@ -142,7 +140,7 @@ async fn list(
         encode(&filter.user)
     );
     page(&AuditPage {
-        ctx: user.0.ctx(),
+        ctx: user.session.ctx(),
         lines,
         tournaments,
         filter,

@@ -17,6 +17,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use std::collections::HashMap;
 use std::future::Future;
+use std::marker::PhantomData;
 use std::pin::Pin;
 
 pub const SESSION_COOKIE: &str = "jassturnier_session";
@@ -95,8 +96,83 @@ impl FromRequest for MaybeUser {
     }
 }
 
+/// What a page or form needs beyond a login: one of the [`gate`] types, named in the
+/// extractor's type (`Secured<Form, gate::ManageTeams>`, `Permitted<gate::Visa>`), so a
+/// handler cannot forget the check and its signature says who may call it.
+pub trait Gate {
+    const PERMISSION: Option<Permission>;
+}
+
+/// The gates: any logged-in user, or one permission of [`Permission`].
+pub mod gate {
+    use crate::web::auth::Gate;
+    use crate::domain::role::Permission;
+
+    /// Any logged-in user.
+    pub struct LoggedIn;
+
+    impl Gate for LoggedIn {
+        const PERMISSION: Option<Permission> = None;
+    }
+
+    macro_rules! gates {
+        ($($name:ident),+) => {
+            $(
+                #[doc = concat!("Users who may `", stringify!($name), "`.")]
+                pub struct $name;
+
+                impl Gate for $name {
+                    const PERMISSION: Option<Permission> = Some(Permission::$name);
+                }
+            )+
+        };
+    }
+
+    gates!(
+        ManageUsers,
+        ManageTournament,
+        ManageTeams,
+        Draw,
+        EnterResults,
+        Visa,
+        Disqualify,
+        ViewAudit
+    );
+}
+
+/// 403 unless the session passes the gate `G`.
+fn pass<G: Gate>(session: &Session) -> Result<(), AppError> {
+    match G::PERMISSION {
+        Some(permission) => session.require(permission).map(|_| ()),
+        None => Ok(()),
+    }
+}
+
 /// A page that needs a login: anonymous visitors are sent to the login page.
 pub struct User(pub Session);
+
+/// A page for the users of one gate: login required, others get 403.
+pub struct Permitted<G: Gate> {
+    pub session: Session,
+    gate: PhantomData<G>,
+}
+
+impl<G: Gate + 'static> FromRequest for Permitted<G> {
+    type Error = AppError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move {
+            let session = load_session(&req).await?.ok_or(AppError::LoginRequired)?;
+            pass::<G>(&session)?;
+            Ok(Permitted {
+                session,
+                gate: PhantomData,
+            })
+        })
+    }
+}
 
 impl FromRequest for User {
     type Error = AppError;
@@ -138,13 +214,16 @@ fn check_csrf(session: &Session, presented: &str) -> Result<(), AppError> {
     }
 }
 
-/// A state-changing form post: a logged-in user, a valid CSRF token, and the parsed form.
-pub struct Secured<T> {
+/// A state-changing form post: a logged-in user who passes the gate `G`, a valid CSRF token,
+/// and the parsed form (in that order: a user without the permission gets 403 before
+/// anything of the body is read).
+pub struct Secured<T, G: Gate = gate::LoggedIn> {
     pub session: Session,
     pub form: T,
+    gate: PhantomData<G>,
 }
 
-impl<T: DeserializeOwned + 'static> FromRequest for Secured<T> {
+impl<T: DeserializeOwned + 'static, G: Gate + 'static> FromRequest for Secured<T, G> {
     type Error = AppError;
     type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
 
@@ -153,6 +232,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for Secured<T> {
         let body = web::Bytes::from_request(&req, payload);
         Box::pin(async move {
             let session = load_session(&req).await?.ok_or(AppError::LoginRequired)?;
+            pass::<G>(&session)?;
             let body = body
                 .await
                 .map_err(|_| AppError::PayloadTooLarge("Die Anfrage ist zu gross.".into()))?;
@@ -161,18 +241,23 @@ impl<T: DeserializeOwned + 'static> FromRequest for Secured<T> {
             check_csrf(&session, &csrf.csrf)?;
             let form = serde_urlencoded::from_bytes(&body)
                 .map_err(|_| AppError::BadRequest("Ungültige Formulardaten.".into()))?;
-            Ok(Secured { session, form })
+            Ok(Secured {
+                session,
+                form,
+                gate: PhantomData,
+            })
         })
     }
 }
 
 /// A state-changing file upload (multipart): login, CSRF token field, and every field's bytes.
-pub struct SecuredUpload {
+pub struct SecuredUpload<G: Gate = gate::LoggedIn> {
     pub session: Session,
     pub fields: HashMap<String, Vec<u8>>,
+    gate: PhantomData<G>,
 }
 
-impl FromRequest for SecuredUpload {
+impl<G: Gate + 'static> FromRequest for SecuredUpload<G> {
     type Error = AppError;
     type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
 
@@ -181,6 +266,8 @@ impl FromRequest for SecuredUpload {
         let multipart = actix_multipart::Multipart::from_request(&req, payload);
         Box::pin(async move {
             let session = load_session(&req).await?.ok_or(AppError::LoginRequired)?;
+            // Before the upload is read: a user without the permission sends no file here.
+            pass::<G>(&session)?;
             let mut multipart = multipart
                 .await
                 .map_err(|_| AppError::BadRequest("Bitte eine Datei hochladen.".into()))?;
@@ -222,7 +309,11 @@ impl FromRequest for SecuredUpload {
                 .map(|b| String::from_utf8_lossy(b).into_owned())
                 .unwrap_or_default();
             check_csrf(&session, &presented)?;
-            Ok(SecuredUpload { session, fields })
+            Ok(SecuredUpload {
+                session,
+                fields,
+                gate: PhantomData,
+            })
         })
     }
 }

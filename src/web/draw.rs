@@ -1,7 +1,7 @@
 //! Lose and tables: the draw, its lists, and the per-Passe draw.
 
 use super::auth::flash_redirect;
-use super::auth::{Secured, User};
+use super::auth::{Secured, User, gate};
 use super::ctx::Ctx;
 use super::render::page;
 use super::state::{AppState, db};
@@ -12,7 +12,6 @@ use crate::db::tournament_data::TournamentData;
 use crate::domain::draw::DrawMode;
 use crate::domain::einzel_draw;
 use crate::domain::ids::{TeamId, TournamentId};
-use crate::domain::role::Permission;
 use crate::domain::schedule::{PasseDraw, Table, rematches};
 use crate::domain::team::club_numbers;
 use crate::web::error::AppError;
@@ -254,9 +253,9 @@ struct DrawForm {
 async fn draw(
     state: web::Data<AppState>,
     path: web::Path<TournamentId>,
-    post: Secured<DrawForm>,
+    post: Secured<DrawForm, gate::Draw>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = post.session.require(Permission::Draw)?.clone();
+    let actor = post.session.actor().clone();
     let id = path.into_inner();
     let mode = DrawMode::parse(&post.form.mode)
         .ok_or_else(|| AppError::BadRequest("Bitte eine Art der Auslosung wählen.".into()))?;
@@ -281,9 +280,9 @@ async fn draw(
 async fn draw_next(
     state: web::Data<AppState>,
     path: web::Path<TournamentId>,
-    post: Secured<HashMap<String, String>>,
+    post: Secured<HashMap<String, String>, gate::Draw>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = post.session.require(Permission::Draw)?.clone();
+    let actor = post.session.actor().clone();
     let id = path.into_inner();
     let (passe, round) = db(&state, move |conn| {
         let passe = app::draw::draw_next_passe(conn, &actor, id)?;

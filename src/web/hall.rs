@@ -2,12 +2,11 @@
 //! server, a warning when it listens on this machine only, the address printed in QR codes,
 //! and a test QR code; plus the public test page that QR code opens.
 
-use super::auth::User;
+use super::auth::{Permitted, gate};
 use super::ctx::Ctx;
 use super::live::page::qr_svg;
 use super::render::{base_url, page};
 use super::state::AppState;
-use crate::domain::role::Permission;
 use crate::web::error::AppError;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
@@ -107,10 +106,9 @@ fn interfaces() -> Vec<IpAddr> {
 
 async fn show(
     state: web::Data<AppState>,
-    user: User,
+    user: Permitted<gate::ManageTournament>,
     req: HttpRequest,
 ) -> Result<HttpResponse, AppError> {
-    user.0.require(Permission::ManageTournament)?;
     let listen = state.listen;
     let addresses = hall_addresses(listen, &interfaces());
     let printed_base = base_url(&state, &req);
@@ -122,7 +120,7 @@ async fn show(
         .unwrap_or_else(|| printed_base.clone());
     let test_url = format!("{test_base}{TEST_PATH}");
     page(&HallPage {
-        ctx: user.0.ctx(),
+        ctx: user.session.ctx(),
         listen: listen.to_string(),
         loopback_only: listen.ip().is_loopback(),
         bind_command: format!("jassturnier --bind 0.0.0.0:{}", listen.port()),

@@ -2,7 +2,7 @@
 //! visaed), jump to a Standblatt by Startnummer, and the Endvisum worklist.
 
 use super::auth::flash_redirect;
-use super::auth::{Secured, User};
+use super::auth::{Permitted, Secured, User, gate};
 use super::ctx::Ctx;
 use super::render::{page, see_other};
 use super::state::{AppState, db};
@@ -11,7 +11,6 @@ use crate::app::{guard, visa};
 use crate::db::models::TournamentRow;
 use crate::domain::format;
 use crate::domain::ids::TournamentId;
-use crate::domain::role::Permission;
 use crate::domain::standblatt::SheetStatus;
 use crate::web::error::AppError;
 use actix_web::{HttpResponse, web};
@@ -39,10 +38,9 @@ fn to_visa(tables: Vec<TableView>) -> Vec<TableView> {
 
 async fn visa_all_form(
     state: web::Data<AppState>,
-    user: User,
+    user: Permitted<gate::Visa>,
     path: web::Path<(TournamentId, u32)>,
 ) -> Result<HttpResponse, AppError> {
-    user.0.require(Permission::Visa)?;
     let (id, passe) = path.into_inner();
     let data = db(&state, move |conn| Ok(guard::load_round(conn, id, passe)?)).await?;
     let tables = to_visa(table_views(&data, passe));
@@ -56,7 +54,7 @@ async fn visa_all_form(
         .collect::<Vec<_>>()
         .join(",");
     page(&VisaAllPage {
-        ctx: user.0.ctx().with_tournament(&data.tournament),
+        ctx: user.session.ctx().with_tournament(&data.tournament),
         passe,
         tables,
         listed,
@@ -86,9 +84,9 @@ fn parse_listed(raw: &str) -> Result<Vec<(u32, i32)>, AppError> {
 async fn visa_all(
     state: web::Data<AppState>,
     path: web::Path<(TournamentId, u32)>,
-    post: Secured<VisaAllForm>,
+    post: Secured<VisaAllForm, gate::Visa>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = post.session.require(Permission::Visa)?.clone();
+    let actor = post.session.actor().clone();
     let (id, passe) = path.into_inner();
     let tables = parse_listed(&post.form.tables)?;
     let (count, round) = db(&state, move |conn| {
@@ -155,10 +153,9 @@ struct EndvisaPage {
 
 async fn endvisa(
     state: web::Data<AppState>,
-    user: User,
+    user: Permitted<gate::Visa>,
     path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
-    user.0.require(Permission::Visa)?;
     let id = path.into_inner();
     let data = db(&state, move |conn| Ok(guard::load(conn, id)?)).await?;
     let sheets = data.standblaetter();
@@ -188,7 +185,7 @@ async fn endvisa(
         row.next_anchor = anchor;
     }
     page(&EndvisaPage {
-        ctx: user.0.ctx().with_tournament(&data.tournament),
+        ctx: user.session.ctx().with_tournament(&data.tournament),
         waiting: sheets
             .iter()
             .filter(|s| matches!(s.status, SheetStatus::Offen | SheetStatus::Erfasst))

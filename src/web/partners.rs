@@ -1,7 +1,7 @@
 //! "Sucht Partner": players registered alone, and drawing teams from them (proposal with
 //! its seed, swaps, confirmation).
 
-use super::auth::{Secured, User, flash_redirect};
+use super::auth::{Secured, User, flash_redirect, gate};
 use super::ctx::Ctx;
 use super::render::page_with;
 use super::state::{AppState, db};
@@ -12,7 +12,6 @@ use crate::db::singles;
 use crate::domain::form::FieldErrors;
 use crate::domain::ids::{SingleId, TournamentId};
 use crate::domain::partner_draw::{ClubRule, Pairing, pair_players, same_club_pairs, swap};
-use crate::domain::role::Permission;
 use crate::domain::team::{SingleForm, SingleInput, club_numbers};
 use crate::web::error::AppError;
 use actix_web::http::StatusCode;
@@ -212,9 +211,9 @@ async fn show(
 async fn add(
     state: web::Data<AppState>,
     path: web::Path<TournamentId>,
-    post: Secured<SingleForm>,
+    post: Secured<SingleForm, gate::ManageTeams>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = post.session.require(Permission::ManageTeams)?.clone();
+    let actor = post.session.actor().clone();
     let id = path.into_inner();
     let input = match SingleInput::try_from(&post.form) {
         Ok(input) => input,
@@ -244,9 +243,9 @@ async fn add(
 async fn remove(
     state: web::Data<AppState>,
     path: web::Path<(TournamentId, SingleId)>,
-    post: Secured<std::collections::HashMap<String, String>>,
+    post: Secured<std::collections::HashMap<String, String>, gate::ManageTeams>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = post.session.require(Permission::ManageTeams)?.clone();
+    let actor = post.session.actor().clone();
     let (id, single) = path.into_inner();
     db(&state, move |conn| {
         Ok(partners::remove(conn, &actor, id, single)?)
@@ -276,9 +275,9 @@ struct ConfirmForm {
 async fn confirm(
     state: web::Data<AppState>,
     path: web::Path<TournamentId>,
-    post: Secured<ConfirmForm>,
+    post: Secured<ConfirmForm, gate::ManageTeams>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = post.session.require(Permission::ManageTeams)?.clone();
+    let actor = post.session.actor().clone();
     let id = path.into_inner();
     let seed = parse_seed(&post.form.seed)?;
     let rule = parse_rule(Some(&post.form.verein))?;

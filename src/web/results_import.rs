@@ -1,7 +1,6 @@
 //! The bulk CSV import of table results (`passe;startnummer;punkte`).
 
-use super::auth::User;
-use super::auth::{SecuredUpload, flash_redirect};
+use super::auth::{Permitted, SecuredUpload, flash_redirect, gate};
 use super::ctx::Ctx;
 use super::render::{page, page_with};
 use super::state::{AppState, db};
@@ -9,7 +8,6 @@ use crate::app::{guard, import};
 use crate::db::models::TournamentRow;
 use crate::domain::ids::TournamentId;
 use crate::domain::result_import::{Seated, TableState, assemble, parse_result_csv};
-use crate::domain::role::Permission;
 use crate::domain::text_import::ImportError;
 use crate::web::error::AppError;
 use actix_web::http::StatusCode;
@@ -26,14 +24,13 @@ struct ImportPage {
 
 async fn form(
     state: web::Data<AppState>,
-    user: User,
+    user: Permitted<gate::EnterResults>,
     path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
-    user.0.require(Permission::EnterResults)?;
     let id = path.into_inner();
     let t = db(&state, move |conn| Ok(guard::tournament(conn, id)?)).await?;
     page(&ImportPage {
-        ctx: user.0.ctx().with_tournament(&t),
+        ctx: user.session.ctx().with_tournament(&t),
         t,
         errors: Vec::new(),
     })
@@ -42,9 +39,9 @@ async fn form(
 async fn upload(
     state: web::Data<AppState>,
     path: web::Path<TournamentId>,
-    upload: SecuredUpload,
+    upload: SecuredUpload<gate::EnterResults>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = upload.session.require(Permission::EnterResults)?.clone();
+    let actor = upload.session.actor().clone();
     let id = path.into_inner();
     let bytes = upload.fields.get("file").cloned().unwrap_or_default();
     let data = db(&state, move |conn| Ok(guard::load(conn, id)?)).await?;

@@ -1,7 +1,6 @@
 //! Data safety: database snapshot download, tournament export/import as JSON.
 
-use super::auth::User;
-use super::auth::{SecuredUpload, UploadLimit, flash_redirect};
+use super::auth::{Permitted, SecuredUpload, UploadLimit, flash_redirect, gate};
 
 /// The largest tournament export accepted: a 5000-team tournament with every result, visa
 /// and audit entry is about 30 MB.
@@ -10,7 +9,6 @@ use super::state::{AppState, db};
 use crate::app::import;
 use crate::db::{backup, transfer};
 use crate::domain::ids::TournamentId;
-use crate::domain::role::Permission;
 use crate::web::error::AppError;
 use actix_web::http::header::{
     CONTENT_DISPOSITION, ContentDisposition, DispositionParam, DispositionType,
@@ -21,10 +19,9 @@ use actix_web::{HttpRequest, HttpResponse, web};
 /// streamed from a file: a large database is never held in memory.
 async fn download(
     state: web::Data<AppState>,
-    user: User,
+    _user: Permitted<gate::ManageTournament>,
     req: HttpRequest,
 ) -> Result<HttpResponse, AppError> {
-    user.0.require(Permission::ManageTournament)?;
     let dir = state.backup_dir.clone();
     let (file, (suffix, media)) = db(&state, move |conn| {
         let file = backup::snapshot_file(conn, &dir).map_err(AppError::Internal)?;
@@ -50,10 +47,9 @@ async fn download(
 
 async fn export(
     state: web::Data<AppState>,
-    user: User,
+    _user: Permitted<gate::ManageTournament>,
     path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
-    user.0.require(Permission::ManageTournament)?;
     let id = path.into_inner();
     let doc = db(&state, move |conn| Ok(transfer::export(conn, id)?)).await?;
     Ok(HttpResponse::Ok()
@@ -66,12 +62,9 @@ async fn export(
 
 async fn import(
     state: web::Data<AppState>,
-    upload: SecuredUpload,
+    upload: SecuredUpload<gate::ManageTournament>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = upload
-        .session
-        .require(Permission::ManageTournament)?
-        .clone();
+    let actor = upload.session.actor().clone();
     let bytes = upload.fields.get("file").cloned().unwrap_or_default();
     let doc: transfer::Export = serde_json::from_slice(&bytes).map_err(|e| {
         AppError::BadRequest(format!(

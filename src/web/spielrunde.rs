@@ -2,7 +2,7 @@
 //! (Striche per category) and the Tafel of every table.
 
 use super::auth::Secured;
-use super::auth::{Session, flash_redirect};
+use super::auth::{Session, flash_redirect, gate};
 use super::ctx::Ctx;
 use super::render::page_with;
 use super::result_save::Refusal;
@@ -156,9 +156,9 @@ struct ClockForm {
 async fn clock_post(
     state: web::Data<AppState>,
     path: web::Path<(TournamentId, u32)>,
-    post: Secured<ClockForm>,
+    post: Secured<ClockForm, gate::ManageTournament>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = post.session.require(Permission::ManageTournament)?.clone();
+    let actor = post.session.actor().clone();
     let (id, passe) = path.into_inner();
     let action = ClockAction::parse(&post.form.action)
         .ok_or_else(|| AppError::BadRequest("Unbekannte Aktion.".into()))?;

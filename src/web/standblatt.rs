@@ -1,7 +1,7 @@
 //! The Standblatt of a team: its Passen, visas, final visa, disqualification.
 
 use super::auth::flash_redirect;
-use super::auth::{Secured, User};
+use super::auth::{Secured, User, gate};
 use super::ctx::Ctx;
 use super::passe::safe_back;
 use super::render::page;
@@ -14,7 +14,6 @@ use crate::domain::format;
 use crate::domain::ids::{ResultId, TeamId, TournamentId};
 use crate::domain::marathon::Details;
 use crate::domain::mode::Entrant;
-use crate::domain::role::Permission;
 use crate::domain::standblatt::{
     PasseLine, RanglisteKind, Standblatt, coming_passen, counted_total, final_visa_refusal,
 };
@@ -216,7 +215,7 @@ async fn show(
 async fn final_visa(
     state: web::Data<AppState>,
     path: web::Path<(TournamentId, TeamId)>,
-    post: Secured<HashMap<String, String>>,
+    post: Secured<HashMap<String, String>, gate::Visa>,
 ) -> Result<HttpResponse, AppError> {
     // The worklist comes back to where it was (an anchor of the next team).
     let back = safe_back(
@@ -226,7 +225,7 @@ async fn final_visa(
             .unwrap_or_default(),
         format!("/tournaments/{}/teams/{}", path.0, path.1),
     );
-    let actor = post.session.require(Permission::Visa)?.clone();
+    let actor = post.session.actor().clone();
     let (id, team) = path.into_inner();
     db(&state, move |conn| {
         Ok(visa::final_visa(conn, &actor, id, team)?)
@@ -346,9 +345,9 @@ fn partners_from(data: &TournamentData, player: TeamId, from: u32) -> Vec<(u32, 
 async fn set_status(
     state: web::Data<AppState>,
     path: web::Path<(TournamentId, TeamId)>,
-    post: Secured<StatusForm>,
+    post: Secured<StatusForm, gate::Disqualify>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = post.session.require(Permission::Disqualify)?.clone();
+    let actor = post.session.actor().clone();
     let (id, team) = path.into_inner();
     let (tid, team_id) = (id, team);
     let back = safe_back(&post.form.back, format!("/tournaments/{id}/teams/{team}"));

@@ -1,7 +1,7 @@
 //! Results from the table, the office's side: the Leitung switches it and opens a Passe,
 //! sees the codes (with wrong attempts) and revokes one; the office decides a report.
 
-use super::auth::{Secured, User, flash_redirect};
+use super::auth::{Permitted, Secured, flash_redirect, gate};
 use super::ctx::Ctx;
 use super::render::page;
 use super::state::{AppState, db};
@@ -12,7 +12,6 @@ use crate::app::table_entry::{self as use_case, Switch};
 use crate::db::models::TournamentRow;
 use crate::db::{seats, table_entry as stored, teams, throttle as counters};
 use crate::domain::ids::{TeamId, TournamentId};
-use crate::domain::role::Permission;
 use crate::domain::table_code;
 use crate::domain::table_report::{Opening, Version};
 use crate::domain::throttle::{CODE_ALARM, Counter};
@@ -47,10 +46,9 @@ struct OfficePage {
 
 async fn show(
     state: web::Data<AppState>,
-    user: User,
+    user: Permitted<gate::ManageTournament>,
     path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
-    user.0.require(Permission::ManageTournament)?;
     let id = path.into_inner();
     let (t, opening, teams, codes, failures, drawn, stopped) = db(&state, move |conn| {
         let t = guard::tournament(conn, id)?;
@@ -86,7 +84,7 @@ async fn show(
         })
         .collect();
     page(&OfficePage {
-        ctx: user.0.ctx().with_tournament(&t),
+        ctx: user.session.ctx().with_tournament(&t),
         alarms: codes.iter().filter(|c| c.alarm).count(),
         stopped: codes.iter().filter(|c| c.stopped.is_some()).count(),
         t,
@@ -108,9 +106,8 @@ struct SwitchForm {
 async fn switch(
     state: web::Data<AppState>,
     path: web::Path<TournamentId>,
-    post: Secured<SwitchForm>,
+    post: Secured<SwitchForm, gate::ManageTournament>,
 ) -> Result<HttpResponse, AppError> {
-    post.session.require(Permission::ManageTournament)?;
     let id = path.into_inner();
     let switch = match post.form.action.as_str() {
         "ein" => Switch::On,

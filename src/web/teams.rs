@@ -1,6 +1,6 @@
 //! Teams: list, add, edit, remove, CSV import with preview.
 
-use super::auth::{Secured, User};
+use super::auth::{Permitted, Secured, User, gate};
 use super::auth::{SecuredUpload, flash_redirect};
 use super::ctx::Ctx;
 use super::render::{page, page_with};
@@ -12,7 +12,6 @@ use crate::db::{teams, uploads};
 use crate::domain::form::FieldErrors;
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::mode::Entrant;
-use crate::domain::role::Permission;
 use crate::domain::team::{TeamForm, TeamInput};
 use crate::domain::team_import::{ImportedTeam, parse_team_csv, template_header};
 use crate::domain::text_import::ImportError;
@@ -135,9 +134,9 @@ fn write_error(e: TeamRefusal) -> Result<FieldErrors, AppError> {
 async fn create(
     state: web::Data<AppState>,
     path: web::Path<TournamentId>,
-    post: Secured<TeamForm>,
+    post: Secured<TeamForm, gate::ManageTeams>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = post.session.require(Permission::ManageTeams)?.clone();
+    let actor = post.session.actor().clone();
     let id = path.into_inner();
     let entrant = entrant_of(&state, id).await?;
     let input = match TeamInput::parse(&post.form, entrant) {
@@ -170,17 +169,16 @@ fn form_of(team: &TeamRow) -> TeamForm {
 
 async fn edit_form(
     state: web::Data<AppState>,
-    user: User,
+    user: Permitted<gate::ManageTeams>,
     path: web::Path<(TournamentId, TeamId)>,
 ) -> Result<HttpResponse, AppError> {
-    user.0.require(Permission::ManageTeams)?;
     let (id, team) = path.into_inner();
     let (t, team) = db(&state, move |conn| {
         Ok((guard::tournament(conn, id)?, guard::team(conn, id, team)?))
     })
     .await?;
     page(&EditPage {
-        ctx: user.0.ctx().with_tournament(&t),
+        ctx: user.session.ctx().with_tournament(&t),
         form: form_of(&team),
         t,
         team,
@@ -191,9 +189,9 @@ async fn edit_form(
 async fn update(
     state: web::Data<AppState>,
     path: web::Path<(TournamentId, TeamId)>,
-    post: Secured<TeamForm>,
+    post: Secured<TeamForm, gate::ManageTeams>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = post.session.require(Permission::ManageTeams)?.clone();
+    let actor = post.session.actor().clone();
     let (id, team) = path.into_inner();
     let (id, team) = (id, team);
     let entrant = entrant_of(&state, id).await?;
@@ -232,9 +230,9 @@ async fn update(
 async fn delete(
     state: web::Data<AppState>,
     path: web::Path<(TournamentId, TeamId)>,
-    post: Secured<HashMap<String, String>>,
+    post: Secured<HashMap<String, String>, gate::ManageTeams>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = post.session.require(Permission::ManageTeams)?.clone();
+    let actor = post.session.actor().clone();
     let (id, team) = path.into_inner();
     let removed = db(&state, move |conn| {
         Ok(team_writes::delete(conn, &actor, id, team)?)
@@ -248,14 +246,13 @@ async fn delete(
 
 async fn import_form(
     state: web::Data<AppState>,
-    user: User,
+    user: Permitted<gate::ManageTeams>,
     path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
-    user.0.require(Permission::ManageTeams)?;
     let id = path.into_inner();
     let t = db(&state, move |conn| Ok(guard::tournament(conn, id)?)).await?;
     page(&ImportPage {
-        ctx: user.0.ctx().with_tournament(&t),
+        ctx: user.session.ctx().with_tournament(&t),
         t,
         errors: Vec::new(),
         preview: Vec::new(),
@@ -288,9 +285,9 @@ async fn parse_upload(
 async fn import_preview(
     state: web::Data<AppState>,
     path: web::Path<TournamentId>,
-    upload: SecuredUpload,
+    upload: SecuredUpload<gate::ManageTeams>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = upload.session.require(Permission::ManageTeams)?.clone();
+    let actor = upload.session.actor().clone();
     let id = path.into_inner();
     let bytes = upload.fields.get("file").cloned().unwrap_or_default();
     let replace = upload.fields.get("replace").is_some_and(|v| !v.is_empty());
@@ -343,9 +340,9 @@ struct ConfirmForm {
 async fn import_confirm(
     state: web::Data<AppState>,
     path: web::Path<TournamentId>,
-    post: Secured<ConfirmForm>,
+    post: Secured<ConfirmForm, gate::ManageTeams>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = post.session.require(Permission::ManageTeams)?.clone();
+    let actor = post.session.actor().clone();
     let id = path.into_inner();
     let (user, token) = (actor.id, post.form.upload.clone());
     let bytes = db(&state, move |conn| Ok(uploads::take(conn, id, user, &token)?))
@@ -425,9 +422,9 @@ struct DeletePage {
 async fn delete_many(
     state: web::Data<AppState>,
     path: web::Path<TournamentId>,
-    post: Secured<HashMap<String, String>>,
+    post: Secured<HashMap<String, String>, gate::ManageTeams>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = post.session.require(Permission::ManageTeams)?.clone();
+    let actor = post.session.actor().clone();
     let id = path.into_inner();
     let ids: Vec<TeamId> = post
         .form

@@ -1,7 +1,7 @@
 //! Tournaments: list, create, edit, close and reopen.
 
 use super::auth::flash_redirect;
-use super::auth::{MaybeUser, Secured, User};
+use super::auth::{MaybeUser, Permitted, Secured, User, gate};
 use super::ctx::Ctx;
 use super::render::{page, page_with, see_other};
 use super::state::{AppState, db};
@@ -13,7 +13,6 @@ use crate::domain::form::FieldErrors;
 use crate::domain::format;
 use crate::domain::ids::TournamentId;
 use crate::domain::mode::Mode;
-use crate::domain::role::Permission;
 use crate::domain::tournament::{TournamentForm, TournamentSettings};
 use crate::web::error::AppError;
 use actix_web::http::StatusCode;
@@ -142,8 +141,7 @@ async fn home(state: web::Data<AppState>, user: MaybeUser) -> Result<HttpRespons
     })
 }
 
-async fn new_form(user: User) -> Result<HttpResponse, AppError> {
-    user.0.require(Permission::ManageTournament)?;
+async fn new_form(user: Permitted<gate::ManageTournament>) -> Result<HttpResponse, AppError> {
     let form = TournamentForm {
         date: chrono::Local::now()
             .date_naive()
@@ -158,7 +156,7 @@ async fn new_form(user: User) -> Result<HttpResponse, AppError> {
         ..Default::default()
     };
     page(&FormPage::new(
-        user.0.ctx(),
+        user.session.ctx(),
         None,
         form,
         FieldErrors::new(),
@@ -168,9 +166,9 @@ async fn new_form(user: User) -> Result<HttpResponse, AppError> {
 
 async fn create(
     state: web::Data<AppState>,
-    post: Secured<TournamentForm>,
+    post: Secured<TournamentForm, gate::ManageTournament>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = post.session.require(Permission::ManageTournament)?.clone();
+    let actor = post.session.actor().clone();
     let settings = match TournamentSettings::try_from(&post.form) {
         Ok(s) => s,
         Err(errors) => {
@@ -267,17 +265,16 @@ fn form_of(row: &TournamentRow, rules: &crate::domain::marathon::Rules) -> Tourn
 
 async fn edit_form(
     state: web::Data<AppState>,
-    user: User,
+    user: Permitted<gate::ManageTournament>,
     path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
-    user.0.require(Permission::ManageTournament)?;
     let id = path.into_inner();
     let (row, rules) = db(&state, move |conn| {
         Ok((guard::tournament(conn, id)?, marathon::rules(conn, id)?))
     })
     .await?;
     page(&FormPage::new(
-        user.0.ctx().with_tournament(&row),
+        user.session.ctx().with_tournament(&row),
         Some(row.id),
         form_of(&row, &rules),
         FieldErrors::new(),
@@ -288,9 +285,9 @@ async fn edit_form(
 async fn update(
     state: web::Data<AppState>,
     path: web::Path<TournamentId>,
-    post: Secured<TournamentForm>,
+    post: Secured<TournamentForm, gate::ManageTournament>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = post.session.require(Permission::ManageTournament)?.clone();
+    let actor = post.session.actor().clone();
     let id = path.into_inner();
     let settings = match TournamentSettings::try_from(&post.form) {
         Ok(s) => s,
@@ -319,9 +316,9 @@ async fn update(
 async fn set_closed(
     state: web::Data<AppState>,
     path: web::Path<(TournamentId, String)>,
-    post: Secured<HashMap<String, String>>,
+    post: Secured<HashMap<String, String>, gate::ManageTournament>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = post.session.require(Permission::ManageTournament)?.clone();
+    let actor = post.session.actor().clone();
     let (id, action) = path.into_inner();
     let message = match action.as_str() {
         "close" => {

@@ -199,3 +199,27 @@ async fn every_state_changing_route_refuses_strangers_wrong_roles_and_forged_for
         }
     }
 }
+
+/// The permission is checked before the request's body is read: a Kontrolleur's upload to
+/// the team import, bigger than any upload may be, is refused for his role (403), not read
+/// up to the limit first (413).
+#[tokio::test]
+async fn a_user_without_the_permission_is_refused_before_the_body_is_read() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let kontrolle = app.account(&leitung, KONTROLLEUR, "kontrolleur").await;
+    let id = create_tournament(&leitung, "4", "12").await;
+    let path = format!("/tournaments/{id}/teams/import");
+    let too_big = vec![b'x'; jassturnier::web::auth::MAX_UPLOAD_BYTES + 1024];
+    let r = kontrolle.upload(&path, too_big.clone(), Some(&kontrolle.csrf)).await;
+    assert_eq!(r.status(), StatusCode::FORBIDDEN);
+    // The Leitung may import: the same file is read and refused as too big.
+    let r = leitung.upload(&path, too_big, Some(&leitung.csrf)).await;
+    assert_eq!(r.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    // A form post of the Leitung's tournament settings by the Kontrolleur: 403 too.
+    let r = kontrolle
+        .post(&format!("/tournaments/{id}/edit"), &[("name", "Umbenannt")])
+        .await;
+    assert_eq!(r.status(), StatusCode::FORBIDDEN);
+    assert_eq!(app.data(id).tournament.name, "Herbstturnier Zürich");
+}
