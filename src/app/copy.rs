@@ -7,6 +7,7 @@
 use super::Refusal;
 use super::import::{Identity, check_document, write_tournament};
 use crate::db::models::Signer;
+pub use crate::db::transfer::Export;
 use crate::db::transfer::{self, DATABASE_FORMAT, DatabaseDoc, VisaJson};
 use crate::db::{Conn, Lock, tournaments, users, write_tx};
 use crate::domain::ids::UserId;
@@ -66,4 +67,28 @@ pub fn restore(conn: &mut Conn, doc: &DatabaseDoc) -> Result<usize, Refusal> {
         transfer::continue_ids_after_copy(conn)?;
         Ok(doc.tournaments.len())
     })
+}
+
+/// A whole-database snapshot for download: the open file (in `dir`, where the start-up
+/// cleanup finds what an interrupted download leaves), its file name as of now, and its
+/// media type.
+pub fn snapshot(
+    conn: &mut Conn,
+    dir: &std::path::Path,
+) -> Result<(std::fs::File, String, &'static str), Refusal> {
+    let file = crate::db::backup::snapshot_file(conn, dir).map_err(Refusal::Internal)?;
+    let (suffix, media) = crate::db::backup::kind(conn);
+    Ok((
+        file,
+        crate::db::backup::file_name(crate::db::now(), suffix),
+        media,
+    ))
+}
+
+/// A tournament as its export document (JSON), for another instance.
+pub fn export(
+    conn: &mut Conn,
+    id: crate::domain::ids::TournamentId,
+) -> Result<transfer::Export, Refusal> {
+    Ok(transfer::export(conn, id)?)
 }

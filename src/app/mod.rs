@@ -3,6 +3,7 @@
 //! decision, writes through `db`, and records the audit entry in the same transaction.
 //! It answers with a [`Refusal`] that the web edge turns into HTTP and German text.
 
+pub mod accounts;
 pub mod copy;
 pub mod double_entry;
 pub mod draw;
@@ -10,6 +11,7 @@ pub mod entry;
 pub mod guard;
 pub mod import;
 pub mod partners;
+pub mod read;
 pub mod result_write;
 pub mod table_entry;
 pub mod tafel;

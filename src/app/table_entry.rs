@@ -264,3 +264,15 @@ pub fn code_page_name(conn: &mut Conn, id: TournamentId) -> Result<Option<String
     }
     Ok(t.public.then_some(t.name))
 }
+
+/// How long a phone's admission lasts (its cookie lives as long).
+pub use crate::db::table_entry::ACCESS_HOURS;
+
+/// The admission a phone's token holds for this tournament, if it is still valid.
+pub fn access(
+    conn: &mut Conn,
+    id: TournamentId,
+    token: &str,
+) -> Result<Option<crate::db::models::TableAccessRow>, Refusal> {
+    Ok(stored::access(conn, id, token)?)
+}

@@ -240,3 +240,25 @@ pub fn import(
         Ok(imported.len())
     })
 }
+
+/// Keeps an uploaded team file on the server until its preview is confirmed (the page
+/// carries only the returned token).
+pub fn keep_upload(
+    conn: &mut Conn,
+    id: TournamentId,
+    user: crate::domain::ids::UserId,
+    bytes: &[u8],
+) -> Result<String, Refusal> {
+    Ok(crate::db::uploads::keep(conn, id, user, bytes)?)
+}
+
+/// Takes back the file of a confirmed preview (once: the token is spent); None if it
+/// expired or was imported already.
+pub fn take_upload(
+    conn: &mut Conn,
+    id: TournamentId,
+    user: crate::domain::ids::UserId,
+    token: &str,
+) -> Result<Option<Vec<u8>>, Refusal> {
+    Ok(crate::db::uploads::take(conn, id, user, token)?)
+}

@@ -5,8 +5,8 @@ use super::auth::{Permitted, Secured, gate};
 use super::ctx::Ctx;
 use super::render::{page, page_with};
 use super::state::{AppState, db};
+use crate::app::accounts::{self, UserChange};
 use crate::db::models::UserRow;
-use crate::db::users::{self, UserChange};
 use crate::domain::form::FieldErrors;
 use crate::domain::ids::UserId;
 use crate::domain::role::Role;
@@ -50,7 +50,7 @@ async fn list(
     state: web::Data<AppState>,
     user: Permitted<gate::ManageUsers>,
 ) -> Result<HttpResponse, AppError> {
-    let users = db(&state, |conn| Ok(users::list(conn)?)).await?;
+    let users = db(&state, |conn| Ok(accounts::list(conn)?)).await?;
     page(&UsersPage {
         ctx: user.session.ctx(),
         users,
@@ -67,7 +67,7 @@ async fn create(
     let actor = post.session.actor().clone();
     let form = post.form;
     let mut errors = FieldErrors::new();
-    let name = users::check_username(&form.username)
+    let name = accounts::check_username(&form.username)
         .map_err(|m| errors.add("username", m))
         .ok()
         .map(str::to_string);
@@ -76,9 +76,9 @@ async fn create(
         .parse::<Role>()
         .map_err(|m| errors.add("role", m))
         .ok();
-    let _ = users::check_password(&form.password).map_err(|m| errors.add("password", m));
+    let _ = accounts::check_password(&form.password).map_err(|m| errors.add("password", m));
     let (Some(name), Some(role), true) = (name, role, errors.is_empty()) else {
-        let all = db(&state, |conn| Ok(users::list(conn)?)).await?;
+        let all = db(&state, |conn| Ok(accounts::list(conn)?)).await?;
         return page_with(
             &UsersPage {
                 ctx: post.session.ctx(),
@@ -90,18 +90,18 @@ async fn create(
             StatusCode::UNPROCESSABLE_ENTITY,
         );
     };
-    let hash = users::hash_password(&form.password).map_err(AppError::Internal)?;
+    let hash = accounts::hash_password(&form.password).map_err(AppError::Internal)?;
     let who = name.clone();
     let created = db(&state, move |conn| {
-        match users::create(conn, Some(&actor), &who, &hash, role, false) {
+        match accounts::create(conn, Some(&actor), &who, &hash, role, false) {
             Ok(_) => Ok(true),
-            Err(users::CreateError::Taken) => Ok(false),
-            Err(users::CreateError::Db(e)) => Err(e.into()),
+            Err(accounts::CreateError::Taken) => Ok(false),
+            Err(accounts::CreateError::Db(e)) => Err(e.into()),
         }
     })
     .await?;
     if !created {
-        let all = db(&state, |conn| Ok(users::list(conn)?)).await?;
+        let all = db(&state, |conn| Ok(accounts::list(conn)?)).await?;
         let errors = FieldErrors::single("username", format!("Das Konto «{name}» gibt es schon."));
         return page_with(
             &UsersPage {
@@ -148,11 +148,11 @@ async fn change(
     let hash = if post.form.password.is_empty() {
         None
     } else {
-        users::check_password(&post.form.password).map_err(AppError::BadRequest)?;
-        Some(users::hash_password(&post.form.password).map_err(AppError::Internal)?)
+        accounts::check_password(&post.form.password).map_err(AppError::BadRequest)?;
+        Some(accounts::hash_password(&post.form.password).map_err(AppError::Internal)?)
     };
     let row = db(&state, move |conn| {
-        Ok(users::update(
+        Ok(accounts::update(
             conn,
             Some(&actor),
             target,

@@ -7,8 +7,8 @@ use super::render::page;
 use super::state::{AppState, db};
 use super::views::protocol::{Names, ProtocolLine, describe};
 use super::views::team_label;
+use crate::app::read;
 use crate::db::models::TournamentRow;
-use crate::db::{audit, tournament_data, tournaments};
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::web::error::AppError;
 use actix_web::{HttpResponse, web};
@@ -78,15 +78,7 @@ async fn list(
     let passe = filter.passe.trim().parse::<u32>().ok();
     let who = filter.user.trim().to_lowercase();
     let (entries, tournaments, data) = db(&state, move |conn| {
-        let data = match selected {
-            Some(t) => Some(tournament_data::load(conn, TournamentId(t))?),
-            None => None,
-        };
-        Ok((
-            audit::list(conn, selected.map(TournamentId), READ)?,
-            tournaments::list(conn)?,
-            data,
-        ))
+        Ok(read::protocol(conn, selected.map(TournamentId), READ)?)
     })
     .await?;
     let labels: HashMap<TeamId, String> = data

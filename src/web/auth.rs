@@ -3,7 +3,7 @@
 use super::ctx::Ctx;
 use super::render::{page, page_with, see_other};
 use super::state::{AppState, SetupAccess, db};
-use crate::db::users::{self, SessionInfo};
+use crate::app::accounts::{self, SessionInfo};
 use crate::domain::role::{Actor, Permission, Role};
 use crate::web::error::AppError;
 use actix_web::HttpMessage;
@@ -71,7 +71,7 @@ async fn load_session(req: &HttpRequest) -> Result<Option<Session>, AppError> {
         .cloned()
         .ok_or_else(|| AppError::Internal("AppState fehlt".into()))?;
     let lookup = token.clone();
-    let info = db(&state, move |conn| Ok(users::session(conn, &lookup)?)).await?;
+    let info = db(&state, move |conn| Ok(accounts::session(conn, &lookup)?)).await?;
     let flash = super::flash::waiting(req);
     if let Some(info) = &info {
         req.extensions_mut()
@@ -105,8 +105,8 @@ pub trait Gate {
 
 /// The gates: any logged-in user, or one permission of [`Permission`].
 pub mod gate {
-    use crate::web::auth::Gate;
     use crate::domain::role::Permission;
+    use crate::web::auth::Gate;
 
     /// Any logged-in user.
     pub struct LoggedIn;
@@ -379,7 +379,7 @@ async fn login_page(state: web::Data<AppState>, user: MaybeUser) -> Result<HttpR
     if user.0.is_some() {
         return Ok(see_other("/"));
     }
-    if db(&state, |conn| Ok(users::count(conn)?)).await? == 0 {
+    if db(&state, |conn| Ok(accounts::count(conn)?)).await? == 0 {
         return Ok(see_other("/setup"));
     }
     page(&LoginPage {
@@ -404,18 +404,21 @@ async fn check_login(
     username: String,
     password: String,
     address: String,
-) -> Result<users::LoginOutcome, AppError> {
+) -> Result<accounts::LoginOutcome, AppError> {
     let (name, at) = (username.clone(), address.clone());
-    let check = db(state, move |conn| Ok(users::login_check(conn, &name, &at)?)).await?;
-    if let users::LoginCheck::Throttled(wait) = check {
-        return Ok(users::LoginOutcome::Throttled(wait));
+    let check = db(state, move |conn| {
+        Ok(accounts::login_check(conn, &name, &at)?)
+    })
+    .await?;
+    if let accounts::LoginCheck::Throttled(wait) = check {
+        return Ok(accounts::LoginOutcome::Throttled(wait));
     }
     let matched = state
         .password_checks
         .run(move || check.matches(&password))
         .await?;
     db(state, move |conn| {
-        Ok(users::login_finish(conn, &username, &address, matched)?)
+        Ok(accounts::login_finish(conn, &username, &address, matched)?)
     })
     .await
 }
@@ -430,17 +433,17 @@ async fn login(
     let address = client_address(&req);
     let opened = check_login(&state, username, password, address).await?;
     let (status, message) = match opened {
-        users::LoginOutcome::Opened(token, _csrf) => {
+        accounts::LoginOutcome::Opened(token, _csrf) => {
             return Ok(HttpResponse::SeeOther()
                 .cookie(session_cookie(&state, &token))
                 .insert_header((actix_web::http::header::LOCATION, "/"))
                 .finish());
         }
-        users::LoginOutcome::Refused => (
+        accounts::LoginOutcome::Refused => (
             StatusCode::UNAUTHORIZED,
             "Benutzername oder Passwort ist falsch.".to_string(),
         ),
-        users::LoginOutcome::Throttled(seconds) => (
+        accounts::LoginOutcome::Throttled(seconds) => (
             StatusCode::TOO_MANY_REQUESTS,
             format!(
                 "Zu viele Fehlversuche von diesem Gerät. Bitte in {} nochmals versuchen oder die Turnierleitung fragen.",
@@ -467,7 +470,7 @@ async fn logout(
     post: Secured<HashMap<String, String>>,
 ) -> Result<HttpResponse, AppError> {
     let token = post.session.token.clone();
-    db(&state, move |conn| Ok(users::logout(conn, &token)?)).await?;
+    db(&state, move |conn| Ok(accounts::logout(conn, &token)?)).await?;
     let mut removal = session_cookie(&state, "");
     removal.make_removal();
     Ok(HttpResponse::SeeOther()
@@ -526,7 +529,7 @@ async fn setup_page(
     req: HttpRequest,
     query: web::Query<SetupQuery>,
 ) -> Result<HttpResponse, AppError> {
-    if db(&state, |conn| Ok(users::count(conn)?)).await? > 0 {
+    if db(&state, |conn| Ok(accounts::count(conn)?)).await? > 0 {
         return Err(setup_gone().await);
     }
     let peer = req.peer_addr().map(|a| a.ip());
@@ -551,14 +554,14 @@ async fn setup(
         return Err(setup_refused());
     }
     let mut errors = crate::domain::form::FieldErrors::new();
-    let username = match users::check_username(&form.username) {
+    let username = match accounts::check_username(&form.username) {
         Ok(name) => name.to_string(),
         Err(message) => {
             errors.add("username", message);
             String::new()
         }
     };
-    if let Err(message) = users::check_password(&form.password) {
+    if let Err(message) = accounts::check_password(&form.password) {
         errors.add("password", message);
     } else if form.password != form.password2 {
         errors.add("password2", "Die Passwörter stimmen nicht überein.");
@@ -574,13 +577,13 @@ async fn setup(
             StatusCode::UNPROCESSABLE_ENTITY,
         );
     }
-    let hash = users::hash_password(&form.password).map_err(AppError::Internal)?;
+    let hash = accounts::hash_password(&form.password).map_err(AppError::Internal)?;
     let (name, password) = (username.clone(), form.password.clone());
     let created = db(&state, move |conn| {
-        match users::create(conn, None, &name, &hash, Role::Leitung, true) {
+        match accounts::create(conn, None, &name, &hash, Role::Leitung, true) {
             Ok(row) => Ok(row),
-            Err(users::CreateError::Taken) => Ok(None),
-            Err(users::CreateError::Db(e)) => Err(e.into()),
+            Err(accounts::CreateError::Taken) => Ok(None),
+            Err(accounts::CreateError::Db(e)) => Err(e.into()),
         }
     })
     .await?;
@@ -590,7 +593,7 @@ async fn setup(
     let address = client_address(&req);
     let opened = check_login(&state, username, password, address).await?;
     let mut response = HttpResponse::SeeOther();
-    if let users::LoginOutcome::Opened(token, _) = opened {
+    if let accounts::LoginOutcome::Opened(token, _) = opened {
         response.cookie(session_cookie(&state, &token));
     }
     Ok(response

@@ -8,10 +8,9 @@ use super::result_save::{Answer, Refusal, save};
 use super::state::{AppState, db};
 use super::views::{ResultView, TableView, table_views};
 use crate::app::guard;
+use crate::app::read;
 use crate::app::result_write::correction_refusal;
-use crate::db::marathon;
 use crate::db::models::TournamentRow;
-use crate::db::results;
 use crate::db::tournament_data::TournamentData;
 use crate::domain::form::FieldErrors;
 use crate::domain::ids::{ResultId, TournamentId};
@@ -109,13 +108,12 @@ async fn form(
     let tid = id;
     let actor = user.0.actor().clone();
     let found = db(&state, move |conn| {
-        let row = results::get(conn, tid, result)?;
+        let (row, data, on_tafel) = read::result_to_correct(conn, tid, result)?;
         let (passe, table) = (row.passe as u32, row.table_no as u32);
-        let data = guard::load_round(conn, tid, passe)?;
         let refused = correction_refusal(&actor, &data.tournament, &row);
         let kind = data.tournament.mode.facts().score_kind;
         // A result kept on a Tafel is corrected on its Tafel, line by line.
-        if kind.counts_striche() && marathon::has_tafel(conn, tid, passe, table)? {
+        if kind.counts_striche() && on_tafel {
             return Ok(Correction::Tafel(passe, table));
         }
         let form = kind.correction_form(table, row.version, row.score(), row.details.as_deref());

@@ -5,10 +5,9 @@ use super::auth::{Secured, User, flash_redirect, gate};
 use super::ctx::Ctx;
 use super::render::page_with;
 use super::state::{AppState, db};
-use crate::app::guard;
 use crate::app::partners::{self, Drawn};
+use crate::app::read;
 use crate::db::models::{SingleRow, TournamentRow};
-use crate::db::singles;
 use crate::domain::form::FieldErrors;
 use crate::domain::ids::{SingleId, TournamentId};
 use crate::domain::partner_draw::{ClubRule, Pairing, pair_players, same_club_pairs, swap};
@@ -132,7 +131,7 @@ async fn show_page(
     query: DrawQuery,
 ) -> Result<HttpResponse, AppError> {
     let (t, singles) = db(state, move |conn| {
-        Ok((guard::tournament(conn, id)?, singles::list(conn, id)?))
+        Ok(read::tournament_with_singles(conn, id)?)
     })
     .await?;
     let proposal = match query.seed.as_deref() {
@@ -291,7 +290,7 @@ async fn confirm(
         .collect::<Result<_, _>>()
         .map_err(|_| AppError::BadRequest("Ungültige Liste.".into()))?;
     let formed = db(&state, move |conn| {
-        let now = singles::list(conn, id)?;
+        let now = read::singles(conn, id)?;
         let ordered: Vec<SingleRow> = drawn_from
             .iter()
             .filter_map(|d| now.iter().find(|s| s.id == *d).cloned())

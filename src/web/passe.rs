@@ -6,9 +6,9 @@ use super::ctx::Ctx;
 use super::render::page;
 use super::state::{AppState, db};
 use super::views::{TableView, progress, table_views, team_label, with_reports};
+use crate::app::read;
 use crate::app::{guard, visa};
 use crate::db::models::TournamentRow;
-use crate::db::table_entry;
 use crate::domain::format;
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::table_report::ReportState;
@@ -46,14 +46,8 @@ async fn show(
     path: web::Path<(TournamentId, u32)>,
 ) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
-    let (data, setting, reports) = db(&state, move |conn| {
-        Ok((
-            guard::load_round(conn, id, passe)?,
-            table_entry::opening(conn, id)?,
-            table_entry::reports_of_passe(conn, id, passe)?,
-        ))
-    })
-    .await?;
+    let (data, setting, reports) =
+        db(&state, move |conn| Ok(read::passe(conn, id, passe)?)).await?;
     let mut tables = table_views(&data, passe);
     with_reports(&data, &mut tables, &reports);
     let (entered, expected) = progress(&tables);

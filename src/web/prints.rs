@@ -8,7 +8,7 @@ use super::state::{AppState, db};
 use super::team_page::team_page_path;
 use super::views::{opponents_cell, seat_cells, side_label, table_cell, team_label};
 use crate::app::guard;
-use crate::db::table_entry;
+use crate::app::read;
 use crate::db::tournament_data::TournamentData;
 use crate::domain::collation;
 use crate::domain::format;
@@ -49,7 +49,7 @@ pub(super) fn header(data: &TournamentData, subtitle: String) -> Header {
             "{}{} · gedruckt {}",
             format::date(t.date),
             place,
-            format::date_time(crate::db::now())
+            format::date_time(read::now())
         ),
     }
 }
@@ -205,13 +205,7 @@ async fn printed_codes(
     state: &web::Data<AppState>,
     id: TournamentId,
 ) -> Result<HashMap<TeamId, String>, AppError> {
-    db(state, move |conn| {
-        Ok(match table_entry::opening(conn, id)?.is_on() {
-            true => table_entry::codes(conn, id)?,
-            false => HashMap::new(),
-        })
-    })
-    .await
+    db(state, move |conn| Ok(read::printed_codes(conn, id)?)).await
 }
 
 async fn standblaetter(

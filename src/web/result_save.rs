@@ -8,6 +8,7 @@ use super::render::see_other;
 use super::state::{AppState, db};
 use crate::app::entry::{Typed, save_typed};
 use crate::app::guard;
+use crate::app::read;
 use crate::app::result_write::SaveOutcome;
 use crate::db::models::{ResultRow, TournamentRow};
 use crate::domain::form::FieldErrors;
@@ -89,8 +90,7 @@ pub async fn save(
         let typed = save_typed(conn, &actor, id, passe, &form)?;
         // What follows only reads (for the message and the live pages): a connection lost
         // now must not turn a result that is stored into an error page.
-        let after = guard::tournament(conn, id)
-            .and_then(|t| Ok((t, crate::db::tournaments::versions(conn)?)));
+        let after = guard::tournament(conn, id).and_then(|t| Ok((t, read::published(conn)?)));
         Ok((typed, after))
     })
     .await?;

@@ -6,8 +6,8 @@ use super::auth::{Permitted, SecuredUpload, UploadLimit, flash_redirect, gate};
 /// and audit entry is about 30 MB.
 pub const MAX_IMPORT_BYTES: usize = 64 * 1024 * 1024;
 use super::state::{AppState, db};
+use crate::app::copy;
 use crate::app::import;
-use crate::db::{backup, transfer};
 use crate::domain::ids::TournamentId;
 use crate::web::error::AppError;
 use actix_web::http::header::{
@@ -23,12 +23,7 @@ async fn download(
     req: HttpRequest,
 ) -> Result<HttpResponse, AppError> {
     let dir = state.backup_dir.clone();
-    let (file, (suffix, media)) = db(&state, move |conn| {
-        let file = backup::snapshot_file(conn, &dir).map_err(AppError::Internal)?;
-        Ok((file, backup::kind(conn)))
-    })
-    .await?;
-    let name = backup::file_name(crate::db::now(), suffix);
+    let (file, name, media) = db(&state, move |conn| Ok(copy::snapshot(conn, &dir)?)).await?;
     let file = actix_files::NamedFile::from_file(file, &name)
         .map_err(|e| AppError::Internal(e.to_string()))?
         .set_content_type(
@@ -51,7 +46,7 @@ async fn export(
     path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
-    let doc = db(&state, move |conn| Ok(transfer::export(conn, id)?)).await?;
+    let doc = db(&state, move |conn| Ok(copy::export(conn, id)?)).await?;
     Ok(HttpResponse::Ok()
         .insert_header((
             CONTENT_DISPOSITION,
@@ -66,7 +61,7 @@ async fn import(
 ) -> Result<HttpResponse, AppError> {
     let actor = upload.session.actor().clone();
     let bytes = upload.fields.get("file").cloned().unwrap_or_default();
-    let doc: transfer::Export = serde_json::from_slice(&bytes).map_err(|e| {
+    let doc: copy::Export = serde_json::from_slice(&bytes).map_err(|e| {
         AppError::BadRequest(format!(
             "Die Datei ist kein gültiger Turnier-Export von Jassturnier (Fehler in Zeile {}, Spalte {}).",
             e.line(),

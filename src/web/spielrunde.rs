@@ -8,8 +8,8 @@ use super::render::page_with;
 use super::result_save::Refusal;
 use super::state::{AppState, db};
 use super::views::{ClockView, TableView, clock_view, progress, table_views};
-use crate::app::{guard, tafel};
-use crate::db::marathon;
+use crate::app::read;
+use crate::app::tafel;
 use crate::db::models::{ResultRow, TournamentRow};
 use crate::domain::clock::ClockAction;
 use crate::domain::form::FieldErrors;
@@ -59,12 +59,7 @@ async fn render(
         status,
     } = typed;
     let (data, rules, clock) = db(state, move |conn| {
-        let data = guard::load_round(conn, id, passe)?;
-        Ok((
-            data,
-            marathon::rules(conn, id)?,
-            marathon::clock(conn, id, passe)?,
-        ))
+        Ok(read::round_with_clock(conn, id, passe)?)
     })
     .await?;
     let tables = table_views(&data, passe);

@@ -13,7 +13,6 @@ use crate::app::table_entry::at_table::{AtTable, at_table};
 use crate::app::table_entry::report::{Done, PhoneAsk, TafelAsk, act};
 use crate::app::table_entry::{self as use_case, Admission};
 use crate::db::models::TableAccessRow;
-use crate::db::table_entry as stored;
 use crate::domain::form::FieldErrors;
 use crate::domain::format;
 use crate::domain::ids::TournamentId;
@@ -47,7 +46,7 @@ async fn admitted(
         return Ok(None);
     };
     let lookup = token.clone();
-    let access = db(state, move |conn| Ok(stored::access(conn, id, &lookup)?)).await?;
+    let access = db(state, move |conn| Ok(use_case::access(conn, id, &lookup)?)).await?;
     Ok(access.map(|a| (token, a)))
 }
 
@@ -217,7 +216,7 @@ async fn give_code(
                 .secure(secure)
                 .same_site(SameSite::Strict)
                 .max_age(actix_web::cookie::time::Duration::hours(
-                    stored::ACCESS_HOURS,
+                    use_case::ACCESS_HOURS,
                 ))
                 .finish();
             Ok(HttpResponse::SeeOther()

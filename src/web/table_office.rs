@@ -7,14 +7,14 @@ use super::render::page;
 use super::state::{AppState, db};
 use super::views::team_label;
 use crate::app::guard;
+use crate::app::read;
 use crate::app::table_entry::report;
 use crate::app::table_entry::{self as use_case, Switch};
 use crate::db::models::TournamentRow;
-use crate::db::{seats, table_entry as stored, teams, throttle as counters};
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::table_code;
 use crate::domain::table_report::{Opening, Version};
-use crate::domain::throttle::{CODE_ALARM, Counter};
+use crate::domain::throttle::CODE_ALARM;
 use crate::web::error::AppError;
 use actix_web::{HttpResponse, web};
 use askama::Template;
@@ -50,20 +50,15 @@ async fn show(
     path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
-    let (t, opening, teams, codes, failures, drawn, stopped) = db(&state, move |conn| {
-        let t = guard::tournament(conn, id)?;
-        let drawn = seats::drawn_passen(conn, id)?;
-        Ok((
-            t,
-            stored::opening(conn, id)?,
-            teams::list(conn, id)?,
-            stored::codes(conn, id)?,
-            counters::all_failures(conn, Counter::CodeTeam)?,
-            drawn,
-            counters::blocked_now(conn, Counter::PhoneWrites)?,
-        ))
-    })
-    .await?;
+    let read::TableOffice {
+        tournament: t,
+        opening,
+        teams,
+        codes,
+        failures,
+        drawn,
+        stopped,
+    } = db(&state, move |conn| Ok(read::table_office(conn, id)?)).await?;
     let codes: Vec<CodeLine> = teams
         .iter()
         .map(|team| {

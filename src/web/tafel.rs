@@ -8,9 +8,8 @@ use super::render::page_with;
 use super::state::{AppState, db};
 use super::views::{clock_view, team_label};
 use crate::app::Refusal;
-use crate::app::guard;
+use crate::app::read;
 use crate::app::tafel::{TafelChange, change_tafel, set_entry_mode};
-use crate::db::marathon;
 use crate::db::models::TournamentRow;
 use crate::domain::form::FieldErrors;
 use crate::domain::format;
@@ -133,16 +132,14 @@ async fn tafel_page(
     table: u32,
     shown: Shown,
 ) -> Result<HttpResponse, AppError> {
-    let (data, rules, (spiele, gong), clock, multiplied) = db(state, move |conn| {
-        Ok((
-            guard::load_round(conn, id, passe)?,
-            marathon::rules(conn, id)?,
-            marathon::tafel(conn, id, passe, table)?,
-            marathon::clock(conn, id, passe)?,
-            marathon::entry_multiplied(conn, id, passe, table)?,
-        ))
-    })
-    .await?;
+    let read::TafelRead {
+        data,
+        rules,
+        spiele,
+        gong,
+        clock,
+        multiplied,
+    } = db(state, move |conn| Ok(read::tafel(conn, id, passe, table)?)).await?;
     let after_gong = clock_view(&rules, clock.as_ref()).gong && !gong;
     if !data.tournament.mode.has_tafel() {
         return Err(AppError::not_found());
@@ -267,10 +264,7 @@ async fn change(
         );
     }
     let (rules, multiplied) = db(&state, move |conn| {
-        Ok((
-            marathon::rules(conn, tid)?,
-            marathon::entry_multiplied(conn, tid, passe, table)?,
-        ))
+        Ok(read::tafel_typing(conn, tid, passe, table)?)
     })
     .await?;
     let which = || line.ok_or_else(|| AppError::BadRequest("Welche Zeile?".into()));
@@ -346,10 +340,7 @@ async fn blank(
     let (id, passe) = path.into_inner();
     let tid = id;
     let (data, rules) = db(&state, move |conn| {
-        Ok((
-            guard::load_round(conn, tid, passe)?,
-            marathon::rules(conn, tid)?,
-        ))
+        Ok(read::round_with_rules(conn, tid, passe)?)
     })
     .await?;
     if !data.tournament.mode.has_tafel() {

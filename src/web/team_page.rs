@@ -60,10 +60,7 @@ async fn show(
 ) -> Result<HttpResponse, AppError> {
     let (id, startnummer) = path.into_inner();
     let (data, setting) = db(&state, move |conn| {
-        Ok((
-            guard::load(conn, id)?,
-            crate::db::table_entry::opening(conn, id)?,
-        ))
+        Ok((guard::load(conn, id)?, crate::app::read::opening(conn, id)?))
     })
     .await?;
     ensure_visible(&data, &user)?;

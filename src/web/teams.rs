@@ -6,9 +6,9 @@ use super::ctx::Ctx;
 use super::render::{page, page_with};
 use super::state::{AppState, db};
 use crate::app::guard;
+use crate::app::read;
 use crate::app::teams::{self as team_writes, TeamRefusal};
 use crate::db::models::{TeamRow, TournamentRow};
-use crate::db::{teams, uploads};
 use crate::domain::form::FieldErrors;
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::mode::Entrant;
@@ -78,7 +78,7 @@ async fn list_page(
     errors: FieldErrors,
 ) -> Result<HttpResponse, AppError> {
     let (t, rows) = db(state, move |conn| {
-        Ok((guard::tournament(conn, id)?, teams::list(conn, id)?))
+        Ok(read::tournament_with_teams(conn, id)?)
     })
     .await?;
     let status = if errors.is_empty() {
@@ -273,7 +273,7 @@ async fn parse_upload(
         let existing = if replace {
             Vec::new()
         } else {
-            teams::startnummern(conn, id)?
+            read::startnummern(conn, id)?
         };
         let parsed = parse_team_csv(&bytes, &existing, t.mode.entrant());
         Ok((t, parsed))
@@ -296,7 +296,7 @@ async fn import_preview(
     let data = match &parsed {
         Ok(_) => {
             db(&state, move |conn| {
-                Ok(uploads::keep(conn, id, actor.id, &bytes)?)
+                Ok(team_writes::keep_upload(conn, id, actor.id, &bytes)?)
             })
             .await?
         }
@@ -345,7 +345,7 @@ async fn import_confirm(
     let actor = post.session.actor().clone();
     let id = path.into_inner();
     let (user, token) = (actor.id, post.form.upload.clone());
-    let bytes = db(&state, move |conn| Ok(uploads::take(conn, id, user, &token)?))
+    let bytes = db(&state, move |conn| Ok(team_writes::take_upload(conn, id, user, &token)?))
         .await?
         .ok_or_else(|| {
             AppError::BadRequest(
@@ -438,7 +438,7 @@ async fn delete_many(
     }
     if post.form.get("confirm").map(String::as_str) != Some("1") {
         let (t, chosen) = db(&state, move |conn| {
-            let rows = teams::list(conn, id)?;
+            let rows = read::teams(conn, id)?;
             Ok((
                 guard::tournament(conn, id)?,
                 rows.into_iter().filter(|r| ids.contains(&r.id)).collect(),

@@ -6,9 +6,9 @@ use super::ctx::Ctx;
 use super::render::{page, page_with, see_other};
 use super::state::{AppState, db};
 use super::views::team_label;
+use crate::app::read;
 use crate::app::{self, guard};
 use crate::db::models::TournamentRow;
-use crate::db::{marathon, results, tournaments, users};
 use crate::domain::form::FieldErrors;
 use crate::domain::format;
 use crate::domain::ids::TournamentId;
@@ -131,10 +131,10 @@ const UNVISAED_NAMED: i64 = 30;
 
 async fn home(state: web::Data<AppState>, user: MaybeUser) -> Result<HttpResponse, AppError> {
     let Some(session) = user.0 else {
-        let any = db(&state, |conn| Ok(users::count(conn)?)).await?;
+        let any = db(&state, |conn| Ok(read::account_count(conn)?)).await?;
         return Ok(see_other(if any == 0 { "/setup" } else { "/login" }));
     };
-    let rows = db(&state, |conn| Ok(tournaments::list(conn)?)).await?;
+    let rows = db(&state, |conn| Ok(read::tournaments(conn)?)).await?;
     page(&ListPage {
         ctx: session.ctx(),
         tournaments: rows.into_iter().map(TournamentView::new).collect(),
@@ -193,28 +193,8 @@ async fn show(
     let id = path.into_inner();
     // Counted in the database: the overview of 5000 teams does not load them.
     let (tournament, teams, counts, running, unvisaed) = db(&state, move |conn| {
-        let tournament = guard::tournament(conn, id)?;
-        let unvisaed = match tournament.closed || tournament.draw_seed.is_none() {
-            true => (0, Vec::new()),
-            false => crate::db::teams::without_final_visa(conn, id, UNVISAED_NAMED)?,
-        };
-        let left = tournaments::tables_left(conn, id)?;
-        let counts = tournaments::passe_counts(conn, id, &left)?;
-        // A Tafel still being played has a result that is not entered yet (one at a table
-        // somebody has left is not counted at all).
-        let mut running: HashMap<u32, usize> = HashMap::new();
-        for (passe, table) in marathon::open_tafeln(conn, id, None)? {
-            if !left.contains(&(passe, table)) && results::at(conn, id, passe, table)?.is_some() {
-                *running.entry(passe).or_default() += 1;
-            }
-        }
-        Ok((
-            tournament,
-            tournaments::team_count(conn, id)?,
-            counts,
-            running,
-            unvisaed,
-        ))
+        let o = read::overview(conn, id, UNVISAED_NAMED)?;
+        Ok((o.tournament, o.teams, o.counts, o.running, o.unvisaed))
     })
     .await?;
     let progress = counts
@@ -270,7 +250,7 @@ async fn edit_form(
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
     let (row, rules) = db(&state, move |conn| {
-        Ok((guard::tournament(conn, id)?, marathon::rules(conn, id)?))
+        Ok(read::tournament_with_rules(conn, id)?)
     })
     .await?;
     page(&FormPage::new(

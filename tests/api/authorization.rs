@@ -211,7 +211,9 @@ async fn a_user_without_the_permission_is_refused_before_the_body_is_read() {
     let id = create_tournament(&leitung, "4", "12").await;
     let path = format!("/tournaments/{id}/teams/import");
     let too_big = vec![b'x'; jassturnier::web::auth::MAX_UPLOAD_BYTES + 1024];
-    let r = kontrolle.upload(&path, too_big.clone(), Some(&kontrolle.csrf)).await;
+    let r = kontrolle
+        .upload(&path, too_big.clone(), Some(&kontrolle.csrf))
+        .await;
     assert_eq!(r.status(), StatusCode::FORBIDDEN);
     // The Leitung may import: the same file is read and refused as too big.
     let r = leitung.upload(&path, too_big, Some(&leitung.csrf)).await;

@@ -10,7 +10,7 @@
 //! an SSE connection touches the database.
 
 use super::model::{Delta, LiveModel};
-use crate::db::tournaments::Published;
+use crate::app::read::Published;
 use crate::web::error::AppError;
 use actix_web::body::{BodySize, MessageBody};
 use actix_web::http::header::{

@@ -3,6 +3,7 @@
 //! phone view.
 
 use super::model::{LiveModel, RowModel, SectionModel};
+use crate::db::Conn;
 use crate::db::tournament_data::TournamentData;
 use crate::domain::format;
 use crate::domain::ids::TournamentId;
@@ -137,7 +138,7 @@ fn parts(
         ("current-passe", passe),
         ("live-progress", entered),
         ("running-tafeln", running),
-        ("updated", format::date_time(crate::db::now())),
+        ("updated", format::date_time(crate::app::read::now())),
         ("clock-box", clock),
         ("podium-box", podium),
         ("legend-marks", marks),
@@ -219,16 +220,11 @@ pub(super) fn render(
 
 pub(super) type LiveData = (TournamentData, Option<ClockView>);
 
-pub(super) fn load_live(conn: &mut crate::db::Conn, id: i32) -> Result<LiveData, AppError> {
-    let data = crate::app::guard::load(conn, TournamentId(id))?;
-    let clock = if data.tournament.mode.has_clock() {
-        let passe = current_progress(&data).map(|p| p.passe).unwrap_or(1);
-        let rules = crate::db::marathon::rules(conn, TournamentId(id))?;
-        let facts = crate::db::marathon::clock(conn, TournamentId(id), passe)?;
-        Some(clock_view(&rules, facts.as_ref()))
-    } else {
-        None
-    };
+pub(super) fn load_live(conn: &mut Conn, id: i32) -> Result<LiveData, AppError> {
+    let (data, clock) = crate::app::read::live(conn, TournamentId(id), |data| {
+        current_progress(data).map(|p| p.passe).unwrap_or(1)
+    })?;
+    let clock = clock.map(|(rules, facts)| clock_view(&rules, facts.as_ref()));
     Ok((data, clock))
 }
 

@@ -4,7 +4,7 @@
 
 use super::super::error::AppError;
 use super::super::state::{AppState, db};
-use crate::db::tournaments;
+use crate::app::read;
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::Method;
@@ -17,7 +17,7 @@ use std::time::Duration;
 const RECONNECT: Duration = Duration::from_secs(1);
 
 pub async fn refresh(state: &web::Data<AppState>) -> Result<(), AppError> {
-    let rows = db(state, |conn| Ok(tournaments::versions(conn)?)).await?;
+    let rows = db(state, |conn| Ok(crate::app::read::published(conn)?)).await?;
     announce(state, &rows);
     Ok(())
 }
@@ -25,7 +25,7 @@ pub async fn refresh(state: &web::Data<AppState>) -> Result<(), AppError> {
 /// Publishes the versions read after a write; the followed pages that changed are rendered
 /// at once, so their viewers get the change as a delta. (A plain tokio task: the poller that
 /// calls this for writes from outside the server is one, and runs outside actix's local set.)
-pub fn announce(state: &web::Data<AppState>, rows: &[tournaments::Published]) {
+pub fn announce(state: &web::Data<AppState>, rows: &[read::Published]) {
     for id in state.live.publish(rows) {
         tokio::spawn(super::render::keep_current(state.clone(), id));
     }
@@ -80,7 +80,7 @@ pub fn spawn_listener(state: web::Data<AppState>, database_url: String) {
         .name("pg-listen".into())
         .spawn(move || {
             loop {
-                let outcome = crate::db::notify::listen(&database_url, |changed| {
+                let outcome = crate::app::read::follow_writes(&database_url, |changed| {
                     let Some(state) = weak.upgrade() else {
                         return ControlFlow::Break(());
                     };

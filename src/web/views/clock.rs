@@ -15,7 +15,7 @@ pub struct ClockView {
 }
 
 pub fn clock_view(rules: &Rules, facts: Option<&ClockFacts>) -> ClockView {
-    let now = crate::db::now();
+    let now = crate::app::read::now();
     let state = clock::state(rules.round_minutes, facts, now);
     let actions = state.actions();
     match state {
