@@ -15,20 +15,10 @@ use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::role::{Actor, Permission};
 use crate::domain::standblatt::{PasseLine, Standblatt};
 use crate::domain::team::TeamStatus;
+pub use crate::domain::withdrawal::Leaving;
 use crate::domain::withdrawal::{self, AbortedQuestion, WithdrawalPlan};
 use serde::Serialize;
 use std::collections::HashMap;
-
-/// What the Leitung asked for: a team leaves "in Passe `passe`".
-pub struct Leaving {
-    pub status: TeamStatus,
-    pub passe: u32,
-    pub reason: Option<String>,
-    /// The answer to "was that Passe aborted?" (None: not asked yet).
-    pub aborted: Option<bool>,
-    /// The tournament version the office saw the confirmation at.
-    pub confirmed_at: Option<i32>,
-}
 
 pub enum LeaveOutcome {
     /// Nothing written: the Passe has a result; ask whether it was aborted.

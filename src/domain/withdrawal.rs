@@ -150,6 +150,74 @@ pub fn plan(
     })
 }
 
+/// A team leaving, as the office asked for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Leaving {
+    pub status: TeamStatus,
+    pub passe: u32,
+    pub reason: Option<String>,
+    /// The answer to "was that Passe aborted?" (None: not asked yet).
+    pub aborted: Option<bool>,
+    /// The tournament version the office saw the confirmation at.
+    pub confirmed_at: Option<i32>,
+}
+
+/// What the office asks of a team's status.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StatusAsk {
+    Reinstate,
+    Leave(Leaving),
+}
+
+/// The status form as typed.
+pub struct StatusTyped<'a> {
+    /// `disqualify`, `withdraw` or `reinstate`.
+    pub action: &'a str,
+    /// The round the team left in.
+    pub passe: &'a str,
+    pub reason: &'a str,
+    /// The answer to "was that Passe aborted?": `ja`, `nein` or nothing yet.
+    pub aborted: &'a str,
+    /// The tournament version the confirmation was shown at.
+    pub confirm: &'a str,
+}
+
+/// The longest reason kept (the Protokoll and the Standblatt show it).
+pub const REASON_CHARS: usize = 500;
+
+/// Reads the status form: what is asked, or the German message why it cannot be.
+pub fn parse_status_ask(typed: &StatusTyped<'_>) -> Result<StatusAsk, String> {
+    let status = match typed.action {
+        "disqualify" => TeamStatus::Disqualifiziert,
+        "withdraw" => TeamStatus::Zurueckgezogen,
+        "reinstate" => return Ok(StatusAsk::Reinstate),
+        _ => return Err("Unbekannte Aktion.".into()),
+    };
+    let passe = typed
+        .passe
+        .trim()
+        .parse::<u32>()
+        .map_err(|_| "Bitte angeben, in welcher Runde das Team ausschied.".to_string())?;
+    let reason: String = typed.reason.trim().chars().take(REASON_CHARS).collect();
+    let reason = Some(reason).filter(|r| !r.is_empty());
+    // A disqualification is a decision against the team: it says why.
+    if status == TeamStatus::Disqualifiziert && reason.is_none() {
+        return Err("Bitte den Grund der Disqualifikation angeben.".into());
+    }
+    let aborted = match typed.aborted {
+        "ja" => Some(true),
+        "nein" => Some(false),
+        _ => None,
+    };
+    Ok(StatusAsk::Leave(Leaving {
+        status,
+        passe,
+        reason,
+        aborted,
+        confirmed_at: typed.confirm.trim().parse().ok(),
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -303,5 +371,50 @@ mod tests {
         assert_eq!(plan.out_passe, 2);
         assert_eq!(plan.affected, vec![TeamId(3)]);
         assert!(!plan.needs_confirmation());
+    }
+
+    #[test]
+    fn the_status_form_reads_what_is_asked_or_says_why_not() {
+        let typed = |action, passe, reason, aborted| StatusTyped {
+            action,
+            passe,
+            reason,
+            aborted,
+            confirm: " 7 ",
+        };
+        assert_eq!(
+            parse_status_ask(&typed("reinstate", "", "", "")),
+            Ok(StatusAsk::Reinstate)
+        );
+        assert_eq!(
+            parse_status_ask(&typed("withdraw", " 3 ", "  ", "nein")),
+            Ok(StatusAsk::Leave(Leaving {
+                status: TeamStatus::Zurueckgezogen,
+                passe: 3,
+                reason: None,
+                aborted: Some(false),
+                confirmed_at: Some(7),
+            }))
+        );
+        let long = "x".repeat(600);
+        match parse_status_ask(&typed("disqualify", "2", &long, "ja")) {
+            Ok(StatusAsk::Leave(l)) => {
+                assert_eq!(l.reason.map(|r| r.chars().count()), Some(REASON_CHARS));
+                assert_eq!(l.aborted, Some(true));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(
+            parse_status_ask(&typed("disqualify", "2", " ", ""))
+                .is_err_and(|m| m.contains("Grund der Disqualifikation"))
+        );
+        assert!(
+            parse_status_ask(&typed("withdraw", "zwei", "", ""))
+                .is_err_and(|m| m.contains("in welcher Runde"))
+        );
+        assert_eq!(
+            parse_status_ask(&typed("explode", "2", "", "")),
+            Err("Unbekannte Aktion.".into())
+        );
     }
 }

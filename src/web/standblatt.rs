@@ -19,6 +19,7 @@ use crate::domain::standblatt::{
 };
 use crate::domain::team::TeamStatus;
 use crate::domain::withdrawal::WithdrawalPlan;
+use crate::domain::withdrawal::{StatusAsk, StatusTyped, parse_status_ask};
 use crate::web::error::AppError;
 use actix_web::{HttpResponse, web};
 use askama::Template;
@@ -351,10 +352,18 @@ async fn set_status(
     let (id, team) = path.into_inner();
     let (tid, team_id) = (id, team);
     let back = safe_back(&post.form.back, format!("/tournaments/{id}/teams/{team}"));
-    let status = match post.form.action.as_str() {
-        "disqualify" => TeamStatus::Disqualifiziert,
-        "withdraw" => TeamStatus::Zurueckgezogen,
-        "reinstate" => {
+    let form = &post.form;
+    let ask = parse_status_ask(&StatusTyped {
+        action: &form.action,
+        passe: &form.passe,
+        reason: &form.reason,
+        aborted: &form.aborted,
+        confirm: &form.confirm,
+    })
+    .map_err(AppError::BadRequest)?;
+    let leaving = match ask {
+        StatusAsk::Leave(leaving) => leaving,
+        StatusAsk::Reinstate => {
             let restored = db(&state, move |conn| {
                 Ok(team_status::reinstate(conn, &actor, tid, team_id)?)
             })
@@ -369,37 +378,8 @@ async fn set_status(
             };
             return flash_redirect(&back, message);
         }
-        _ => return Err(AppError::BadRequest("Unbekannte Aktion.".into())),
     };
-    let passe = post.form.passe.trim().parse::<u32>().map_err(|_| {
-        AppError::BadRequest("Bitte angeben, in welcher Runde das Team ausschied.".into())
-    })?;
-    let reason = Some(
-        post.form
-            .reason
-            .trim()
-            .chars()
-            .take(500)
-            .collect::<String>(),
-    )
-    .filter(|r| !r.is_empty());
-    if status == TeamStatus::Disqualifiziert && reason.is_none() {
-        return Err(AppError::BadRequest(
-            "Bitte den Grund der Disqualifikation angeben.".into(),
-        ));
-    }
-    let aborted = match post.form.aborted.as_str() {
-        "ja" => Some(true),
-        "nein" => Some(false),
-        _ => None,
-    };
-    let leaving = team_status::Leaving {
-        status,
-        passe,
-        reason: reason.clone(),
-        aborted,
-        confirmed_at: post.form.confirm.trim().parse().ok(),
-    };
+    let (status, passe, reason) = (leaving.status, leaving.passe, leaving.reason.clone());
     let (outcome, data) = db(&state, move |conn| {
         let outcome = team_status::leave(conn, &actor, tid, team_id, leaving)?;
         Ok((outcome, guard::load(conn, tid)?))
