@@ -178,6 +178,7 @@ impl NewDraw {
 
 /// Draws the Lose (and, in fixed mode, the tables of every Passe). Redrawing is allowed
 /// until the first result is entered.
+#[tracing::instrument(skip_all, fields(tournament = %id, seed))]
 pub fn draw(
     conn: &mut Conn,
     actor: &Actor,
@@ -528,6 +529,7 @@ impl NextPasse {
 }
 
 /// Per-Passe mode: draws the next Passe among the teams still active.
+#[tracing::instrument(skip_all, fields(tournament = %id))]
 pub fn draw_next_passe(conn: &mut Conn, actor: &Actor, id: TournamentId) -> Result<u32, Refusal> {
     guard::require(actor, Permission::Draw)?;
     with_einzel_draw(

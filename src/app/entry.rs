@@ -37,6 +37,7 @@ pub enum Typed {
 /// Parses and saves a typed result (new, or a correction when the form carries the
 /// version it was made against) in one transaction, against the round as stored at that
 /// moment. Reads only the table concerned, so its cost does not grow with the tournament.
+#[tracing::instrument(skip_all, fields(tournament = %id, passe))]
 pub fn save_typed(
     conn: &mut Conn,
     actor: &Actor,

@@ -69,6 +69,7 @@ impl ImportedResults {
 /// Writes an imported set of table results; any table already entered refuses the whole
 /// file. With double entry a file is the importing account's entry like a typed one: it
 /// does not count before a second, independent entry (or confirms one waiting).
+#[tracing::instrument(skip_all, fields(tournament = %id, tables = tables.len()))]
 pub fn import_results(
     conn: &mut Conn,
     actor: &Actor,
@@ -429,6 +430,7 @@ fn imported_visa(visa: &Option<transfer::VisaJson>) -> VisaMark {
 /// Imports a tournament export as a new tournament; all or nothing. It is checked like typed
 /// input first; it creates no accounts: visas and audit entries keep their author's name and
 /// time as data ("importiert: NAME").
+#[tracing::instrument(skip_all)]
 pub fn import_tournament(
     conn: &mut Conn,
     actor: &Actor,

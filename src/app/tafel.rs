@@ -17,6 +17,7 @@ use crate::domain::result::TableScore;
 use crate::domain::role::{Actor, Permission, ResultWrite};
 
 /// Starts, pauses, resumes or ends (gong) the clock of a Spielrunde.
+#[tracing::instrument(skip_all, fields(tournament = %id, passe))]
 pub fn clock_action(
     conn: &mut Conn,
     actor: &Actor,
@@ -94,6 +95,7 @@ impl TafelChange {
 /// Applies one change to a Tafel, recomputes it from its first line, and writes the
 /// Striche as the table's result, all in one transaction. A visaed result may only be
 /// changed by those who may correct visaed results; the change removes the visas.
+#[tracing::instrument(skip_all, fields(tournament = %id, passe, table))]
 pub fn change_tafel(
     conn: &mut Conn,
     actor: &Actor,

@@ -116,6 +116,7 @@ fn audit_change(
 }
 
 /// Disqualifies or withdraws a team: asks, asks for confirmation, or does it.
+#[tracing::instrument(skip_all, fields(tournament = %id, team = %team))]
 pub fn leave(
     conn: &mut Conn,
     actor: &Actor,
@@ -206,6 +207,7 @@ pub fn leave(
 /// Undoes a disqualification or withdrawal: the results come back with their visas (they
 /// were never deleted), and every final visa that fell is restored when its total is again
 /// the visaed one and every Passe is still visaed.
+#[tracing::instrument(skip_all, fields(tournament = %id, team = %team))]
 pub fn reinstate(
     conn: &mut Conn,
     actor: &Actor,

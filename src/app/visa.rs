@@ -12,6 +12,7 @@ use crate::domain::role::{Actor, Permission};
 use crate::domain::standblatt;
 
 /// Visas one Passe of one team, or (team None) both teams of the table.
+#[tracing::instrument(skip_all, fields(tournament = %id, passe, table))]
 pub fn visa(
     conn: &mut Conn,
     actor: &Actor,
@@ -96,6 +97,7 @@ fn visa_sides(
 /// Visas both teams of every listed table at once (the Kontrolleur's desk), exactly as the
 /// confirmation listed them: `(table, result version)`. A table that changed since, or is
 /// no longer final, refuses the whole batch, so nothing is visaed unseen.
+#[tracing::instrument(skip_all, fields(tournament = %id, passe, tables = tables.len()))]
 pub fn visa_tables(
     conn: &mut Conn,
     actor: &Actor,
@@ -147,6 +149,7 @@ pub fn visa_tables(
 }
 
 /// The final visa of a team's total, given only when every Passe is visiert.
+#[tracing::instrument(skip_all, fields(tournament = %id, team = %team))]
 pub fn final_visa(
     conn: &mut Conn,
     actor: &Actor,

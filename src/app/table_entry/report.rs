@@ -59,6 +59,7 @@ pub enum Done {
 }
 
 /// A phone's report, confirmation or dispute, for the team its token was admitted for.
+#[tracing::instrument(skip_all, fields(tournament = %id))]
 pub fn act(
     conn: &mut Conn,
     id: TournamentId,
@@ -440,6 +441,7 @@ fn write_result(
 
 /// The office (Büro, Kontrolleur or Leitung) decides a table's report: takes the reported
 /// version or the disputing team's. `seen` is the report's version shown to the user.
+#[tracing::instrument(skip_all, fields(tournament = %id, passe, table))]
 pub fn decide(
     conn: &mut Conn,
     actor: &Actor,
