@@ -46,14 +46,14 @@ impl Cached {
 
 #[derive(Default)]
 pub struct PublicCache {
-    entries: Mutex<HashMap<(i32, String), Arc<Cached>>>,
+    entries: Mutex<HashMap<(TournamentId, String), Arc<Cached>>>,
     /// One render at a time: a new version makes the first request render it, the others
     /// wait for that one instead of rendering it too.
     rendering: tokio::sync::Mutex<()>,
 }
 
 impl PublicCache {
-    fn hit(&self, id: i32, key: &str, version: i32) -> Option<Arc<Cached>> {
+    fn hit(&self, id: TournamentId, key: &str, version: i32) -> Option<Arc<Cached>> {
         let entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         entries
             .get(&(id, key.to_string()))
@@ -61,7 +61,7 @@ impl PublicCache {
             .cloned()
     }
 
-    fn keep(&self, id: i32, key: String, cached: Arc<Cached>) {
+    fn keep(&self, id: TournamentId, key: String, cached: Arc<Cached>) {
         let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         let version = cached.version;
         entries.retain(|(t, _), c| *t != id || c.version >= version);
@@ -96,8 +96,6 @@ where
     F: FnOnce() -> Fut,
     Fut: Future<Output = Result<HttpResponse, AppError>>,
 {
-    // The hub and this cache key their pages by the id's number.
-    let id = id.0;
     let Some((version, public)) = live.state(id).filter(|_| anonymous) else {
         return make().await;
     };

@@ -547,7 +547,11 @@ async fn the_live_page_updates_without_a_reload() {
     leitung
         .post_ok(&format!("/tournaments/{id}/passen/1/tables/2/visa"), &[])
         .await;
-    let version = app.live.state(id).unwrap().0;
+    let version = app
+        .live
+        .state(jassturnier::domain::ids::TournamentId(id))
+        .unwrap()
+        .0;
     s.wait_for(
         &format!("return document.body.dataset.version === '{version}'"),
         "the last version on the live page",

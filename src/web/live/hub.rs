@@ -11,6 +11,7 @@
 
 use super::model::{Delta, LiveModel};
 use crate::app::read::Published;
+use crate::domain::ids::TournamentId;
 use crate::web::error::AppError;
 use actix_web::body::{BodySize, MessageBody};
 use actix_web::http::header::{
@@ -49,7 +50,12 @@ pub struct CachedPage {
 }
 
 impl CachedPage {
-    pub(super) fn new(id: i32, model: LiveModel, phone_base: String, html: String) -> Self {
+    pub(super) fn new(
+        id: TournamentId,
+        model: LiveModel,
+        phone_base: String,
+        html: String,
+    ) -> Self {
         let version = model.version;
         let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
         let gzip = encoder
@@ -120,11 +126,11 @@ struct Step {
 const STEPS_KEPT: usize = 64;
 
 pub struct LiveHub {
-    tournaments: Mutex<HashMap<i32, Announced>>,
-    pages: Mutex<HashMap<i32, Arc<CachedPage>>>,
-    steps: Mutex<HashMap<i32, Steps>>,
+    tournaments: Mutex<HashMap<TournamentId, Announced>>,
+    pages: Mutex<HashMap<TournamentId, Arc<CachedPage>>>,
+    steps: Mutex<HashMap<TournamentId, Steps>>,
     /// Tournaments whose page one request is re-rendering right now.
-    rendering: Mutex<std::collections::HashSet<i32>>,
+    rendering: Mutex<std::collections::HashSet<TournamentId>>,
     /// Permits to send a page body; see [`PAGES_IN_FLIGHT`].
     senders: Arc<Semaphore>,
     /// Bumped whenever a render ends (stored or not): requests that found no page at all
@@ -196,7 +202,7 @@ impl MessageBody for PermittedBody {
 /// Held by the one request that re-renders a tournament's page; released on drop.
 pub(super) struct RenderTicket<'a> {
     hub: &'a LiveHub,
-    id: i32,
+    id: TournamentId,
 }
 
 impl Drop for RenderTicket<'_> {
@@ -216,11 +222,11 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 impl LiveHub {
     /// Takes the current version and visibility of every tournament; returns the public
     /// ones whose version changed and that open pages follow (their page is re-rendered).
-    pub fn publish(&self, rows: &[Published]) -> Vec<i32> {
+    pub fn publish(&self, rows: &[Published]) -> Vec<TournamentId> {
         let mut changed = Vec::new();
         let mut tournaments = lock(&self.tournaments);
         for row in rows {
-            let (id, version, public) = (row.id.0, row.version, row.public);
+            let (id, version, public) = (row.id, row.version, row.public);
             match tournaments.get_mut(&id) {
                 Some(entry) => {
                     let moved = entry.version != version;
@@ -245,14 +251,14 @@ impl LiveHub {
     }
 
     /// (version, public) as last published; None for an unknown tournament.
-    pub fn state(&self, id: i32) -> Option<(i32, bool)> {
+    pub fn state(&self, id: TournamentId) -> Option<(i32, bool)> {
         lock(&self.tournaments)
             .get(&id)
             .map(|p| (p.version, p.public))
     }
 
     /// Follows the rendered versions of a tournament's page.
-    pub(super) fn follow(&self, id: i32) -> watch::Receiver<i32> {
+    pub(super) fn follow(&self, id: TournamentId) -> watch::Receiver<i32> {
         let rendered = self.cached_version(id).unwrap_or(-1);
         lock(&self.steps)
             .entry(id)
@@ -264,13 +270,13 @@ impl LiveHub {
             .subscribe()
     }
 
-    fn cached_version(&self, id: i32) -> Option<i32> {
+    fn cached_version(&self, id: TournamentId) -> Option<i32> {
         lock(&self.pages).get(&id).map(|p| p.version)
     }
 
     /// The events that bring a page from version `from` to `to`: the deltas in between, or
     /// a reset when they are not all known (an unknown or too old base).
-    fn events_between(&self, id: i32, from: Option<i32>, to: i32) -> Bytes {
+    fn events_between(&self, id: TournamentId, from: Option<i32>, to: i32) -> Bytes {
         let steps = lock(&self.steps);
         let log = steps.get(&id).map(|s| &s.log);
         let mut events = Vec::new();
@@ -288,7 +294,7 @@ impl LiveHub {
         Bytes::from(events)
     }
 
-    pub(super) fn cached(&self, id: i32, version: i32) -> Option<Arc<CachedPage>> {
+    pub(super) fn cached(&self, id: TournamentId, version: i32) -> Option<Arc<CachedPage>> {
         lock(&self.pages)
             .get(&id)
             .filter(|p| p.version == version)
@@ -296,12 +302,12 @@ impl LiveHub {
     }
 
     /// The latest page of any version, to serve while another request renders the new one.
-    pub(super) fn latest(&self, id: i32) -> Option<Arc<CachedPage>> {
+    pub(super) fn latest(&self, id: TournamentId) -> Option<Arc<CachedPage>> {
         lock(&self.pages).get(&id).cloned()
     }
 
     /// Single flight: only one request renders a tournament's page at a time.
-    pub(super) fn start_render(&self, id: i32) -> Option<RenderTicket<'_>> {
+    pub(super) fn start_render(&self, id: TournamentId) -> Option<RenderTicket<'_>> {
         // The guard must be gone before a ticket can exist: dropping one takes the lock.
         let started = lock(&self.rendering).insert(id);
         started.then(|| RenderTicket { hub: self, id })
@@ -325,7 +331,7 @@ impl LiveHub {
 
     /// Keeps a newly rendered page, with the step from the page before it (`delta`, when
     /// it was computed against that page), and tells the open pages.
-    pub(super) fn store(&self, id: i32, page: Arc<CachedPage>, delta: Option<Delta>) {
+    pub(super) fn store(&self, id: TournamentId, page: Arc<CachedPage>, delta: Option<Delta>) {
         let mut pages = lock(&self.pages);
         let base = pages.get(&id).map(|old| old.version);
         if base.is_some_and(|base| base >= page.version) {
@@ -414,7 +420,7 @@ fn reset_event(version: i32) -> Bytes {
 /// reset when they are not known, and a keep-alive comment when nothing happens.
 pub(super) fn page_events(
     hub: Arc<LiveHub>,
-    id: i32,
+    id: TournamentId,
     rendered: watch::Receiver<i32>,
     known: Option<i32>,
 ) -> HttpResponse {
@@ -467,13 +473,17 @@ mod tests {
     fn publishing_names_the_followed_public_tournaments_that_changed() {
         let hub = LiveHub::default();
         hub.publish(&published(&[(1, 5, true), (2, 1, false), (3, 1, true)]));
-        let _first = hub.follow(1);
-        let _second = hub.follow(2);
+        let _first = hub.follow(TournamentId(1));
+        let _second = hub.follow(TournamentId(2));
         let changed = hub.publish(&published(&[(1, 6, true), (2, 2, false), (3, 2, true)]));
-        assert_eq!(changed, vec![1], "2 is not public, nobody follows 3");
+        assert_eq!(
+            changed,
+            vec![TournamentId(1)],
+            "2 is not public, nobody follows 3"
+        );
         assert!(hub.publish(&published(&[(1, 6, true)])).is_empty());
-        assert_eq!(hub.state(2), Some((2, false)));
-        assert_eq!(hub.state(4), None);
+        assert_eq!(hub.state(TournamentId(2)), Some((2, false)));
+        assert_eq!(hub.state(TournamentId(4)), None);
     }
 
     fn page(version: i32, etag: &str) -> Arc<CachedPage> {
@@ -495,12 +505,12 @@ mod tests {
     #[test]
     fn the_cache_serves_only_the_current_version() {
         let hub = LiveHub::default();
-        hub.store(1, page(3, "a"), None);
-        assert!(hub.cached(1, 3).is_some());
-        assert!(hub.cached(1, 4).is_none());
+        hub.store(TournamentId(1), page(3, "a"), None);
+        assert!(hub.cached(TournamentId(1), 3).is_some());
+        assert!(hub.cached(TournamentId(1), 4).is_none());
         // A slow render of an older version never replaces a newer page.
-        hub.store(1, page(2, "b"), None);
-        assert_eq!(hub.cached(1, 3).unwrap().etag, "a");
+        hub.store(TournamentId(1), page(2, "b"), None);
+        assert_eq!(hub.cached(TournamentId(1), 3).unwrap().etag, "a");
     }
 
     fn text(bytes: Bytes) -> String {
@@ -510,9 +520,9 @@ mod tests {
     #[test]
     fn followers_get_the_deltas_they_miss_or_a_reset() {
         let hub = LiveHub::default();
-        let mut rendered = hub.follow(1);
+        let mut rendered = hub.follow(TournamentId(1));
         assert_eq!(*rendered.borrow_and_update(), -1, "nothing rendered yet");
-        hub.store(1, page(3, "a"), None);
+        hub.store(TournamentId(1), page(3, "a"), None);
         assert_eq!(*rendered.borrow_and_update(), 3);
         let delta = |base, v| Delta {
             v,
@@ -522,13 +532,13 @@ mod tests {
             gone: Vec::new(),
             ranks: Vec::new(),
         };
-        hub.store(1, page(4, "b"), Some(delta(3, 4)));
+        hub.store(TournamentId(1), page(4, "b"), Some(delta(3, 4)));
         // A delta computed against another page than the one stored before is not sent.
-        hub.store(1, page(5, "c"), Some(delta(3, 5)));
-        hub.store(1, page(6, "d"), Some(delta(5, 6)));
-        let four = text(hub.events_between(1, Some(3), 4));
+        hub.store(TournamentId(1), page(5, "c"), Some(delta(3, 5)));
+        hub.store(TournamentId(1), page(6, "d"), Some(delta(5, 6)));
+        let four = text(hub.events_between(TournamentId(1), Some(3), 4));
         assert!(four.starts_with("event: delta\nid: 4\ndata: {"), "{four}");
-        let six = text(hub.events_between(1, Some(3), 6));
+        let six = text(hub.events_between(TournamentId(1), Some(3), 6));
         assert_eq!(
             six.matches("event: ").collect::<Vec<_>>().len(),
             3,
@@ -536,29 +546,29 @@ mod tests {
         );
         assert!(six.contains("event: reset\nid: 5\ndata: 5\n\n"));
         assert_eq!(
-            text(hub.events_between(1, Some(2), 6)),
+            text(hub.events_between(TournamentId(1), Some(2), 6)),
             "event: reset\nid: 6\ndata: 6\n\n",
             "an unknown base"
         );
         assert_eq!(
-            text(hub.events_between(1, None, 6)),
+            text(hub.events_between(TournamentId(1), None, 6)),
             "event: reset\nid: 6\ndata: 6\n\n"
         );
-        assert!(text(hub.events_between(1, Some(6), 6)).is_empty());
+        assert!(text(hub.events_between(TournamentId(1), Some(6), 6)).is_empty());
     }
 
     #[test]
     fn only_one_render_at_a_time() {
         let hub = LiveHub::default();
-        let ticket = hub.start_render(1);
+        let ticket = hub.start_render(TournamentId(1));
         assert!(ticket.is_some());
-        assert!(hub.start_render(1).is_none());
+        assert!(hub.start_render(TournamentId(1)).is_none());
         assert!(
-            hub.start_render(2).is_some(),
+            hub.start_render(TournamentId(2)).is_some(),
             "other tournaments are independent"
         );
         drop(ticket);
-        assert!(hub.start_render(1).is_some());
+        assert!(hub.start_render(TournamentId(1)).is_some());
     }
 
     #[tokio::test]
@@ -642,7 +652,7 @@ mod tests {
             parts: Vec::new(),
             sections: Vec::new(),
         };
-        let page = CachedPage::new(7, model, String::new(), html.clone());
+        let page = CachedPage::new(TournamentId(7), model, String::new(), html.clone());
         let mut unpacked = String::new();
         std::io::Read::read_to_string(
             &mut flate2::read::GzDecoder::new(&page.gzip.unwrap()[..]),

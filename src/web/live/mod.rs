@@ -34,8 +34,7 @@ async fn live(
     path: web::Path<TournamentId>,
     query: web::Query<LiveQuery>,
 ) -> Result<HttpResponse, AppError> {
-    // The hub keys its pages by the id's number.
-    let id = path.into_inner().0;
+    let id = path.into_inner();
     if state.live.state(id).is_none() {
         refresh(&state).await?;
     }
@@ -53,20 +52,16 @@ async fn live(
     };
     // The page holds its QR code, made from the address the request came by.
     let key = format!("live?nr={own}@{base}");
-    super::public_cache::serve(
-        (&state.live, &state.public_cache),
-        true,
-        TournamentId(id),
-        key,
-        || own_page(&state, id, own, base),
-    )
+    super::public_cache::serve((&state.live, &state.public_cache), true, id, key, || {
+        own_page(&state, id, own, base)
+    })
     .await
 }
 
 /// The live page with one team's line on top (`?nr=`, for phones without JavaScript).
 async fn own_page(
     state: &web::Data<AppState>,
-    id: i32,
+    id: TournamentId,
     own: i32,
     base: String,
 ) -> Result<HttpResponse, AppError> {
@@ -93,7 +88,7 @@ async fn own_page(
 async fn shared_page(
     state: &web::Data<AppState>,
     req: &HttpRequest,
-    id: i32,
+    id: TournamentId,
     version: i32,
     base: String,
 ) -> Result<HttpResponse, AppError> {
@@ -137,7 +132,7 @@ async fn events(
     path: web::Path<TournamentId>,
     query: web::Query<EventsQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let id = path.into_inner().0;
+    let id = path.into_inner();
     if state.live.state(id).is_none() {
         refresh(&state).await?;
     }

@@ -220,8 +220,8 @@ pub(super) fn render(
 
 pub(super) type LiveData = (TournamentData, Option<ClockView>);
 
-pub(super) fn load_live(conn: &mut Conn, id: i32) -> Result<LiveData, AppError> {
-    let (data, clock) = crate::app::read::live(conn, TournamentId(id), |data| {
+pub(super) fn load_live(conn: &mut Conn, id: TournamentId) -> Result<LiveData, AppError> {
+    let (data, clock) = crate::app::read::live(conn, id, |data| {
         current_progress(data).map(|p| p.passe).unwrap_or(1)
     })?;
     let clock = clock.map(|(rules, facts)| clock_view(&rules, facts.as_ref()));

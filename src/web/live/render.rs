@@ -4,6 +4,7 @@
 use super::hub::CachedPage;
 use super::model::{Delta, diff};
 use super::page::{live_view, load_live, render};
+use crate::domain::ids::TournamentId;
 use crate::web::error::AppError;
 use crate::web::hall::default_phone_base;
 use crate::web::state::AppState;
@@ -14,7 +15,7 @@ use std::sync::Arc;
 /// the page before, and wakes the open pages. The caller holds the render ticket.
 pub(super) async fn render_shared(
     state: &web::Data<AppState>,
-    id: i32,
+    id: TournamentId,
     base: String,
 ) -> Result<Option<Arc<CachedPage>>, AppError> {
     let previous = state.live.latest(id);
@@ -43,7 +44,7 @@ pub(super) async fn render_shared(
 
 /// Renders a followed tournament's page after a change, so that the open pages get their
 /// delta without asking; one render at a time, again until the page is current.
-pub async fn keep_current(state: web::Data<AppState>, id: i32) {
+pub async fn keep_current(state: web::Data<AppState>, id: TournamentId) {
     loop {
         let Some(ticket) = state.live.start_render(id) else {
             // The render in flight looks again when it ends.
@@ -60,7 +61,7 @@ pub async fn keep_current(state: web::Data<AppState>, id: i32) {
             .latest(id)
             .map_or_else(|| default_phone_base(&state), |p| p.phone_base.clone());
         if let Err(e) = render_shared(&state, id, base).await {
-            tracing::warn!(error = %e, tournament = id, "live page not rendered");
+            tracing::warn!(error = %e, tournament = %id, "live page not rendered");
             return;
         }
         drop(ticket);
