@@ -205,13 +205,34 @@ async fn show(
     query: web::Query<RankingQuery>,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
-    let key = format!("html{}", query.official.is_some());
+    served(&state, &user, id, "html", &query, || {
+        make_page(&state, &user, id, &query)
+    })
+    .await
+}
+
+/// A public Rangliste format (`html`, `pdf`, `csv`, `json`): anonymous visitors get it from
+/// the public cache, rendered once per version, format and official/provisional; logged-in
+/// users get it made fresh by `make`.
+pub(super) async fn served<F, Fut>(
+    state: &web::Data<AppState>,
+    user: &MaybeUser,
+    id: TournamentId,
+    format: &str,
+    query: &RankingQuery,
+    make: F,
+) -> Result<HttpResponse, AppError>
+where
+    F: FnOnce() -> Fut,
+    Fut: std::future::Future<Output = Result<HttpResponse, AppError>>,
+{
+    let key = format!("{format}{}", query.official.is_some());
     super::public_cache::serve(
         (&state.live, &state.public_cache),
         user.0.is_none(),
         id,
         key,
-        || make_page(&state, &user, id, &query),
+        make,
     )
     .await
 }

@@ -2,9 +2,9 @@
 //! served to anonymous visitors from the public cache (one rendering per version).
 
 use super::auth::MaybeUser;
-use super::public_cache;
 use super::ranking::{
     MARKS_LEGEND, RankingQuery, RowView, SectionView, any_marks, ensure_visible, ranking_view,
+    served,
 };
 use super::state::AppState;
 use crate::db::tournament_data::TournamentData;
@@ -37,14 +37,9 @@ async fn ranking_pdf(
     query: web::Query<RankingQuery>,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
-    let key = format!("pdf{}", query.official.is_some());
-    public_cache::serve(
-        (&state.live, &state.public_cache),
-        user.0.is_none(),
-        id,
-        key,
-        || make_ranking_pdf(&state, &user, id, &query),
-    )
+    served(&state, &user, id, "pdf", &query, || {
+        make_ranking_pdf(&state, &user, id, &query)
+    })
     .await
 }
 
@@ -112,14 +107,9 @@ async fn ranking_csv(
     query: web::Query<RankingQuery>,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
-    let key = format!("csv{}", query.official.is_some());
-    public_cache::serve(
-        (&state.live, &state.public_cache),
-        user.0.is_none(),
-        id,
-        key,
-        || make_ranking_csv(&state, &user, id, &query),
-    )
+    served(&state, &user, id, "csv", &query, || {
+        make_ranking_csv(&state, &user, id, &query)
+    })
     .await
 }
 
@@ -233,14 +223,9 @@ async fn ranking_json(
     query: web::Query<RankingQuery>,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
-    let key = format!("json{}", query.official.is_some());
-    public_cache::serve(
-        (&state.live, &state.public_cache),
-        user.0.is_none(),
-        id,
-        key,
-        || make_ranking_json(&state, &user, id, &query),
-    )
+    served(&state, &user, id, "json", &query, || {
+        make_ranking_json(&state, &user, id, &query)
+    })
     .await
 }
 
