@@ -66,6 +66,18 @@ impl ImportedResults {
     }
 }
 
+/// An imported table as a new result: no stored version to match, no Striche, no reason.
+fn new_entry(t: &ImportedTable) -> TableEntry {
+    TableEntry {
+        passe: t.passe,
+        table: t.table,
+        score: t.score,
+        expected_version: None,
+        details: None,
+        reason: None,
+    }
+}
+
 /// Writes an imported set of table results; any table already entered refuses the whole
 /// file. With double entry a file is the importing account's entry like a typed one: it
 /// does not count before a second, independent entry (or confirms one waiting).
@@ -91,17 +103,7 @@ pub fn import_results(
         // The usual import (new results only, nothing waiting from the tables): written
         // together, a few statements for hundreds of tables.
         if !double {
-            let entries: Vec<TableEntry> = tables
-                .iter()
-                .map(|t| TableEntry {
-                    passe: t.passe,
-                    table: t.table,
-                    score: t.score,
-                    expected_version: None,
-                    details: None,
-                    reason: None,
-                })
-                .collect();
+            let entries: Vec<TableEntry> = tables.iter().map(new_entry).collect();
             if let Some(written) = write_new_many(conn, Writer::Office(actor), &data, &entries)? {
                 imported.counted = written.len();
                 finish_result_writes(conn, id, before.as_deref())?;
@@ -109,14 +111,7 @@ pub fn import_results(
             }
         }
         for t in tables {
-            let entry = TableEntry {
-                passe: t.passe,
-                table: t.table,
-                score: t.score,
-                expected_version: None,
-                details: None,
-                reason: None,
-            };
+            let entry = new_entry(t);
             let here = |message: String| {
                 Refusal::invalid(format!(
                     "Zeile {}: {} {}, Tisch {}: {message} Nichts wurde importiert.",

@@ -62,19 +62,7 @@ pub fn record_many<'a, B: Serialize + 'a, A: Serialize + 'a>(
     let at = now();
     let rows = entries
         .into_iter()
-        .map(|(entry, before, after)| {
-            Ok(NewAudit {
-                at,
-                user_id: Some(actor.id),
-                username: actor.username.as_str(),
-                tournament_id: entry.tournament,
-                entity: entry.event.entity(),
-                entity_id: entry.entity_id,
-                action: entry.event.action(),
-                before: to_json(before)?,
-                after: to_json(after)?,
-            })
-        })
+        .map(|(entry, before, after)| audit_row(at, Author::User(actor), &entry, before, after))
         .collect::<QueryResult<Vec<_>>>()?;
     for chunk in rows.chunks(BATCH_ROWS) {
         super::on_backend!(conn, |c| diesel::insert_into(audit_log::table)
@@ -92,24 +80,35 @@ pub fn record_as<B: Serialize, A: Serialize>(
     before: Option<&B>,
     after: Option<&A>,
 ) -> QueryResult<()> {
+    diesel::insert_into(audit_log::table)
+        .values(audit_row(now(), author, &entry, before, after)?)
+        .execute(conn)?;
+    Ok(())
+}
+
+/// The stored row of one entry.
+fn audit_row<'a, B: Serialize, A: Serialize>(
+    at: chrono::NaiveDateTime,
+    author: Author<'a>,
+    entry: &Entry,
+    before: Option<&B>,
+    after: Option<&A>,
+) -> QueryResult<NewAudit<'a>> {
     let (user_id, username) = match author {
         Author::User(actor) => (Some(actor.id), actor.username.as_str()),
         Author::Named(name) => (None, name),
     };
-    diesel::insert_into(audit_log::table)
-        .values(NewAudit {
-            at: now(),
-            user_id,
-            username,
-            tournament_id: entry.tournament,
-            entity: entry.event.entity(),
-            entity_id: entry.entity_id,
-            action: entry.event.action(),
-            before: to_json(before)?,
-            after: to_json(after)?,
-        })
-        .execute(conn)?;
-    Ok(())
+    Ok(NewAudit {
+        at,
+        user_id,
+        username,
+        tournament_id: entry.tournament,
+        entity: entry.event.entity(),
+        entity_id: entry.entity_id,
+        action: entry.event.action(),
+        before: to_json(before)?,
+        after: to_json(after)?,
+    })
 }
 
 pub fn list(
