@@ -10,7 +10,7 @@ use jassturnier::pdf::documents::{
 };
 use std::time::Instant;
 
-const TEAMS: i32 = 1000;
+const TEAMS: u32 = 1000;
 const PASSEN: u32 = 8;
 
 fn header() -> Header {
@@ -33,10 +33,10 @@ fn main() {
             lines: (1..=PASSEN)
                 .map(|p| SheetLine {
                     round: p,
-                    table: ((n as u32 + p * 13) % 500 + 1).to_string(),
+                    table: ((n + p * 13) % 500 + 1).to_string(),
                     seat: String::new(),
                     partner: String::new(),
-                    opponent: format!("{} Gegner-Team Wädenswil", (n as u32 + p) % 1000 + 1),
+                    opponent: format!("{} Gegner-Team Wädenswil", (n + p) % 1000 + 1),
                     points: "1'020".into(),
                     visa: "kontrolle 14:02".into(),
                 })

@@ -9,6 +9,7 @@ use super::result_write::{
 use crate::db::audit::{AuditEvent, PendingAction};
 use crate::db::models::PendingEntry;
 use crate::db::tournament_data::TournamentData;
+use crate::db::types::Nat;
 use crate::db::{Conn, audit, results, tournaments};
 use crate::domain::double_entry::{Decision, Typed, decide};
 use crate::domain::role::{Actor, Role};
@@ -91,13 +92,13 @@ pub(super) fn enter(
             let entry = PendingEntry {
                 id: 0,
                 tournament_id: id,
-                passe: passe as i32,
-                table_no: table as i32,
+                passe: Nat::of(passe)?,
+                table_no: Nat::of(table)?,
                 user_id: actor.id,
-                points_a: new.score.points_a as i32,
-                points_b: new.score.points_b as i32,
-                matches_a: new.score.matches_a as i32,
-                matches_b: new.score.matches_b as i32,
+                points_a: Nat::of(new.score.points_a)?,
+                points_b: Nat::of(new.score.points_b)?,
+                matches_a: Nat::of(new.score.matches_a)?,
+                matches_b: Nat::of(new.score.matches_b)?,
                 created_at: crate::db::now(),
             };
             let action = if decision == Decision::Resolve {

@@ -99,17 +99,20 @@ enum Attempt<T> {
 fn with_einzel_draw<S, T>(
     conn: &mut Conn,
     id: TournamentId,
-    compute: &mut dyn FnMut(&EinzelInput) -> EinzelDrawn,
+    compute: &mut dyn FnMut(&EinzelInput) -> diesel::QueryResult<EinzelDrawn>,
     read: impl Fn(&mut Conn) -> Result<S, Refusal>,
     input_of: impl Fn(&S) -> Option<EinzelInput>,
     write: impl Fn(&mut Conn, S, Option<EinzelDrawn>) -> Result<T, Refusal>,
 ) -> Result<T, Refusal> {
     for _ in 0..DRAW_ATTEMPTS {
         let state = read(conn)?;
-        let planned = input_of(&state).map(|input| {
-            let drawn = compute(&input);
-            (input, drawn)
-        });
+        let planned = match input_of(&state) {
+            Some(input) => {
+                let drawn = compute(&input)?;
+                Some((input, drawn))
+            }
+            None => None,
+        };
         let attempt = write_tx(conn, Lock::Tournament(id), |conn| {
             let state = read(conn)?;
             let drawn = match (input_of(&state), planned) {
@@ -169,7 +172,7 @@ impl NewDraw {
             absent: Vec::new(),
             clubs: clubs_of(&self.tournament, &self.all_teams),
             first: 1,
-            passen: self.tournament.passen as u32,
+            passen: self.tournament.passen.get(),
             mode,
             seed,
         })
@@ -197,7 +200,7 @@ pub fn draw_computing(
     id: TournamentId,
     mode: DrawMode,
     seed: u64,
-    compute: &mut dyn FnMut(&EinzelInput) -> EinzelDrawn,
+    compute: &mut dyn FnMut(&EinzelInput) -> diesel::QueryResult<EinzelDrawn>,
 ) -> Result<(), Refusal> {
     guard::require(actor, Permission::Draw)?;
     with_einzel_draw(
@@ -240,7 +243,7 @@ fn write_draw(
     let team_of_los = |los: u32| lose[los as usize - 1];
     let clubs = clubs_of(&tournament, &all_teams);
     let draws: Vec<PasseDraw<TeamId>> = match mode {
-        DrawMode::Fest => schedule::fixed_schedule(lose.len() as u32, tournament.passen as u32)
+        DrawMode::Fest => schedule::fixed_schedule(lose.len() as u32, tournament.passen.get())
             .into_iter()
             .map(|d| PasseDraw {
                 tables: d
@@ -260,7 +263,7 @@ fn write_draw(
                 active: &active,
                 history: &[],
                 passe: 1,
-                passen: tournament.passen as u32,
+                passen: tournament.passen.get(),
                 seed,
                 clubs: &clubs,
             })
@@ -269,7 +272,7 @@ fn write_draw(
     };
     let mut rows = Vec::new();
     for (index, d) in draws.iter().enumerate() {
-        rows.extend(seats::rows_of(id, index as u32 + 1, d));
+        rows.extend(seats::rows_of(id, index as u32 + 1, d)?);
     }
     seats::insert(conn, &rows)?;
     tournaments::set_draw(conn, id, mode, seed)?;
@@ -297,7 +300,7 @@ fn write_draw(
 
 /// Einzelschieber: draws the Passen from Passe `first` on (all of them, or the next one),
 /// after `history`, for the players in index order.
-pub fn compute_einzel(input: &EinzelInput) -> EinzelDrawn {
+pub fn compute_einzel(input: &EinzelInput) -> diesel::QueryResult<EinzelDrawn> {
     let EinzelInput {
         id,
         ref players,
@@ -334,13 +337,13 @@ pub fn compute_einzel(input: &EinzelInput) -> EinzelDrawn {
             first + offset as u32,
             &tables,
             &spielfrei,
-        ));
+        )?);
     }
     let schedule: Vec<EinzelPasse> = history.iter().chain(&drawn).cloned().collect();
-    EinzelDrawn {
+    Ok(EinzelDrawn {
         rows,
         quality: einzel_draw::quality(players.len(), &schedule, clubs),
-    }
+    })
 }
 
 /// The plans of per-Passe draws last drawn: a plan is the same for the same request, and a
@@ -472,7 +475,7 @@ fn next_passe(conn: &mut Conn, id: TournamentId) -> Result<NextPasse, Refusal> {
     let passe = draw::next_passe(DrawState {
         mode: tournament.draw_seed.map(|_| tournament.draw_mode),
         drawn_passen: data.drawn_passen(),
-        passen: tournament.passen as u32,
+        passen: tournament.passen.get(),
         active_teams: active.len(),
         entrant: tournament.mode.entrant(),
     })?;
@@ -521,7 +524,7 @@ impl NextPasse {
             absent,
             clubs: clubs_of(&self.tournament, &self.data.teams),
             first: self.passe,
-            passen: (self.tournament.passen as u32).saturating_sub(self.passe) + 1,
+            passen: self.tournament.passen.get().saturating_sub(self.passe) + 1,
             mode: DrawMode::ProPasse,
             seed: self.seed,
         })
@@ -576,11 +579,11 @@ fn write_next_passe(
         active: &active,
         history: &previous,
         passe,
-        passen: tournament.passen as u32,
+        passen: tournament.passen.get(),
         seed,
         clubs: &clubs_of(&tournament, &data.teams),
     });
-    seats::insert(conn, &seats::rows_of(id, passe, &drawn.draw))?;
+    seats::insert(conn, &seats::rows_of(id, passe, &drawn.draw)?)?;
     record_draw(
         conn,
         actor,

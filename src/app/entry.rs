@@ -30,7 +30,7 @@ pub enum Typed {
         outcome: SaveOutcome,
         /// The table's open report from the phones that this entry replaced (its points
         /// A : B): the clerk is told.
-        replaced_report: Option<(i32, i32)>,
+        replaced_report: Option<(u32, u32)>,
     },
 }
 
@@ -65,7 +65,7 @@ pub fn save_typed(
         let shape = RoundShape {
             mode: t.mode,
             tables: seats::table_count(conn, id, passe)?,
-            spiele: t.spiele_per_passe as u32,
+            spiele: t.spiele_per_passe.get(),
             rules,
         };
         let parsed = match parse_result(&shape, form) {
@@ -126,7 +126,7 @@ pub fn save_typed(
         let replaced_report = match open_report {
             Some(before) => table_entry::report_at(conn, id, passe, table)?
                 .filter(|now| now.state == ReportState::Ersetzt)
-                .map(|_| (before.points_a, before.points_b)),
+                .map(|_| (before.points_a.get(), before.points_b.get())),
             None => None,
         };
         Ok(Typed::Done {

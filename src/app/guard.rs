@@ -33,7 +33,7 @@ pub fn begin_write(conn: &mut Conn, id: TournamentId) -> Result<TournamentRow, R
 
 /// Refuses a Passe (or Spielrunde) the tournament does not have.
 pub fn round(tournament: &TournamentRow, passe: u32) -> Result<(), Refusal> {
-    if passe == 0 || passe > tournament.passen as u32 {
+    if passe == 0 || passe > tournament.passen.get() {
         return Err(Refusal::NotFound(format!(
             "{} {passe} gibt es in diesem Turnier nicht.",
             tournament.mode.round()

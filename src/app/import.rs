@@ -12,6 +12,7 @@ use crate::db::models::SeatRow;
 use crate::db::models::{Signer, VisaMark};
 use crate::db::table_entry;
 use crate::db::transfer::{self, Export, FORMAT, ImportedResult};
+use crate::db::types::Nat;
 use crate::db::{Conn, audit, marathon, results, seats, teams, tournament_data, write_tx};
 use crate::domain::clock::ClockFacts;
 use crate::domain::draw::DrawMode;
@@ -185,10 +186,12 @@ pub fn check_document(doc: &Export) -> Result<(Mode, DrawMode), Vec<String>> {
     let (Some(mode), Some(draw_mode)) = (mode, draw_mode) else {
         return Err(problems);
     };
-    let passen = t.passen.max(0);
-    let in_round = |p: i32| (1..=passen).contains(&p);
-    let tables = (doc.teams.len() as i32 + 1) / 2;
-    let on_table = |table: i32| (1..=tables).contains(&table);
+    let passen = t.passen;
+    let in_round = |p: u32| (1..=passen).contains(&p);
+    let tables = u32::try_from(doc.teams.len())
+        .unwrap_or(u32::MAX)
+        .div_ceil(2);
+    let on_table = |table: u32| (1..=tables).contains(&table);
     let mut numbers = HashSet::new();
     for team in &doc.teams {
         let nr = team.startnummer;
@@ -212,7 +215,7 @@ pub fn check_document(doc: &Export) -> Result<(Mode, DrawMode), Vec<String>> {
         // One past the last Passe: left after it was played (results stay, no Pauschale).
         if team
             .out_passe
-            .is_some_and(|p| !in_round(p) && !in_round(p - 1))
+            .is_some_and(|p| !in_round(p) && !p.checked_sub(1).is_some_and(in_round))
         {
             problems.push(format!(
                 "Team {nr}: ausgeschieden in einer {} ausserhalb des Turniers.",
@@ -221,7 +224,7 @@ pub fn check_document(doc: &Export) -> Result<(Mode, DrawMode), Vec<String>> {
         }
         if team
             .los
-            .is_some_and(|l| l < 1 || l as usize > doc.teams.len())
+            .is_some_and(|l| l < 1 || usize::try_from(l).map_or(true, |l| l > doc.teams.len()))
         {
             problems.push(format!(
                 "Team {nr}: Los ausserhalb 1 bis {}.",
@@ -229,7 +232,7 @@ pub fn check_document(doc: &Export) -> Result<(Mode, DrawMode), Vec<String>> {
             ));
         }
     }
-    let known = |nr: i32| numbers.contains(&nr);
+    let known = |nr: u32| numbers.contains(&nr);
     let mut seated = HashSet::new();
     for s in &doc.seats {
         let where_ = format!("{} {}, Team {}", mode.round(), s.passe, s.startnummer);
@@ -244,7 +247,7 @@ pub fn check_document(doc: &Export) -> Result<(Mode, DrawMode), Vec<String>> {
         }
     }
     problems.extend(seating_problems(doc, mode));
-    let seat_of: HashMap<(i32, i32), &transfer::SeatJson> = doc
+    let seat_of: HashMap<(u32, u32), &transfer::SeatJson> = doc
         .seats
         .iter()
         .map(|s| ((s.passe, s.startnummer), s))
@@ -260,11 +263,15 @@ pub fn check_document(doc: &Export) -> Result<(Mode, DrawMode), Vec<String>> {
                 "{where_}: ein Team spielt nicht gegen sich selbst."
             ));
         }
-        let sum_ok = match mode.table_total(t.spiele_per_passe.max(0) as u32) {
-            Some(total) => r.points_a + r.points_b == total as i32,
+        let sum_ok = match mode.table_total(t.spiele_per_passe) {
+            Some(total) => r.points_a.checked_add(r.points_b) == Some(total),
             None => true,
         };
-        if r.points_a < 0 || r.points_b < 0 || r.matches_a < 0 || r.matches_b < 0 || !sum_ok {
+        // The columns hold at most i32::MAX; a larger number is refused here, not at the write.
+        let fits = [r.points_a, r.points_b, r.matches_a, r.matches_b]
+            .iter()
+            .all(|n| Nat::of(*n).is_ok());
+        if !fits || !sum_ok {
             problems.push(format!("{where_}: die Summe stimmt nicht."));
         }
         if !entered.insert((r.passe, r.table)) {
@@ -272,7 +279,7 @@ pub fn check_document(doc: &Export) -> Result<(Mode, DrawMode), Vec<String>> {
         }
         // A result belongs to the sides the draw seated at that table: not to teams that sat
         // elsewhere, and (teams) to the two that the draw made opponents.
-        let at_table = |nr: i32| {
+        let at_table = |nr: u32| {
             seat_of
                 .get(&(r.passe, nr))
                 .is_some_and(|s| s.table == Some(r.table))
@@ -364,19 +371,19 @@ fn visa_problem(visa: &Option<transfer::VisaJson>, where_: &str) -> Option<Strin
 /// (and Einzelschieber partners) at the same table and each other's.
 fn seating_problems(doc: &Export, mode: Mode) -> Vec<String> {
     let mut problems = Vec::new();
-    let seat_of: HashMap<(i32, i32), &transfer::SeatJson> = doc
+    let seat_of: HashMap<(u32, u32), &transfer::SeatJson> = doc
         .seats
         .iter()
         .map(|s| ((s.passe, s.startnummer), s))
         .collect();
-    let mut at_table: HashMap<(i32, i32), usize> = HashMap::new();
+    let mut at_table: HashMap<(u32, u32), usize> = HashMap::new();
     for s in &doc.seats {
         if let Some(table) = s.table {
             *at_table.entry((s.passe, table)).or_default() += 1;
         }
     }
     let most = 2 * mode.entrant().per_side();
-    let mut crowded: Vec<&(i32, i32)> = at_table
+    let mut crowded: Vec<&(u32, u32)> = at_table
         .iter()
         .filter(|(_, n)| **n > most)
         .map(|(key, _)| key)
@@ -506,7 +513,7 @@ pub fn write_tournament(
         }
     };
     let id = row.id;
-    let mut team_ids: HashMap<i32, TeamId> = HashMap::new();
+    let mut team_ids: HashMap<u32, TeamId> = HashMap::new();
     for team in &doc.teams {
         let status = TeamStatus::ALL
             .into_iter()
@@ -521,7 +528,7 @@ pub fn write_tournament(
             })?;
         team_ids.insert(team.startnummer, new_id);
     }
-    let team = |nr: i32| {
+    let team = |nr: u32| {
         team_ids
             .get(&nr)
             .copied()
@@ -533,7 +540,7 @@ pub fn write_tournament(
             let held = teams::SuspendedVisa {
                 team: team(t.startnummer)?,
                 visa: visa_of(&Some(s.visa.clone())),
-                total: s.total.max(0) as u32,
+                total: s.total,
             };
             teams::suspend_final_visa(conn, team(s.cause)?, &held)?;
         }
@@ -543,9 +550,9 @@ pub fn write_tournament(
         seat_rows.push(SeatRow {
             id: 0,
             tournament_id: id,
-            passe: s.passe,
+            passe: Nat::of(s.passe)?,
             team_id: team(s.startnummer)?,
-            table_no: s.table,
+            table_no: s.table.map(Nat::of).transpose()?,
             opponent_id: s.opponent.map(team).transpose()?,
             partner_id: s.partner.map(team).transpose()?,
             position: match &s.seat {
@@ -563,8 +570,8 @@ pub fn write_tournament(
             ImportedResult {
                 seating: results::Seating {
                     tournament: id,
-                    passe: r.passe.max(0) as u32,
-                    table: r.table.max(0) as u32,
+                    passe: r.passe,
+                    table: r.table,
                     team_a: team(r.team_a)?,
                     team_b: team(r.team_b)?,
                 },
@@ -578,7 +585,7 @@ pub fn write_tournament(
         marathon::save_rules(conn, id, &m.rules)?;
         for tafel in &m.tafeln {
             let lines: Vec<_> = tafel.lines.iter().filter_map(|l| l.spiel()).collect();
-            let (passe, table) = (tafel.passe.max(0) as u32, tafel.table.max(0) as u32);
+            let (passe, table) = (tafel.passe, tafel.table);
             marathon::save_tafel(conn, id, passe, table, &lines, tafel.gong)?;
             if tafel.multiplied {
                 marathon::set_entry_multiplied(conn, id, passe, table, true)?;
@@ -591,7 +598,7 @@ pub fn write_tournament(
                 paused_seconds: clock.paused_seconds,
                 ended_at: clock.ended_at,
             };
-            marathon::save_clock(conn, id, clock.passe.max(0) as u32, &facts)?;
+            marathon::save_clock(conn, id, clock.passe, &facts)?;
         }
     }
     if let Some(entry) = &doc.table_entry {

@@ -55,6 +55,13 @@ impl From<diesel::result::Error> for Refusal {
     }
 }
 
+/// A number too large for its column that no check before caught: a bug, not the user's.
+impl From<crate::db::types::OutOfRange> for Refusal {
+    fn from(e: crate::db::types::OutOfRange) -> Self {
+        Refusal::Internal(e.to_string())
+    }
+}
+
 impl From<serde_json::Error> for Refusal {
     fn from(e: serde_json::Error) -> Self {
         Refusal::Internal(e.to_string())

@@ -241,7 +241,7 @@ pub fn result_to_correct(
     result: crate::domain::ids::ResultId,
 ) -> Result<(crate::db::models::ResultRow, TournamentData, bool), Refusal> {
     let row = results::get(conn, id, result)?;
-    let (passe, table) = (row.passe as u32, row.table_no as u32);
+    let (passe, table) = (row.passe.get(), row.table_no.get());
     let data = guard::load_round(conn, id, passe)?;
     let on_tafel = marathon::has_tafel(conn, id, passe, table)?;
     Ok((row, data, on_tafel))

@@ -283,15 +283,18 @@ pub fn write_new_many(
         ));
     }
     let inserted = results::insert_many(conn, &rows)?;
-    let reasons: std::collections::HashMap<(i32, i32), Option<&str>> = entries
+    let reasons: std::collections::HashMap<(u32, u32), Option<&str>> = entries
         .iter()
-        .map(|e| ((e.passe as i32, e.table as i32), e.reason.as_deref()))
+        .map(|e| ((e.passe, e.table), e.reason.as_deref()))
         .collect();
     let audited: Vec<Audited<'_>> = inserted
         .iter()
         .map(|row| Audited {
             row,
-            grund: reasons.get(&(row.passe, row.table_no)).copied().flatten(),
+            grund: reasons
+                .get(&(row.passe.get(), row.table_no.get()))
+                .copied()
+                .flatten(),
         })
         .collect();
     audit::record_many(

@@ -175,7 +175,7 @@ pub const CLOSED_FOR_PHONES: &str =
 pub fn admit(
     conn: &mut Conn,
     id: TournamentId,
-    startnummer: i32,
+    startnummer: u32,
     typed: &str,
     address: &str,
 ) -> Result<Admission, Refusal> {

@@ -35,13 +35,13 @@ pub enum LeaveOutcome {
 #[derive(Serialize)]
 struct SheetRecord {
     /// Startnummer of the team that left or came back.
-    cause: i32,
+    cause: u32,
     passen: Vec<String>,
     total: u32,
     final_visa: Option<String>,
 }
 
-fn record_of(cause: i32, sheet: &Standblatt) -> SheetRecord {
+fn record_of(cause: u32, sheet: &Standblatt) -> SheetRecord {
     SheetRecord {
         cause,
         passen: sheet
@@ -108,8 +108,8 @@ fn audit_change(
                 }),
                 entity_id: Some(old.team.0),
             },
-            Some(&record_of(row_before.startnummer, old)),
-            Some(&record_of(row_before.startnummer, new)),
+            Some(&record_of(row_before.startnummer.get(), old)),
+            Some(&record_of(row_before.startnummer.get(), new)),
         )?;
     }
     Ok(())

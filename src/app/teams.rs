@@ -112,7 +112,7 @@ pub fn update(
         guard::begin_write(conn, tournament)?;
         let before = teams::find(conn, tournament, team)?.ok_or_else(no_team)?;
         // A Startnummer is never renumbered silently: an empty field keeps the old one.
-        let startnummer = input.startnummer.unwrap_or(before.startnummer as u32);
+        let startnummer = input.startnummer.unwrap_or(before.startnummer.get());
         if teams::taken(conn, tournament, startnummer, Some(team))? {
             return Err(TeamRefusal::StartnummerTaken(startnummer));
         }

@@ -56,8 +56,8 @@ pub fn update(
     write_tx(conn, Lock::Tournament(id), |conn| {
         let before = guard::begin_write(conn, id)?;
         if before.draw_seed.is_some()
-            && (before.passen != settings.passen as i32
-                || before.spiele_per_passe != settings.spiele_per_passe as i32
+            && (before.passen.get() != settings.passen
+                || before.spiele_per_passe.get() != settings.spiele_per_passe
                 || before.mode != settings.mode)
         {
             return Err(Refusal::invalid(format!(

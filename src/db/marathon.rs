@@ -4,35 +4,36 @@
 use super::Conn;
 use super::models::{ClockRow, MarathonRulesRow, TafelLineRow};
 use super::schema::{marathon_rules, round_clocks, tafel_entry_modes, tafel_gongs, tafel_lines};
+use crate::db::types::Nat;
 use crate::domain::clock::ClockFacts;
 use crate::domain::ids::TournamentId;
 use crate::domain::marathon::{Cards, Rules, Spiel, StricheValues};
 use diesel::prelude::*;
 
-fn to_row(id: TournamentId, r: &Rules) -> MarathonRulesRow {
-    let m = r.multipliers.map(|x| x as i32);
-    MarathonRulesRow {
+fn to_row(id: TournamentId, r: &Rules) -> QueryResult<MarathonRulesRow> {
+    let [m0, m1, m2, m3, m4, m5] = r.multipliers;
+    Ok(MarathonRulesRow {
         tournament_id: id,
-        round_minutes: r.round_minutes as i32,
-        target: r.target as i32,
-        berg: r.berg as i32,
-        match_bonus: r.match_bonus as i32,
-        mult_eichel: m[0],
-        mult_rose: m[1],
-        mult_schelle: m[2],
-        mult_schilte: m[3],
-        mult_obenabe: m[4],
-        mult_undenufe: m[5],
-        striche_match: r.striche.matches as i32,
-        striche_berg: r.striche.berg as i32,
-        striche_sieg: r.striche.sieg as i32,
-        striche_schneider: r.striche.schneider as i32,
-        striche_gong: r.striche.gong as i32,
-    }
+        round_minutes: Nat::of(r.round_minutes)?,
+        target: Nat::of(r.target)?,
+        berg: Nat::of(r.berg)?,
+        match_bonus: Nat::of(r.match_bonus)?,
+        mult_eichel: Nat::of(m0)?,
+        mult_rose: Nat::of(m1)?,
+        mult_schelle: Nat::of(m2)?,
+        mult_schilte: Nat::of(m3)?,
+        mult_obenabe: Nat::of(m4)?,
+        mult_undenufe: Nat::of(m5)?,
+        striche_match: Nat::of(r.striche.matches)?,
+        striche_berg: Nat::of(r.striche.berg)?,
+        striche_sieg: Nat::of(r.striche.sieg)?,
+        striche_schneider: Nat::of(r.striche.schneider)?,
+        striche_gong: Nat::of(r.striche.gong)?,
+    })
 }
 
 fn from_row(r: &MarathonRulesRow) -> Rules {
-    let u = |x: i32| x.max(0) as u32;
+    let u = Nat::get;
     Rules {
         round_minutes: u(r.round_minutes),
         target: u(r.target),
@@ -70,7 +71,7 @@ pub fn rules(conn: &mut Conn, id: TournamentId) -> QueryResult<Rules> {
 
 /// Stores the rules (inside the caller's transaction).
 pub fn save_rules(conn: &mut Conn, id: TournamentId, r: &Rules) -> QueryResult<()> {
-    let row = to_row(id, r);
+    let row = to_row(id, r)?;
     super::on_backend!(conn, |c| diesel::insert_into(marathon_rules::table)
         .values(&row)
         .on_conflict(marathon_rules::tournament_id)
@@ -91,7 +92,7 @@ fn facts(c: ClockRow) -> ClockFacts {
 
 pub fn clock(conn: &mut Conn, id: TournamentId, passe: u32) -> QueryResult<Option<ClockFacts>> {
     Ok(round_clocks::table
-        .find((id, passe as i32))
+        .find((id, Nat::of(passe)?))
         .select(ClockRow::as_select())
         .first(conn)
         .optional()?
@@ -107,13 +108,13 @@ pub fn save_clock(
 ) -> QueryResult<()> {
     let row = ClockRow {
         tournament_id: id,
-        passe: passe as i32,
+        passe: Nat::of(passe)?,
         started_at: clock.started_at,
         paused_at: clock.paused_at,
-        paused_seconds: clock.paused_seconds as i32,
+        paused_seconds: Nat::of_i64(clock.paused_seconds)?,
         ended_at: clock.ended_at,
     };
-    diesel::delete(round_clocks::table.find((id, passe as i32))).execute(conn)?;
+    diesel::delete(round_clocks::table.find((id, Nat::of(passe)?))).execute(conn)?;
     diesel::insert_into(round_clocks::table)
         .values(&row)
         .execute(conn)?;
@@ -125,50 +126,56 @@ fn spiel_of(row: &TafelLineRow) -> Spiel {
         trump: row.trump,
         cards: match row.match_side {
             Some(side) => Cards::Match(side),
-            None => Cards::Points(row.cards_a.unwrap_or(0).max(0) as u32),
+            None => Cards::Points(row.cards_a.map_or(0, Nat::get)),
         },
-        weis_a: row.weis_a.max(0) as u32,
-        weis_b: row.weis_b.max(0) as u32,
+        weis_a: row.weis_a.get(),
+        weis_b: row.weis_b.get(),
         stoeck: row.stoeck,
         first: row.first,
         ruling: row.ruling,
     }
 }
 
-fn row_of(id: TournamentId, passe: u32, table: u32, line_no: usize, s: &Spiel) -> TafelLineRow {
-    TafelLineRow {
+fn row_of(
+    id: TournamentId,
+    passe: u32,
+    table: u32,
+    line_no: usize,
+    s: &Spiel,
+) -> QueryResult<TafelLineRow> {
+    Ok(TafelLineRow {
         id: 0,
         tournament_id: id,
-        passe: passe as i32,
-        table_no: table as i32,
-        line_no: line_no as i32,
+        passe: Nat::of(passe)?,
+        table_no: Nat::of(table)?,
+        line_no: Nat::of_usize(line_no)?,
         trump: s.trump,
         cards_a: match s.cards {
-            Cards::Points(a) => Some(a as i32),
+            Cards::Points(a) => Some(Nat::of(a)?),
             Cards::Match(_) => None,
         },
         match_side: match s.cards {
             Cards::Match(side) => Some(side),
             Cards::Points(_) => None,
         },
-        weis_a: s.weis_a as i32,
-        weis_b: s.weis_b as i32,
+        weis_a: Nat::of(s.weis_a)?,
+        weis_b: Nat::of(s.weis_b)?,
         stoeck: s.stoeck,
         first: s.first,
         ruling: s.ruling,
-    }
+    })
 }
 
 fn of_table(
     id: TournamentId,
     passe: u32,
     table: u32,
-) -> tafel_lines::BoxedQuery<'static, super::Backend> {
-    tafel_lines::table
+) -> QueryResult<tafel_lines::BoxedQuery<'static, super::Backend>> {
+    Ok(tafel_lines::table
         .filter(tafel_lines::tournament_id.eq(id))
-        .filter(tafel_lines::passe.eq(passe as i32))
-        .filter(tafel_lines::table_no.eq(table as i32))
-        .into_boxed()
+        .filter(tafel_lines::passe.eq(Nat::of(passe)?))
+        .filter(tafel_lines::table_no.eq(Nat::of(table)?))
+        .into_boxed())
 }
 
 /// The lines of a Tafel and whether its gong has sounded.
@@ -178,14 +185,14 @@ pub fn tafel(
     passe: u32,
     table: u32,
 ) -> QueryResult<(Vec<Spiel>, bool)> {
-    let rows: Vec<TafelLineRow> = of_table(id, passe, table)
+    let rows: Vec<TafelLineRow> = of_table(id, passe, table)?
         .select(TafelLineRow::as_select())
         .order(tafel_lines::line_no)
         .load(conn)?;
     let gong: i64 = tafel_gongs::table
         .filter(tafel_gongs::tournament_id.eq(id))
-        .filter(tafel_gongs::passe.eq(passe as i32))
-        .filter(tafel_gongs::table_no.eq(table as i32))
+        .filter(tafel_gongs::passe.eq(Nat::of(passe)?))
+        .filter(tafel_gongs::table_no.eq(Nat::of(table)?))
         .count()
         .get_result(conn)?;
     Ok((rows.iter().map(spiel_of).collect(), gong > 0))
@@ -203,28 +210,28 @@ pub fn save_tafel(
     diesel::delete(
         tafel_lines::table
             .filter(tafel_lines::tournament_id.eq(id))
-            .filter(tafel_lines::passe.eq(passe as i32))
-            .filter(tafel_lines::table_no.eq(table as i32)),
+            .filter(tafel_lines::passe.eq(Nat::of(passe)?))
+            .filter(tafel_lines::table_no.eq(Nat::of(table)?)),
     )
     .execute(conn)?;
     let rows: Vec<TafelLineRow> = lines
         .iter()
         .enumerate()
         .map(|(i, s)| row_of(id, passe, table, i + 1, s))
-        .collect();
+        .collect::<QueryResult<_>>()?;
     for chunk in rows.chunks(200) {
         super::on_backend!(conn, |c| diesel::insert_into(tafel_lines::table)
             .values(chunk)
             .execute(c))?;
     }
-    let key = (id, passe as i32, table as i32);
+    let key = (id, Nat::of(passe)?, Nat::of(table)?);
     diesel::delete(tafel_gongs::table.find(key)).execute(conn)?;
     if gong {
         diesel::insert_into(tafel_gongs::table)
             .values((
                 tafel_gongs::tournament_id.eq(id),
-                tafel_gongs::passe.eq(passe as i32),
-                tafel_gongs::table_no.eq(table as i32),
+                tafel_gongs::passe.eq(Nat::of(passe)?),
+                tafel_gongs::table_no.eq(Nat::of(table)?),
             ))
             .execute(conn)?;
     }
@@ -238,7 +245,7 @@ pub fn has_tafel(conn: &mut Conn, id: TournamentId, passe: u32, table: u32) -> Q
 }
 
 /// One stored Tafel: Spielrunde, table, lines, gong.
-pub type StoredTafel = (i32, i32, Vec<Spiel>, bool);
+pub type StoredTafel = (u32, u32, Vec<Spiel>, bool);
 
 /// Every Tafel of a tournament, in order.
 pub fn all_tafeln(conn: &mut Conn, id: TournamentId) -> QueryResult<Vec<StoredTafel>> {
@@ -251,11 +258,11 @@ pub fn all_tafeln(conn: &mut Conn, id: TournamentId) -> QueryResult<Vec<StoredTa
             tafel_lines::line_no,
         ))
         .load(conn)?;
-    let gongs: Vec<(i32, i32)> = tafel_gongs::table
+    let gongs: Vec<(Nat, Nat)> = tafel_gongs::table
         .filter(tafel_gongs::tournament_id.eq(id))
         .select((tafel_gongs::passe, tafel_gongs::table_no))
         .load(conn)?;
-    let mut keys: Vec<(i32, i32)> = rows.iter().map(|r| (r.passe, r.table_no)).collect();
+    let mut keys: Vec<(Nat, Nat)> = rows.iter().map(|r| (r.passe, r.table_no)).collect();
     keys.extend(gongs.iter().copied());
     keys.sort_unstable();
     keys.dedup();
@@ -267,20 +274,25 @@ pub fn all_tafeln(conn: &mut Conn, id: TournamentId) -> QueryResult<Vec<StoredTa
                 .filter(|r| (r.passe, r.table_no) == (passe, table))
                 .map(spiel_of)
                 .collect();
-            (passe, table, lines, gongs.contains(&(passe, table)))
+            (
+                passe.get(),
+                table.get(),
+                lines,
+                gongs.contains(&(passe, table)),
+            )
         })
         .collect())
 }
 
 /// Every clock of a tournament, by Spielrunde.
-pub fn all_clocks(conn: &mut Conn, id: TournamentId) -> QueryResult<Vec<(i32, ClockFacts)>> {
+pub fn all_clocks(conn: &mut Conn, id: TournamentId) -> QueryResult<Vec<(u32, ClockFacts)>> {
     Ok(round_clocks::table
         .filter(round_clocks::tournament_id.eq(id))
         .select(ClockRow::as_select())
         .order(round_clocks::passe)
         .load(conn)?
         .into_iter()
-        .map(|c| (c.passe, facts(c)))
+        .map(|c| (c.passe.get(), facts(c)))
         .collect())
 }
 
@@ -300,15 +312,15 @@ pub fn open_tafeln(
         .select((tafel_gongs::passe, tafel_gongs::table_no))
         .into_boxed();
     if let Some(p) = passe {
-        lines = lines.filter(tafel_lines::passe.eq(p as i32));
-        gongs = gongs.filter(tafel_gongs::passe.eq(p as i32));
+        lines = lines.filter(tafel_lines::passe.eq(Nat::of(p)?));
+        gongs = gongs.filter(tafel_gongs::passe.eq(Nat::of(p)?));
     }
-    let closed: std::collections::HashSet<(i32, i32)> = gongs.load(conn)?.into_iter().collect();
+    let closed: std::collections::HashSet<(Nat, Nat)> = gongs.load(conn)?.into_iter().collect();
     Ok(lines
-        .load::<(i32, i32)>(conn)?
+        .load::<(Nat, Nat)>(conn)?
         .into_iter()
         .filter(|key| !closed.contains(key))
-        .map(|(p, t)| (p as u32, t as u32))
+        .map(|(p, t)| (p.get(), t.get()))
         .collect())
 }
 
@@ -320,7 +332,7 @@ pub fn entry_multiplied(
     table: u32,
 ) -> QueryResult<bool> {
     Ok(tafel_entry_modes::table
-        .find((id, passe as i32, table as i32))
+        .find((id, Nat::of(passe)?, Nat::of(table)?))
         .select(tafel_entry_modes::multiplied)
         .first(conn)
         .optional()?
@@ -337,8 +349,8 @@ pub fn set_entry_multiplied(
     super::on_backend!(conn, |c| diesel::insert_into(tafel_entry_modes::table)
         .values((
             tafel_entry_modes::tournament_id.eq(id),
-            tafel_entry_modes::passe.eq(passe as i32),
-            tafel_entry_modes::table_no.eq(table as i32),
+            tafel_entry_modes::passe.eq(Nat::of(passe)?),
+            tafel_entry_modes::table_no.eq(Nat::of(table)?),
             tafel_entry_modes::multiplied.eq(multiplied),
         ))
         .on_conflict((

@@ -1,6 +1,8 @@
 //! Row structs (what a query returns) separate from insert/update structs.
 
 use super::schema::*;
+// Rows carry it; the web reads rows, so it is named here too.
+pub use super::types::Nat;
 use crate::domain::draw::DrawMode;
 use crate::domain::ids::{ResultId, SingleId, TeamId, TournamentId, UserId};
 use crate::domain::marathon::{Ruling, Side, Trump};
@@ -53,9 +55,9 @@ pub struct TournamentRow {
     pub date: NaiveDate,
     pub location: String,
     pub mode: Mode,
-    pub passen: i32,
-    pub spiele_per_passe: i32,
-    pub pauschale: i32,
+    pub passen: Nat,
+    pub spiele_per_passe: Nat,
+    pub pauschale: Nat,
     pub closed: bool,
     pub public: bool,
     pub draw_mode: DrawMode,
@@ -74,9 +76,9 @@ pub struct TournamentValues {
     pub date: NaiveDate,
     pub location: String,
     pub mode: Mode,
-    pub passen: i32,
-    pub spiele_per_passe: i32,
-    pub pauschale: i32,
+    pub passen: Nat,
+    pub spiele_per_passe: Nat,
+    pub pauschale: Nat,
     pub double_entry: bool,
     pub double_entry_same_user: bool,
     pub separate_clubs: bool,
@@ -98,15 +100,15 @@ pub struct SingleRow {
 pub struct TeamRow {
     pub id: TeamId,
     pub tournament_id: TournamentId,
-    pub startnummer: i32,
+    pub startnummer: Nat,
     pub name: Option<String>,
     pub player1: String,
     pub player2: String,
     pub club: Option<String>,
     pub place: Option<String>,
-    pub los: Option<i32>,
+    pub los: Option<Nat>,
     pub status: TeamStatus,
-    pub out_passe: Option<i32>,
+    pub out_passe: Option<Nat>,
     pub out_reason: Option<String>,
     pub final_visa_by: Option<UserId>,
     pub final_visa_at: Option<NaiveDateTime>,
@@ -116,7 +118,7 @@ pub struct TeamRow {
 #[derive(Debug, Insertable, AsChangeset, Serialize)]
 #[diesel(table_name = teams, treat_none_as_null = true)]
 pub struct TeamValues {
-    pub startnummer: i32,
+    pub startnummer: Nat,
     pub name: Option<String>,
     pub player1: String,
     pub player2: String,
@@ -138,9 +140,9 @@ pub struct SeatRow {
     #[diesel(skip_insertion)]
     pub id: i32,
     pub tournament_id: TournamentId,
-    pub passe: i32,
+    pub passe: Nat,
     pub team_id: TeamId,
-    pub table_no: Option<i32>,
+    pub table_no: Option<Nat>,
     /// Partnerschieber: the other team. Einzelschieber: the first seat of the other pair.
     pub opponent_id: Option<TeamId>,
     /// Einzelschieber only: the partner drawn for this Passe, and the seat.
@@ -153,14 +155,14 @@ pub struct SeatRow {
 pub struct ResultRow {
     pub id: ResultId,
     pub tournament_id: TournamentId,
-    pub passe: i32,
-    pub table_no: i32,
+    pub passe: Nat,
+    pub table_no: Nat,
     pub team_a_id: TeamId,
     pub team_b_id: TeamId,
-    pub points_a: i32,
-    pub points_b: i32,
-    pub matches_a: i32,
-    pub matches_b: i32,
+    pub points_a: Nat,
+    pub points_b: Nat,
+    pub matches_a: Nat,
+    pub matches_b: Nat,
     pub visa_a_by: Option<UserId>,
     pub visa_a_at: Option<NaiveDateTime>,
     pub visa_b_by: Option<UserId>,
@@ -178,14 +180,14 @@ pub struct ResultRow {
 #[diesel(table_name = results)]
 pub struct NewResult {
     pub tournament_id: TournamentId,
-    pub passe: i32,
-    pub table_no: i32,
+    pub passe: Nat,
+    pub table_no: Nat,
     pub team_a_id: TeamId,
     pub team_b_id: TeamId,
-    pub points_a: i32,
-    pub points_b: i32,
-    pub matches_a: i32,
-    pub matches_b: i32,
+    pub points_a: Nat,
+    pub points_b: Nat,
+    pub matches_a: Nat,
+    pub matches_b: Nat,
     pub version: i32,
     pub details: Option<String>,
 }
@@ -194,31 +196,31 @@ pub struct NewResult {
 #[diesel(table_name = marathon_rules)]
 pub struct MarathonRulesRow {
     pub tournament_id: TournamentId,
-    pub round_minutes: i32,
-    pub target: i32,
-    pub berg: i32,
-    pub match_bonus: i32,
-    pub mult_eichel: i32,
-    pub mult_rose: i32,
-    pub mult_schelle: i32,
-    pub mult_schilte: i32,
-    pub mult_obenabe: i32,
-    pub mult_undenufe: i32,
-    pub striche_match: i32,
-    pub striche_berg: i32,
-    pub striche_sieg: i32,
-    pub striche_schneider: i32,
-    pub striche_gong: i32,
+    pub round_minutes: Nat,
+    pub target: Nat,
+    pub berg: Nat,
+    pub match_bonus: Nat,
+    pub mult_eichel: Nat,
+    pub mult_rose: Nat,
+    pub mult_schelle: Nat,
+    pub mult_schilte: Nat,
+    pub mult_obenabe: Nat,
+    pub mult_undenufe: Nat,
+    pub striche_match: Nat,
+    pub striche_berg: Nat,
+    pub striche_sieg: Nat,
+    pub striche_schneider: Nat,
+    pub striche_gong: Nat,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize, PartialEq)]
 #[diesel(table_name = round_clocks)]
 pub struct ClockRow {
     pub tournament_id: TournamentId,
-    pub passe: i32,
+    pub passe: Nat,
     pub started_at: NaiveDateTime,
     pub paused_at: Option<NaiveDateTime>,
-    pub paused_seconds: i32,
+    pub paused_seconds: Nat,
     pub ended_at: Option<NaiveDateTime>,
 }
 
@@ -228,14 +230,14 @@ pub struct TafelLineRow {
     #[diesel(skip_insertion)]
     pub id: i32,
     pub tournament_id: TournamentId,
-    pub passe: i32,
-    pub table_no: i32,
-    pub line_no: i32,
+    pub passe: Nat,
+    pub table_no: Nat,
+    pub line_no: Nat,
     pub trump: Trump,
-    pub cards_a: Option<i32>,
+    pub cards_a: Option<Nat>,
     pub match_side: Option<Side>,
-    pub weis_a: i32,
-    pub weis_b: i32,
+    pub weis_a: Nat,
+    pub weis_b: Nat,
     pub stoeck: Option<Side>,
     pub first: Option<Side>,
     pub ruling: Option<Ruling>,
@@ -247,13 +249,13 @@ pub struct PendingEntry {
     #[diesel(skip_insertion)]
     pub id: i32,
     pub tournament_id: TournamentId,
-    pub passe: i32,
-    pub table_no: i32,
+    pub passe: Nat,
+    pub table_no: Nat,
     pub user_id: UserId,
-    pub points_a: i32,
-    pub points_b: i32,
-    pub matches_a: i32,
-    pub matches_b: i32,
+    pub points_a: Nat,
+    pub points_b: Nat,
+    pub matches_a: Nat,
+    pub matches_b: Nat,
     pub created_at: NaiveDateTime,
 }
 
@@ -332,15 +334,15 @@ impl TeamRow {
 pub struct TableReportRow {
     pub id: i32,
     pub tournament_id: TournamentId,
-    pub passe: i32,
-    pub table_no: i32,
+    pub passe: Nat,
+    pub table_no: Nat,
     pub reporter_id: TeamId,
-    pub points_a: i32,
-    pub points_b: i32,
+    pub points_a: Nat,
+    pub points_b: Nat,
     pub state: crate::domain::table_report::ReportState,
     pub answer_by: Option<TeamId>,
-    pub answer_points_a: Option<i32>,
-    pub answer_points_b: Option<i32>,
+    pub answer_points_a: Option<Nat>,
+    pub answer_points_b: Option<Nat>,
     pub note: Option<String>,
     /// Jassmarathon: the Tafel as written at the table (JSON, see `db::table_entry`).
     pub tafel: Option<String>,

@@ -5,6 +5,7 @@ use super::models::{NewResult, PendingEntry, ResultRow, VisaMark};
 use super::schema::{pending_entries, results};
 use super::teams::{signer_name, signer_user};
 use super::{Conn, now};
+use crate::db::types::Nat;
 use crate::domain::ids::{ResultId, TeamId, TournamentId, UserId};
 use crate::domain::result::TableScore;
 use diesel::prelude::*;
@@ -17,8 +18,8 @@ pub fn at(
 ) -> QueryResult<Option<ResultRow>> {
     results::table
         .filter(results::tournament_id.eq(tournament))
-        .filter(results::passe.eq(passe as i32))
-        .filter(results::table_no.eq(table as i32))
+        .filter(results::passe.eq(Nat::of(passe)?))
+        .filter(results::table_no.eq(Nat::of(table)?))
         .select(ResultRow::as_select())
         .first(conn)
         .optional()
@@ -48,25 +49,29 @@ pub fn insert(
     details: Option<String>,
 ) -> QueryResult<ResultRow> {
     diesel::insert_into(results::table)
-        .values(new_row(seating, score, details))
+        .values(new_row(seating, score, details)?)
         .returning(results::all_columns)
         .get_result(conn)
 }
 
-fn new_row(seating: &Seating, score: TableScore, details: Option<String>) -> NewResult {
-    NewResult {
+fn new_row(
+    seating: &Seating,
+    score: TableScore,
+    details: Option<String>,
+) -> QueryResult<NewResult> {
+    Ok(NewResult {
         tournament_id: seating.tournament,
-        passe: seating.passe as i32,
-        table_no: seating.table as i32,
+        passe: Nat::of(seating.passe)?,
+        table_no: Nat::of(seating.table)?,
         team_a_id: seating.team_a,
         team_b_id: seating.team_b,
-        points_a: score.points_a as i32,
-        points_b: score.points_b as i32,
-        matches_a: score.matches_a as i32,
-        matches_b: score.matches_b as i32,
+        points_a: Nat::of(score.points_a)?,
+        points_b: Nat::of(score.points_b)?,
+        matches_a: Nat::of(score.matches_a)?,
+        matches_b: Nat::of(score.matches_b)?,
         version: 1,
         details,
-    }
+    })
 }
 
 /// New results of many tables in a few statements (an import), in the order given.
@@ -79,7 +84,7 @@ pub fn insert_many(
         let values: Vec<NewResult> = chunk
             .iter()
             .map(|(seating, score, details)| new_row(seating, *score, details.clone()))
-            .collect();
+            .collect::<QueryResult<_>>()?;
         let mut rows: Vec<ResultRow> =
             super::on_backend!(conn, |c| diesel::insert_into(results::table)
                 .values(&values)
@@ -138,10 +143,10 @@ pub fn update_if_version(
 ) -> QueryResult<Option<ResultRow>> {
     diesel::update(results::table.find(id).filter(results::version.eq(version)))
         .set((
-            results::points_a.eq(score.points_a as i32),
-            results::points_b.eq(score.points_b as i32),
-            results::matches_a.eq(score.matches_a as i32),
-            results::matches_b.eq(score.matches_b as i32),
+            results::points_a.eq(Nat::of(score.points_a)?),
+            results::points_b.eq(Nat::of(score.points_b)?),
+            results::matches_a.eq(Nat::of(score.matches_a)?),
+            results::matches_b.eq(Nat::of(score.matches_b)?),
             results::details.eq(details),
             results::visa_a_by.eq(None::<UserId>),
             results::visa_a_name.eq(None::<String>),
@@ -192,12 +197,12 @@ fn pending_of(
     tournament: TournamentId,
     passe: u32,
     table: u32,
-) -> pending_entries::BoxedQuery<'static, super::Backend> {
-    pending_entries::table
+) -> QueryResult<pending_entries::BoxedQuery<'static, super::Backend>> {
+    Ok(pending_entries::table
         .filter(pending_entries::tournament_id.eq(tournament))
-        .filter(pending_entries::passe.eq(passe as i32))
-        .filter(pending_entries::table_no.eq(table as i32))
-        .into_boxed()
+        .filter(pending_entries::passe.eq(Nat::of(passe)?))
+        .filter(pending_entries::table_no.eq(Nat::of(table)?))
+        .into_boxed())
 }
 
 pub fn pending_at(
@@ -206,7 +211,7 @@ pub fn pending_at(
     passe: u32,
     table: u32,
 ) -> QueryResult<Vec<PendingEntry>> {
-    pending_of(tournament, passe, table)
+    pending_of(tournament, passe, table)?
         .select(PendingEntry::as_select())
         .order(pending_entries::id)
         .load(conn)
@@ -224,13 +229,13 @@ pub fn insert_pending(
         .values(PendingEntry {
             id: 0,
             tournament_id: tournament,
-            passe: passe as i32,
-            table_no: table as i32,
+            passe: Nat::of(passe)?,
+            table_no: Nat::of(table)?,
             user_id: by,
-            points_a: score.points_a as i32,
-            points_b: score.points_b as i32,
-            matches_a: score.matches_a as i32,
-            matches_b: score.matches_b as i32,
+            points_a: Nat::of(score.points_a)?,
+            points_b: Nat::of(score.points_b)?,
+            matches_a: Nat::of(score.matches_a)?,
+            matches_b: Nat::of(score.matches_b)?,
             created_at: now(),
         })
         .returning(pending_entries::all_columns)
@@ -246,8 +251,8 @@ pub fn delete_pending(
     diesel::delete(
         pending_entries::table
             .filter(pending_entries::tournament_id.eq(tournament))
-            .filter(pending_entries::passe.eq(passe as i32))
-            .filter(pending_entries::table_no.eq(table as i32)),
+            .filter(pending_entries::passe.eq(Nat::of(passe)?))
+            .filter(pending_entries::table_no.eq(Nat::of(table)?)),
     )
     .execute(conn)?;
     Ok(())
@@ -256,10 +261,10 @@ pub fn delete_pending(
 impl PendingEntry {
     pub fn score(&self) -> TableScore {
         TableScore {
-            points_a: self.points_a.max(0) as u32,
-            points_b: self.points_b.max(0) as u32,
-            matches_a: self.matches_a.max(0) as u32,
-            matches_b: self.matches_b.max(0) as u32,
+            points_a: self.points_a.get(),
+            points_b: self.points_b.get(),
+            matches_a: self.matches_a.get(),
+            matches_b: self.matches_b.get(),
         }
     }
 }
@@ -267,10 +272,10 @@ impl PendingEntry {
 impl ResultRow {
     pub fn score(&self) -> TableScore {
         TableScore {
-            points_a: self.points_a.max(0) as u32,
-            points_b: self.points_b.max(0) as u32,
-            matches_a: self.matches_a.max(0) as u32,
-            matches_b: self.matches_b.max(0) as u32,
+            points_a: self.points_a.get(),
+            points_b: self.points_b.get(),
+            matches_a: self.matches_a.get(),
+            matches_b: self.matches_b.get(),
         }
     }
 

@@ -3,22 +3,28 @@
 use super::Conn;
 use super::models::SeatRow;
 use super::schema::seats;
+use crate::db::types::Nat;
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::schedule::PasseDraw;
 use crate::domain::sitz::Sitz;
 use diesel::prelude::*;
 
 /// The seat rows of one drawn Passe: two per table, one for the bye.
-pub fn rows_of(tournament: TournamentId, passe: u32, draw: &PasseDraw<TeamId>) -> Vec<SeatRow> {
+pub fn rows_of(
+    tournament: TournamentId,
+    passe: u32,
+    draw: &PasseDraw<TeamId>,
+) -> QueryResult<Vec<SeatRow>> {
+    let passe = Nat::of(passe)?;
     let mut rows = Vec::with_capacity(draw.tables.len() * 2 + 1);
     for table in &draw.tables {
         for (team, opponent) in [(table.team_a, table.team_b), (table.team_b, table.team_a)] {
             rows.push(SeatRow {
                 id: 0,
                 tournament_id: tournament,
-                passe: passe as i32,
+                passe,
                 team_id: team,
-                table_no: Some(table.number as i32),
+                table_no: Some(Nat::of(table.number)?),
                 opponent_id: Some(opponent),
                 partner_id: None,
                 position: None,
@@ -29,7 +35,7 @@ pub fn rows_of(tournament: TournamentId, passe: u32, draw: &PasseDraw<TeamId>) -
         rows.push(SeatRow {
             id: 0,
             tournament_id: tournament,
-            passe: passe as i32,
+            passe,
             team_id: bye,
             table_no: None,
             opponent_id: None,
@@ -37,7 +43,7 @@ pub fn rows_of(tournament: TournamentId, passe: u32, draw: &PasseDraw<TeamId>) -
             position: None,
         });
     }
-    rows
+    Ok(rows)
 }
 
 /// The seat rows of one drawn Einzelschieber Passe: four per table (seats A1, A2, B1, B2 in
@@ -47,7 +53,8 @@ pub fn rows_of_einzel(
     passe: u32,
     tables: &[[TeamId; 4]],
     spielfrei: &[TeamId],
-) -> Vec<SeatRow> {
+) -> QueryResult<Vec<SeatRow>> {
+    let passe = Nat::of(passe)?;
     let mut rows = Vec::with_capacity(tables.len() * 4 + spielfrei.len());
     for (number, table) in tables.iter().enumerate() {
         for (seat, sitz) in Sitz::ALL.into_iter().enumerate() {
@@ -56,9 +63,9 @@ pub fn rows_of_einzel(
             rows.push(SeatRow {
                 id: 0,
                 tournament_id: tournament,
-                passe: passe as i32,
+                passe,
                 team_id: table[seat],
-                table_no: Some(number as i32 + 1),
+                table_no: Some(Nat::of_usize(number + 1)?),
                 opponent_id: Some(other_side_first),
                 partner_id: Some(table[seat ^ 1]),
                 position: Some(sitz),
@@ -69,7 +76,7 @@ pub fn rows_of_einzel(
         rows.push(SeatRow {
             id: 0,
             tournament_id: tournament,
-            passe: passe as i32,
+            passe,
             team_id: player,
             table_no: None,
             opponent_id: None,
@@ -77,7 +84,7 @@ pub fn rows_of_einzel(
             position: None,
         });
     }
-    rows
+    Ok(rows)
 }
 
 pub fn insert(conn: &mut Conn, rows: &[SeatRow]) -> QueryResult<()> {
@@ -104,7 +111,7 @@ pub fn first_of_side(
 ) -> QueryResult<Option<TeamId>> {
     let seat: Option<SeatRow> = seats::table
         .filter(seats::tournament_id.eq(tournament))
-        .filter(seats::passe.eq(passe as i32))
+        .filter(seats::passe.eq(Nat::of(passe)?))
         .filter(seats::team_id.eq(player))
         .select(SeatRow::as_select())
         .first(conn)
@@ -126,7 +133,7 @@ pub fn table_of(
 ) -> QueryResult<Option<u32>> {
     Ok(seats::table
         .filter(seats::tournament_id.eq(tournament))
-        .filter(seats::passe.eq(passe as i32))
+        .filter(seats::passe.eq(Nat::of(passe)?))
         .filter(seats::team_id.eq(team))
         .select(seats::table_no)
         .first::<Option<i32>>(conn)
@@ -149,7 +156,7 @@ pub fn drawn_passen(conn: &mut Conn, tournament: TournamentId) -> QueryResult<Ve
 pub fn table_count(conn: &mut Conn, tournament: TournamentId, passe: u32) -> QueryResult<u32> {
     let tables: i64 = seats::table
         .filter(seats::tournament_id.eq(tournament))
-        .filter(seats::passe.eq(passe as i32))
+        .filter(seats::passe.eq(Nat::of(passe)?))
         .select(diesel::dsl::count(seats::table_no).aggregate_distinct())
         .get_result(conn)?;
     Ok(tables as u32)

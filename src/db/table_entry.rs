@@ -4,6 +4,7 @@
 use super::models::{TableAccessRow, TableReportRow};
 use super::schema::{table_access, table_codes, table_entry, table_reports};
 use super::{Conn, now};
+use crate::db::types::Nat;
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::result::TableScore;
 use crate::domain::table_code;
@@ -15,18 +16,18 @@ pub fn opening(conn: &mut Conn, id: TournamentId) -> QueryResult<Opening> {
     let row = table_entry::table
         .find(id)
         .select(table_entry::passe_open)
-        .first::<Option<i32>>(conn)
+        .first::<Option<Nat>>(conn)
         .optional()?;
     Ok(match row {
         None => Opening::Off,
         Some(None) => Opening::Closed,
-        Some(Some(passe)) => Opening::Open(passe.max(0) as u32),
+        Some(Some(passe)) => Opening::Open(passe.get()),
     })
 }
 
 /// Switches table entry on with a Passe open (or none), or sets the open Passe.
 pub fn set(conn: &mut Conn, id: TournamentId, open: Option<u32>) -> QueryResult<()> {
-    let open = open.map(|p| p as i32);
+    let open = open.map(Nat::of).transpose()?;
     super::on_backend!(conn, |c| diesel::insert_into(table_entry::table)
         .values((
             table_entry::tournament_id.eq(id),
@@ -182,8 +183,8 @@ pub fn report_at(
 ) -> QueryResult<Option<TableReportRow>> {
     table_reports::table
         .filter(table_reports::tournament_id.eq(id))
-        .filter(table_reports::passe.eq(passe as i32))
-        .filter(table_reports::table_no.eq(table as i32))
+        .filter(table_reports::passe.eq(Nat::of(passe)?))
+        .filter(table_reports::table_no.eq(Nat::of(table)?))
         .select(TableReportRow::as_select())
         .first(conn)
         .optional()
@@ -196,7 +197,7 @@ pub fn reports_of_passe(
 ) -> QueryResult<Vec<TableReportRow>> {
     table_reports::table
         .filter(table_reports::tournament_id.eq(id))
-        .filter(table_reports::passe.eq(passe as i32))
+        .filter(table_reports::passe.eq(Nat::of(passe)?))
         .select(TableReportRow::as_select())
         .order(table_reports::table_no)
         .load(conn)
@@ -222,18 +223,18 @@ pub fn put_report(
     diesel::delete(
         table_reports::table
             .filter(table_reports::tournament_id.eq(id))
-            .filter(table_reports::passe.eq(passe as i32))
-            .filter(table_reports::table_no.eq(table as i32)),
+            .filter(table_reports::passe.eq(Nat::of(passe)?))
+            .filter(table_reports::table_no.eq(Nat::of(table)?)),
     )
     .execute(conn)?;
     diesel::insert_into(table_reports::table)
         .values((
             table_reports::tournament_id.eq(id),
-            table_reports::passe.eq(passe as i32),
-            table_reports::table_no.eq(table as i32),
+            table_reports::passe.eq(Nat::of(passe)?),
+            table_reports::table_no.eq(Nat::of(table)?),
             table_reports::reporter_id.eq(reporter),
-            table_reports::points_a.eq(score.points_a as i32),
-            table_reports::points_b.eq(score.points_b as i32),
+            table_reports::points_a.eq(Nat::of(score.points_a)?),
+            table_reports::points_b.eq(Nat::of(score.points_b)?),
             table_reports::state.eq(reporting.state),
             table_reports::tafel.eq(reporting.tafel),
             table_reports::version.eq(1),
@@ -252,8 +253,8 @@ pub fn change_report(
     let score = reporting.score;
     diesel::update(table_reports::table.find(report.id))
         .set((
-            table_reports::points_a.eq(score.points_a as i32),
-            table_reports::points_b.eq(score.points_b as i32),
+            table_reports::points_a.eq(Nat::of(score.points_a)?),
+            table_reports::points_b.eq(Nat::of(score.points_b)?),
             table_reports::state.eq(reporting.state),
             table_reports::tafel.eq(reporting.tafel),
             table_reports::version.eq(report.version + 1),
@@ -277,17 +278,17 @@ pub fn answer(
     answer: Answer<'_>,
 ) -> QueryResult<TableReportRow> {
     // The answer is kept beside the report: the office's decision shows both versions.
-    let keep = |new: Option<i32>, old: Option<i32>| new.or(old);
+    let keep = |new: Option<Nat>, old: Option<Nat>| new.or(old);
     diesel::update(table_reports::table.find(report.id))
         .set((
             table_reports::state.eq(answer.state),
             table_reports::answer_by.eq(answer.by.or(report.answer_by)),
             table_reports::answer_points_a.eq(keep(
-                answer.score.map(|s| s.points_a as i32),
+                answer.score.map(|s| Nat::of(s.points_a)).transpose()?,
                 report.answer_points_a,
             )),
             table_reports::answer_points_b.eq(keep(
-                answer.score.map(|s| s.points_b as i32),
+                answer.score.map(|s| Nat::of(s.points_b)).transpose()?,
                 report.answer_points_b,
             )),
             table_reports::note.eq(answer.note.or(report.note.as_deref())),
@@ -304,7 +305,7 @@ pub fn forget_reports(conn: &mut Conn, id: TournamentId, passe: Option<u32>) -> 
         .filter(table_reports::tournament_id.eq(id))
         .into_boxed();
     if let Some(passe) = passe {
-        query = query.filter(table_reports::passe.eq(passe as i32));
+        query = query.filter(table_reports::passe.eq(Nat::of(passe)?));
     }
     query.execute(conn)?;
     Ok(())

@@ -3,6 +3,7 @@
 use super::models::{NewTeam, Signer, TeamRow, TeamValues, VisaMark};
 use super::schema::{suspended_final_visas, teams};
 use super::{Conn, now};
+use crate::db::types::Nat;
 use crate::domain::ids::{TeamId, TournamentId, UserId};
 use crate::domain::team::{TeamInput, TeamStatus};
 use chrono::NaiveDateTime;
@@ -46,22 +47,22 @@ pub fn find(
 pub fn by_startnummer(
     conn: &mut Conn,
     tournament: TournamentId,
-    startnummer: i32,
+    startnummer: u32,
 ) -> QueryResult<Option<TeamRow>> {
     teams::table
         .filter(teams::tournament_id.eq(tournament))
-        .filter(teams::startnummer.eq(startnummer))
+        .filter(teams::startnummer.eq(Nat::of(startnummer)?))
         .select(TeamRow::as_select())
         .first(conn)
         .optional()
 }
 
 pub fn startnummern(conn: &mut Conn, tournament: TournamentId) -> QueryResult<Vec<u32>> {
-    let numbers: Vec<i32> = teams::table
+    let numbers: Vec<Nat> = teams::table
         .filter(teams::tournament_id.eq(tournament))
         .select(teams::startnummer)
         .load(conn)?;
-    Ok(numbers.into_iter().map(|n| n as u32).collect())
+    Ok(numbers.into_iter().map(Nat::get).collect())
 }
 
 /// Whether another team of the tournament has this Startnummer.
@@ -73,7 +74,7 @@ pub fn taken(
 ) -> QueryResult<bool> {
     let mut query = teams::table
         .filter(teams::tournament_id.eq(tournament))
-        .filter(teams::startnummer.eq(startnummer as i32))
+        .filter(teams::startnummer.eq(Nat::of(startnummer)?))
         .into_boxed();
     if let Some(id) = except {
         query = query.filter(teams::id.ne(id));
@@ -81,15 +82,15 @@ pub fn taken(
     Ok(query.count().get_result::<i64>(conn)? > 0)
 }
 
-fn values(input: &TeamInput, startnummer: u32) -> TeamValues {
-    TeamValues {
-        startnummer: startnummer as i32,
+fn values(input: &TeamInput, startnummer: u32) -> QueryResult<TeamValues> {
+    Ok(TeamValues {
+        startnummer: Nat::of(startnummer)?,
         name: input.name.clone(),
         player1: input.player1.clone(),
         player2: input.player2.clone(),
         club: input.club.clone(),
         place: input.place.clone(),
-    }
+    })
 }
 
 pub fn insert(
@@ -101,7 +102,7 @@ pub fn insert(
     diesel::insert_into(teams::table)
         .values(NewTeam {
             tournament_id: tournament,
-            values: values(input, startnummer),
+            values: values(input, startnummer)?,
         })
         .returning(teams::all_columns)
         .get_result(conn)
@@ -117,11 +118,13 @@ pub fn insert_many(
     for chunk in teams_.chunks(super::audit::BATCH_ROWS) {
         let rows: Vec<NewTeam> = chunk
             .iter()
-            .map(|(input, startnummer)| NewTeam {
-                tournament_id: tournament,
-                values: values(input, *startnummer),
+            .map(|(input, startnummer)| {
+                Ok(NewTeam {
+                    tournament_id: tournament,
+                    values: values(input, *startnummer)?,
+                })
             })
-            .collect();
+            .collect::<QueryResult<_>>()?;
         let mut done: Vec<TeamRow> =
             super::on_backend!(conn, |c| diesel::insert_into(teams::table)
                 .values(&rows)
@@ -141,7 +144,7 @@ pub fn update(
     startnummer: u32,
 ) -> QueryResult<TeamRow> {
     diesel::update(teams::table.find(team))
-        .set(values(input, startnummer))
+        .set(values(input, startnummer)?)
         .returning(teams::all_columns)
         .get_result(conn)
 }
@@ -155,16 +158,16 @@ pub fn delete(conn: &mut Conn, team: TeamId) -> QueryResult<()> {
 /// Gives the Lose: `lose[i]` draws Los i+1; every other team of the tournament has none.
 pub fn set_lose(conn: &mut Conn, tournament: TournamentId, lose: &[TeamId]) -> QueryResult<()> {
     diesel::update(teams::table.filter(teams::tournament_id.eq(tournament)))
-        .set(teams::los.eq(None::<i32>))
+        .set(teams::los.eq(None::<Nat>))
         .execute(conn)?;
     // One statement per few hundred teams, not one per team (each a round trip to a
     // PostgreSQL server): `UPDATE … FROM (VALUES …)`, which SQLite and PostgreSQL both read,
     // the numbers written out (they are ids and Lose, no text).
-    let numbered: Vec<(i32, i32)> = lose
+    let numbered: Vec<(TeamId, Nat)> = lose
         .iter()
         .enumerate()
-        .map(|(index, team)| (team.0, index as i32 + 1))
-        .collect();
+        .map(|(index, team)| Ok((*team, Nat::of_usize(index + 1)?)))
+        .collect::<QueryResult<_>>()?;
     for chunk in numbered.chunks(super::audit::BATCH_ROWS) {
         let values: Vec<String> = chunk
             .iter()
@@ -191,7 +194,7 @@ pub fn set_status(conn: &mut Conn, team: TeamId, change: StatusChange) -> QueryR
     diesel::update(teams::table.find(team))
         .set((
             teams::status.eq(change.status),
-            teams::out_passe.eq(change.out_passe.map(|p| p as i32)),
+            teams::out_passe.eq(change.out_passe.map(Nat::of).transpose()?),
             teams::out_reason.eq(change.out_reason),
             teams::final_visa_by.eq(signer_user(&change.final_visa)),
             teams::final_visa_name.eq(signer_name(&change.final_visa)),
@@ -284,7 +287,7 @@ pub fn suspend_final_visa(
             suspended_final_visas::visa_by.eq(signer_user(&suspended.visa)),
             suspended_final_visas::visa_name.eq(signer_name(&suspended.visa)),
             suspended_final_visas::visa_at.eq(*at),
-            suspended_final_visas::total.eq(suspended.total as i32),
+            suspended_final_visas::total.eq(Nat::of(suspended.total)?),
         ))
         .execute(conn)?;
     set_final_visa(conn, suspended.team, None)?;

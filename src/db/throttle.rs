@@ -3,6 +3,7 @@
 
 use super::schema::login_throttle;
 use super::{Conn, now};
+use crate::db::types::Nat;
 use crate::domain::throttle::{self, Counter};
 use diesel::prelude::*;
 
@@ -10,7 +11,7 @@ fn throttle_row(
     conn: &mut Conn,
     counter: Counter,
     subject: &str,
-) -> QueryResult<Option<(i32, chrono::NaiveDateTime, Option<chrono::NaiveDateTime>)>> {
+) -> QueryResult<Option<(Nat, chrono::NaiveDateTime, Option<chrono::NaiveDateTime>)>> {
     login_throttle::table
         .find((counter.key(), subject))
         .select((
@@ -35,7 +36,7 @@ pub fn blocked(conn: &mut Conn, counter: Counter, subject: &str) -> QueryResult<
 pub fn count_failure(conn: &mut Conn, counter: Counter, subject: &str) -> QueryResult<()> {
     let at = now();
     let failures = match throttle_row(conn, counter, subject)? {
-        Some((failures, last, _)) => throttle::current_failures(failures.max(0) as u32, last, at),
+        Some((failures, last, _)) => throttle::current_failures(failures.get(), last, at),
         None => 0,
     } + 1;
     let until = throttle::block_after(counter, failures).map(|d| at + d);
@@ -43,14 +44,14 @@ pub fn count_failure(conn: &mut Conn, counter: Counter, subject: &str) -> QueryR
         .values((
             login_throttle::kind.eq(counter.key()),
             login_throttle::subject.eq(subject),
-            login_throttle::failures.eq(failures as i32),
+            login_throttle::failures.eq(Nat::of(failures)?),
             login_throttle::last_failure.eq(at),
             login_throttle::blocked_until.eq(until),
         ))
         .on_conflict((login_throttle::kind, login_throttle::subject))
         .do_update()
         .set((
-            login_throttle::failures.eq(failures as i32),
+            login_throttle::failures.eq(Nat::of(failures)?),
             login_throttle::last_failure.eq(at),
             login_throttle::blocked_until.eq(until),
         ))
@@ -62,7 +63,7 @@ pub fn count_failure(conn: &mut Conn, counter: Counter, subject: &str) -> QueryR
 pub fn phone_write(conn: &mut Conn, subject: &str) -> QueryResult<throttle::PhoneWrite> {
     let counter = Counter::PhoneWrites;
     let stored = throttle_row(conn, counter, subject)?
-        .map(|(count, since, until)| (count.max(0) as u32, since, until));
+        .map(|(count, since, until)| (count.get(), since, until));
     let decided = throttle::phone_write(stored, now());
     let (count, since, until) = match decided {
         throttle::PhoneWrite::Allowed { count, since } => (count, since, None),
@@ -76,14 +77,14 @@ pub fn phone_write(conn: &mut Conn, subject: &str) -> QueryResult<throttle::Phon
         .values((
             login_throttle::kind.eq(counter.key()),
             login_throttle::subject.eq(subject),
-            login_throttle::failures.eq(count as i32),
+            login_throttle::failures.eq(Nat::of(count)?),
             login_throttle::last_failure.eq(since),
             login_throttle::blocked_until.eq(until),
         ))
         .on_conflict((login_throttle::kind, login_throttle::subject))
         .do_update()
         .set((
-            login_throttle::failures.eq(count as i32),
+            login_throttle::failures.eq(Nat::of(count)?),
             login_throttle::last_failure.eq(since),
             login_throttle::blocked_until.eq(until),
         ))
@@ -109,7 +110,7 @@ pub fn blocked_now(
 /// The current failures of a counter (old ones forgotten); 0 without a row.
 pub fn failures(conn: &mut Conn, counter: Counter, subject: &str) -> QueryResult<u32> {
     Ok(throttle_row(conn, counter, subject)?
-        .map(|(failures, last, _)| throttle::current_failures(failures.max(0) as u32, last, now()))
+        .map(|(failures, last, _)| throttle::current_failures(failures.get(), last, now()))
         .unwrap_or(0))
 }
 
@@ -144,12 +145,12 @@ pub fn all_failures(
             login_throttle::failures,
             login_throttle::last_failure,
         ))
-        .load::<(String, i32, chrono::NaiveDateTime)>(conn)?
+        .load::<(String, Nat, chrono::NaiveDateTime)>(conn)?
         .into_iter()
         .map(|(subject, failures, last)| {
             (
                 subject,
-                throttle::current_failures(failures.max(0) as u32, last, at),
+                throttle::current_failures(failures.get(), last, at),
             )
         })
         .collect())

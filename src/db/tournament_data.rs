@@ -4,6 +4,7 @@
 use super::Conn;
 use super::models::{PendingEntry, ResultRow, SeatRow, Signer, TeamRow, TournamentRow, VisaMark};
 use super::schema::{pending_entries, results, seats, users};
+use crate::db::types::Nat;
 use crate::domain::einzel_draw::EinzelPasse;
 use crate::domain::ids::{TeamId, TournamentId, UserId};
 use crate::domain::marathon::Side;
@@ -61,14 +62,14 @@ pub struct TournamentData {
 /// Positions in the row lists, by what pages look them up with.
 struct Index {
     team: HashMap<TeamId, usize>,
-    seats_of_passe: HashMap<i32, Vec<usize>>,
+    seats_of_passe: HashMap<u32, Vec<usize>>,
     /// (Passe, team) → its seat.
-    seat: HashMap<(i32, TeamId), usize>,
+    seat: HashMap<(u32, TeamId), usize>,
     /// (Passe, table number) → a seat at that table.
-    table: HashMap<(i32, i32), usize>,
-    startnummer: HashMap<i32, usize>,
-    result: HashMap<(i32, i32), usize>,
-    pending: HashMap<(i32, i32), Vec<usize>>,
+    table: HashMap<(u32, u32), usize>,
+    startnummer: HashMap<u32, usize>,
+    result: HashMap<(u32, u32), usize>,
+    pending: HashMap<(u32, u32), Vec<usize>>,
     drawn_passen: u32,
 }
 
@@ -79,13 +80,16 @@ impl Index {
         results: &[ResultRow],
         pending: &[PendingEntry],
     ) -> Self {
-        let mut seats_of_passe: HashMap<i32, Vec<usize>> = HashMap::new();
+        let mut seats_of_passe: HashMap<u32, Vec<usize>> = HashMap::new();
         for (i, s) in seats.iter().enumerate() {
-            seats_of_passe.entry(s.passe).or_default().push(i);
+            seats_of_passe.entry(s.passe.get()).or_default().push(i);
         }
-        let mut pending_at: HashMap<(i32, i32), Vec<usize>> = HashMap::new();
+        let mut pending_at: HashMap<(u32, u32), Vec<usize>> = HashMap::new();
         for (i, p) in pending.iter().enumerate() {
-            pending_at.entry((p.passe, p.table_no)).or_default().push(i);
+            pending_at
+                .entry((p.passe.get(), p.table_no.get()))
+                .or_default()
+                .push(i);
         }
         Index {
             team: teams.iter().enumerate().map(|(i, t)| (t.id, i)).collect(),
@@ -93,25 +97,25 @@ impl Index {
             seat: seats
                 .iter()
                 .enumerate()
-                .map(|(i, s)| ((s.passe, s.team_id), i))
+                .map(|(i, s)| ((s.passe.get(), s.team_id), i))
                 .collect(),
             table: seats
                 .iter()
                 .enumerate()
-                .filter_map(|(i, s)| Some(((s.passe, s.table_no?), i)))
+                .filter_map(|(i, s)| Some(((s.passe.get(), s.table_no?.get()), i)))
                 .collect(),
             startnummer: teams
                 .iter()
                 .enumerate()
-                .map(|(i, t)| (t.startnummer, i))
+                .map(|(i, t)| (t.startnummer.get(), i))
                 .collect(),
             result: results
                 .iter()
                 .enumerate()
-                .map(|(i, r)| ((r.passe, r.table_no), i))
+                .map(|(i, r)| ((r.passe.get(), r.table_no.get()), i))
                 .collect(),
             pending: pending_at,
-            drawn_passen: seats.iter().map(|s| s.passe as u32).max().unwrap_or(0),
+            drawn_passen: seats.iter().map(|s| s.passe.get()).max().unwrap_or(0),
         }
     }
 }
@@ -178,13 +182,13 @@ fn load_scoped(
         .order(pending_entries::id)
         .into_boxed();
     if let Scope::Passe(passe) | Scope::Table(passe, _) = scope {
-        let passe = passe as i32;
+        let passe = Nat::of(passe)?;
         seats = seats.filter(seats::passe.eq(passe));
         results = results.filter(results::passe.eq(passe));
         pending = pending.filter(pending_entries::passe.eq(passe));
     }
     if let Scope::Table(_, table) = scope {
-        let table = table as i32;
+        let table = Nat::of(table)?;
         seats = seats.filter(seats::table_no.eq(table));
         results = results.filter(results::table_no.eq(table));
         pending = pending.filter(pending_entries::table_no.eq(table));
@@ -272,9 +276,9 @@ impl TournamentData {
             .iter()
             .map(|t| TeamFacts {
                 id: t.id,
-                startnummer: t.startnummer as u32,
+                startnummer: t.startnummer.get(),
                 status: t.status,
-                out_passe: t.out_passe.map(|p| p as u32),
+                out_passe: t.out_passe.map(|p| p.get()),
                 final_visa: self.visa(t.final_visa()),
             })
             .collect();
@@ -282,9 +286,9 @@ impl TournamentData {
             .seats
             .iter()
             .map(|s| SeatFacts {
-                passe: s.passe as u32,
+                passe: s.passe.get(),
                 team: s.team_id,
-                table: s.table_no.map(|t| t as u32),
+                table: s.table_no.map(|t| t.get()),
                 opponent: s.opponent_id,
                 partner: s.partner_id,
             })
@@ -294,21 +298,21 @@ impl TournamentData {
             .iter()
             .map(|r| ResultFacts {
                 id: r.id,
-                passe: r.passe as u32,
-                table: r.table_no as u32,
+                passe: r.passe.get(),
+                table: r.table_no.get(),
                 team_a: r.team_a_id,
                 team_b: r.team_b_id,
-                points_a: r.points_a as u32,
-                points_b: r.points_b as u32,
-                matches_a: r.matches_a as u32,
-                matches_b: r.matches_b as u32,
+                points_a: r.points_a.get(),
+                points_b: r.points_b.get(),
+                matches_a: r.matches_a.get(),
+                matches_b: r.matches_b.get(),
                 visa_a: self.visa(r.visa_a()),
                 visa_b: self.visa(r.visa_b()),
             })
             .collect();
         OwnedFacts {
-            passen: self.tournament.passen as u32,
-            pauschale: self.tournament.pauschale as u32,
+            passen: self.tournament.passen.get(),
+            pauschale: self.tournament.pauschale.get(),
             teams,
             seats,
             results,
@@ -322,7 +326,7 @@ impl TournamentData {
     fn seats_of(&self, passe: u32) -> impl Iterator<Item = &SeatRow> {
         self.index
             .seats_of_passe
-            .get(&(passe as i32))
+            .get(&passe)
             .into_iter()
             .flatten()
             .map(|i| &self.seats[*i])
@@ -348,7 +352,7 @@ impl TournamentData {
             None => (other, me),
         };
         Some(Table {
-            number: table as u32,
+            number: table.get(),
             team_a,
             team_b,
         })
@@ -369,23 +373,20 @@ impl TournamentData {
 
     /// One table of a Passe.
     pub fn table(&self, passe: u32, number: u32) -> Option<Table<&TeamRow>> {
-        let seat = self.index.table.get(&(passe as i32, number as i32))?;
+        let seat = self.index.table.get(&(passe, number))?;
         self.table_of_seat(&self.seats[*seat])
     }
 
     /// The table of the team with this Startnummer in a Passe (None: spielfrei or unknown).
-    pub fn table_of_startnummer(&self, passe: u32, startnummer: i32) -> Option<Table<&TeamRow>> {
+    pub fn table_of_startnummer(&self, passe: u32, startnummer: u32) -> Option<Table<&TeamRow>> {
         let team = &self.teams[*self.index.startnummer.get(&startnummer)?];
-        let seat = self.index.seat.get(&(passe as i32, team.id))?;
+        let seat = self.index.seat.get(&(passe, team.id))?;
         self.table_of_seat(&self.seats[*seat])
     }
 
     /// A player's seat in a Passe (Einzelschieber: with partner and seat).
     pub fn seat(&self, passe: u32, team: TeamId) -> Option<&SeatRow> {
-        self.index
-            .seat
-            .get(&(passe as i32, team))
-            .map(|i| &self.seats[*i])
+        self.index.seat.get(&(passe, team)).map(|i| &self.seats[*i])
     }
 
     /// The partner of a side's first seat (Einzelschieber: A2 for A1, B2 for B1).
@@ -480,7 +481,7 @@ impl TournamentData {
     pub fn result_at(&self, passe: u32, table: u32) -> Option<&ResultRow> {
         self.index
             .result
-            .get(&(passe as i32, table as i32))
+            .get(&(passe, table))
             .map(|i| &self.results[*i])
     }
 
@@ -501,7 +502,7 @@ impl TournamentData {
     pub fn pending_at(&self, passe: u32, table: u32) -> Vec<&PendingEntry> {
         self.index
             .pending
-            .get(&(passe as i32, table as i32))
+            .get(&(passe, table))
             .into_iter()
             .flatten()
             .map(|i| &self.pending[*i])
@@ -511,7 +512,7 @@ impl TournamentData {
     /// The Passen under way: those with at least one result entered (seed 004 §9: from then
     /// on their Pauschalen count in the provisional Rangliste).
     pub fn passen_under_way(&self) -> std::collections::BTreeSet<u32> {
-        self.results.iter().map(|r| r.passe as u32).collect()
+        self.results.iter().map(|r| r.passe.get()).collect()
     }
 
     /// The latest Passe under way, or 1 before the first result.
@@ -520,14 +521,14 @@ impl TournamentData {
     }
 
     pub fn spiele(&self) -> u32 {
-        self.tournament.spiele_per_passe as u32
+        self.tournament.spiele_per_passe.get()
     }
 }
 
 impl TeamRow {
     /// Whether the team has left the tournament by `passe` (its opponents get the Pauschale).
     pub fn is_out(&self, passe: u32) -> bool {
-        standblatt::is_out(self.status, self.out_passe.map(|p| p as u32), passe)
+        standblatt::is_out(self.status, self.out_passe.map(|p| p.get()), passe)
     }
 
     /// How lists mark the team at a table somebody has left by `passe`: who left is

@@ -4,6 +4,7 @@
 use super::models::{TournamentRow, TournamentValues};
 use super::schema::{results, teams, tournaments};
 use super::{Conn, now};
+use crate::db::types::Nat;
 use crate::domain::draw::DrawMode;
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::standblatt::is_out;
@@ -38,24 +39,24 @@ pub fn bump_version(conn: &mut Conn, id: TournamentId) -> QueryResult<()> {
     Ok(())
 }
 
-fn values(settings: &TournamentSettings) -> TournamentValues {
-    TournamentValues {
+fn values(settings: &TournamentSettings) -> QueryResult<TournamentValues> {
+    Ok(TournamentValues {
         name: settings.name.clone(),
         date: settings.date,
         location: settings.location.clone(),
         mode: settings.mode,
-        passen: settings.passen as i32,
-        spiele_per_passe: settings.spiele_per_passe as i32,
-        pauschale: settings.pauschale as i32,
+        passen: Nat::of(settings.passen)?,
+        spiele_per_passe: Nat::of(settings.spiele_per_passe)?,
+        pauschale: Nat::of(settings.pauschale)?,
         double_entry: settings.double_entry,
         double_entry_same_user: settings.double_entry_same_user,
         separate_clubs: settings.separate_clubs,
-    }
+    })
 }
 
 pub fn insert(conn: &mut Conn, settings: &TournamentSettings) -> QueryResult<TournamentRow> {
     diesel::insert_into(tournaments::table)
-        .values((values(settings), tournaments::created_at.eq(now())))
+        .values((values(settings)?, tournaments::created_at.eq(now())))
         .returning(tournaments::all_columns)
         .get_result(conn)
 }
@@ -66,7 +67,7 @@ pub fn update(
     settings: &TournamentSettings,
 ) -> QueryResult<TournamentRow> {
     diesel::update(tournaments::table.find(id))
-        .set(values(settings))
+        .set(values(settings)?)
         .returning(tournaments::all_columns)
         .get_result(conn)
 }

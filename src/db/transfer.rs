@@ -7,6 +7,7 @@ use super::models::{AuditRow, Signer, TournamentRow, VisaMark};
 use super::schema::{audit_log, results, teams, tournaments};
 use super::tournament_data::{IMPORTED, TournamentData};
 use super::{Conn, now};
+use crate::db::types::Nat;
 use crate::domain::draw::DrawMode;
 use crate::domain::ids::{ResultId, TeamId, TournamentId, UserId};
 use crate::domain::marathon::{Cards, Rules, Ruling, Side, Spiel, Trump};
@@ -44,7 +45,7 @@ pub struct TableEntryJson {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TableCodeJson {
-    pub startnummer: i32,
+    pub startnummer: u32,
     pub code: String,
 }
 
@@ -57,8 +58,8 @@ pub struct MarathonJson {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TafelJson {
-    pub passe: i32,
-    pub table: i32,
+    pub passe: u32,
+    pub table: u32,
     pub lines: Vec<LineJson>,
     pub gong: bool,
     /// The office typed this Tafel's points multiplied.
@@ -129,7 +130,7 @@ impl LineJson {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ClockJson {
-    pub passe: i32,
+    pub passe: u32,
     pub started_at: NaiveDateTime,
     pub paused_at: Option<NaiveDateTime>,
     pub paused_seconds: i64,
@@ -143,8 +144,7 @@ fn marathon_of(conn: &mut Conn, data: &TournamentData) -> QueryResult<Option<Mar
     }
     let mut tafeln = Vec::new();
     for (passe, table, lines, gong) in super::marathon::all_tafeln(conn, id)? {
-        let multiplied =
-            super::marathon::entry_multiplied(conn, id, passe.max(0) as u32, table.max(0) as u32)?;
+        let multiplied = super::marathon::entry_multiplied(conn, id, passe, table)?;
         tafeln.push(TafelJson {
             passe,
             table,
@@ -176,9 +176,9 @@ pub struct TournamentJson {
     pub date: NaiveDate,
     pub location: String,
     pub mode: String,
-    pub passen: i32,
-    pub spiele_per_passe: i32,
-    pub pauschale: i32,
+    pub passen: u32,
+    pub spiele_per_passe: u32,
+    pub pauschale: u32,
     pub closed: bool,
     pub public: bool,
     pub draw_mode: String,
@@ -204,15 +204,15 @@ pub struct VisaJson {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TeamJson {
-    pub startnummer: i32,
+    pub startnummer: u32,
     pub name: Option<String>,
     pub player1: String,
     pub player2: String,
     pub club: Option<String>,
     pub place: Option<String>,
-    pub los: Option<i32>,
+    pub los: Option<u32>,
     pub status: String,
-    pub out_passe: Option<i32>,
+    pub out_passe: Option<u32>,
     pub out_reason: Option<String>,
     pub final_visa: Option<VisaJson>,
     /// A final visa held aside while the team `cause` is out (given back when it returns).
@@ -223,35 +223,35 @@ pub struct TeamJson {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SuspendedJson {
     /// Startnummer of the team whose leaving suspended the visa.
-    pub cause: i32,
+    pub cause: u32,
     pub visa: VisaJson,
     /// The total the visa was given on.
-    pub total: i32,
+    pub total: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SeatJson {
-    pub passe: i32,
-    pub startnummer: i32,
-    pub table: Option<i32>,
-    pub opponent: Option<i32>,
+    pub passe: u32,
+    pub startnummer: u32,
+    pub table: Option<u32>,
+    pub opponent: Option<u32>,
     /// Einzelschieber: the partner's Startnummer and the seat (A1, A2, B1, B2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub partner: Option<i32>,
+    pub partner: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seat: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ResultJson {
-    pub passe: i32,
-    pub table: i32,
-    pub team_a: i32,
-    pub team_b: i32,
-    pub points_a: i32,
-    pub points_b: i32,
-    pub matches_a: i32,
-    pub matches_b: i32,
+    pub passe: u32,
+    pub table: u32,
+    pub team_a: u32,
+    pub team_b: u32,
+    pub points_a: u32,
+    pub points_b: u32,
+    pub matches_a: u32,
+    pub matches_b: u32,
     pub visa_a: Option<VisaJson>,
     pub visa_b: Option<VisaJson>,
     pub version: i32,
@@ -312,7 +312,7 @@ pub fn export(conn: &mut Conn, id: TournamentId) -> QueryResult<Export> {
                 .iter()
                 .filter_map(|team| {
                     Some(TableCodeJson {
-                        startnummer: team.startnummer,
+                        startnummer: team.startnummer.get(),
                         code: codes.get(&team.id)?.clone(),
                     })
                 })
@@ -329,10 +329,10 @@ fn document(
     suspended: &[(TeamId, super::teams::SuspendedVisa)],
 ) -> Export {
     let t = &data.tournament;
-    let number: HashMap<TeamId, i32> = data
+    let number: HashMap<TeamId, u32> = data
         .teams
         .iter()
-        .map(|team| (team.id, team.startnummer))
+        .map(|team| (team.id, team.startnummer.get()))
         .collect();
     let nr = |team: TeamId| number.get(&team).copied().unwrap_or_default();
     // An imported visa keeps the name it came with: the same document comes out again.
@@ -349,9 +349,9 @@ fn document(
         .seats
         .iter()
         .map(|s| SeatJson {
-            passe: s.passe,
+            passe: s.passe.get(),
             startnummer: nr(s.team_id),
-            table: s.table_no,
+            table: s.table_no.map(u32::from),
             opponent: s.opponent_id.map(nr),
             partner: s.partner_id.map(nr),
             seat: s.position.map(|p| p.key().to_string()),
@@ -365,9 +365,9 @@ fn document(
             date: t.date,
             location: t.location.clone(),
             mode: t.mode.key().into(),
-            passen: t.passen,
-            spiele_per_passe: t.spiele_per_passe,
-            pauschale: t.pauschale,
+            passen: t.passen.get(),
+            spiele_per_passe: t.spiele_per_passe.get(),
+            pauschale: t.pauschale.get(),
             closed: t.closed,
             public: t.public,
             draw_mode: t.draw_mode.as_str().into(),
@@ -382,15 +382,15 @@ fn document(
             .teams
             .iter()
             .map(|team| TeamJson {
-                startnummer: team.startnummer,
+                startnummer: team.startnummer.get(),
                 name: team.name.clone(),
                 player1: team.player1.clone(),
                 player2: team.player2.clone(),
                 club: team.club.clone(),
                 place: team.place.clone(),
-                los: team.los,
+                los: team.los.map(u32::from),
                 status: team.status.as_str().into(),
-                out_passe: team.out_passe,
+                out_passe: team.out_passe.map(u32::from),
                 out_reason: team.out_reason.clone(),
                 final_visa: visa(team.final_visa()),
                 suspended_final_visa: suspended.iter().find(|(_, s)| s.team == team.id).and_then(
@@ -398,7 +398,7 @@ fn document(
                         Some(SuspendedJson {
                             cause: nr(*cause),
                             visa: visa(s.visa.clone())?,
-                            total: s.total as i32,
+                            total: s.total,
                         })
                     },
                 ),
@@ -409,14 +409,14 @@ fn document(
             .results
             .iter()
             .map(|r| ResultJson {
-                passe: r.passe,
-                table: r.table_no,
+                passe: r.passe.get(),
+                table: r.table_no.get(),
                 team_a: nr(r.team_a_id),
                 team_b: nr(r.team_b_id),
-                points_a: r.points_a,
-                points_b: r.points_b,
-                matches_a: r.matches_a,
-                matches_b: r.matches_b,
+                points_a: r.points_a.get(),
+                points_b: r.points_b.get(),
+                matches_a: r.matches_a.get(),
+                matches_b: r.matches_b.get(),
                 visa_a: visa(r.visa_a()),
                 visa_b: visa(r.visa_b()),
                 version: r.version,
@@ -445,9 +445,9 @@ pub fn insert_tournament(
             tournaments::date.eq(t.date),
             tournaments::location.eq(&t.location),
             tournaments::mode.eq(mode),
-            tournaments::passen.eq(t.passen),
-            tournaments::spiele_per_passe.eq(t.spiele_per_passe),
-            tournaments::pauschale.eq(t.pauschale),
+            tournaments::passen.eq(Nat::of(t.passen)?),
+            tournaments::spiele_per_passe.eq(Nat::of(t.spiele_per_passe)?),
+            tournaments::pauschale.eq(Nat::of(t.pauschale)?),
             tournaments::closed.eq(t.closed),
             tournaments::public.eq(t.public),
             tournaments::draw_mode.eq(draw_mode),
@@ -484,22 +484,22 @@ pub fn insert_team(
     status: TeamStatus,
     final_visa: VisaMark,
 ) -> QueryResult<Option<TeamId>> {
-    let taken = super::teams::taken(conn, id, team.startnummer.max(0) as u32, None)?;
+    let taken = super::teams::taken(conn, id, team.startnummer, None)?;
     if taken {
         return Ok(None);
     }
     diesel::insert_into(teams::table)
         .values((
             teams::tournament_id.eq(id),
-            teams::startnummer.eq(team.startnummer),
+            teams::startnummer.eq(Nat::of(team.startnummer)?),
             teams::name.eq(&team.name),
             teams::player1.eq(&team.player1),
             teams::player2.eq(&team.player2),
             teams::club.eq(&team.club),
             teams::place.eq(&team.place),
-            teams::los.eq(team.los),
+            teams::los.eq(team.los.map(Nat::of).transpose()?),
             teams::status.eq(status),
-            teams::out_passe.eq(team.out_passe),
+            teams::out_passe.eq(team.out_passe.map(Nat::of).transpose()?),
             teams::out_reason.eq(&team.out_reason),
             teams::final_visa_by.eq(super::teams::signer_user(&final_visa)),
             teams::final_visa_name.eq(super::teams::signer_name(&final_visa)),
@@ -520,10 +520,10 @@ pub struct ImportedResult<'a> {
 
 pub fn insert_result(conn: &mut Conn, r: ImportedResult<'_>) -> QueryResult<ResultId> {
     let score = crate::domain::result::TableScore {
-        points_a: r.json.points_a.max(0) as u32,
-        points_b: r.json.points_b.max(0) as u32,
-        matches_a: r.json.matches_a.max(0) as u32,
-        matches_b: r.json.matches_b.max(0) as u32,
+        points_a: r.json.points_a,
+        points_b: r.json.points_b,
+        matches_a: r.json.matches_a,
+        matches_b: r.json.matches_b,
     };
     let row = super::results::insert(conn, &r.seating, score, r.json.details.clone())?;
     super::results::set_visas(conn, row.id, r.visa_a, r.visa_b)?;

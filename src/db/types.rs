@@ -56,6 +56,122 @@ integer_id!(
     SingleId => SingleIdColumn,
 );
 
+/// A Passe or table number, a Startnummer, points, a count: an `INTEGER` column that
+/// is never negative. The domain counts in `u32`; the databases have no unsigned
+/// integer, so this type is the one border crossing. A negative value read back is an
+/// error (a corrupt row is not silently clamped to 0), and a `u32` beyond `i32::MAX`
+/// is refused before it is written (never wrapped to a negative number).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, AsExpression, FromSqlRow)]
+#[diesel(sql_type = Integer)]
+pub struct Nat(i32);
+
+/// A number the column cannot hold: negative, or above `i32::MAX`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OutOfRange(pub i128);
+
+impl std::fmt::Display for OutOfRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} does not fit a non-negative INTEGER column", self.0)
+    }
+}
+
+impl std::error::Error for OutOfRange {}
+
+impl From<OutOfRange> for diesel::result::Error {
+    fn from(e: OutOfRange) -> Self {
+        diesel::result::Error::SerializationError(Box::new(e))
+    }
+}
+
+impl Nat {
+    pub const ZERO: Nat = Nat(0);
+
+    /// The value as the domain counts it.
+    pub fn get(self) -> u32 {
+        // Never negative (checked on the way in), so this is the value itself.
+        self.0.unsigned_abs()
+    }
+
+    /// A domain number for the database; refused above `i32::MAX`.
+    pub fn of(n: u32) -> Result<Nat, OutOfRange> {
+        i32::try_from(n).map(Nat).map_err(|_| OutOfRange(n.into()))
+    }
+
+    /// A length or index for the database; refused above `i32::MAX`.
+    pub fn of_usize(n: usize) -> Result<Nat, OutOfRange> {
+        i32::try_from(n).map(Nat).map_err(|_| OutOfRange(n as i128))
+    }
+
+    /// A duration or other signed count for the database; refused when negative or
+    /// above `i32::MAX`.
+    pub fn of_i64(n: i64) -> Result<Nat, OutOfRange> {
+        i32::try_from(n)
+            .ok()
+            .filter(|v| *v >= 0)
+            .map(Nat)
+            .ok_or(OutOfRange(n.into()))
+    }
+}
+
+impl From<u16> for Nat {
+    fn from(n: u16) -> Self {
+        Nat(n.into())
+    }
+}
+
+impl std::fmt::Display for Nat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl From<Nat> for i64 {
+    fn from(n: Nat) -> Self {
+        n.0.into()
+    }
+}
+
+impl From<Nat> for u32 {
+    fn from(n: Nat) -> Self {
+        n.get()
+    }
+}
+
+impl serde::Serialize for Nat {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u32(self.get())
+    }
+}
+
+impl<DB: Backend> ToSql<Integer, DB> for Nat
+where
+    i32: ToSql<Integer, DB>,
+{
+    fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, DB>) -> serialize::Result {
+        self.0.to_sql(out)
+    }
+}
+
+impl<DB: Backend> FromSql<Integer, DB> for Nat
+where
+    i32: FromSql<Integer, DB>,
+{
+    fn from_sql(bytes: DB::RawValue<'_>) -> deserialize::Result<Self> {
+        nat_from_stored(i32::from_sql(bytes)?)
+    }
+}
+
+fn nat_from_stored(value: i32) -> deserialize::Result<Nat> {
+    if value < 0 {
+        tracing::error!(
+            value,
+            "negative Zahl in der Datenbank, wo nur 0 oder mehr stehen kann: die Zeile wird nicht gelesen"
+        );
+        return Err(format!("negative number {value} in the database").into());
+    }
+    Ok(Nat(value))
+}
+
 /// An enum stored as text: its key, and the way back.
 trait StoredText: Sized + 'static {
     /// What the column holds, for the error message.
@@ -153,5 +269,20 @@ mod tests {
         assert!(from_stored::<Mode>("schieber").is_err());
         assert!(from_stored::<DrawMode>("").is_err());
         assert!(from_stored::<Side>("c").is_err());
+    }
+
+    #[test]
+    fn numbers_cross_the_border_unchanged_or_not_at_all() {
+        for n in [0, 1, 9_999, 2_147_483_647] {
+            assert_eq!(Nat::of(n).map(Nat::get), Ok(n));
+        }
+        assert_eq!(Nat::of(2_147_483_648), Err(OutOfRange(2_147_483_648)));
+        assert_eq!(Nat::of(u32::MAX), Err(OutOfRange(u32::MAX.into())));
+        assert_eq!(nat_from_stored(0).map(Nat::get).ok(), Some(0));
+        assert_eq!(nat_from_stored(157).map(Nat::get).ok(), Some(157));
+        assert_eq!(Nat::of_i64(-1), Err(OutOfRange(-1)));
+        assert_eq!(Nat::of_i64(3_600).map(Nat::get), Ok(3_600));
+        assert!(nat_from_stored(-1).is_err());
+        assert!(nat_from_stored(i32::MIN).is_err());
     }
 }

@@ -94,7 +94,7 @@ pub fn tischliste(
 
 /// One line of "Wer sitzt wo": a team and its table in one Passe.
 pub struct SeatEntry {
-    pub startnummer: i32,
+    pub startnummer: u32,
     pub team: String,
     /// The table number, or "spielfrei", "Pauschale" (the table is not played),
     /// "ausgeschieden".
@@ -146,7 +146,7 @@ pub fn seating_list(header: Header, title: &str, entrant: Entrant, seats: &[Seat
 
 pub struct StartEntry {
     pub los: String,
-    pub startnummer: i32,
+    pub startnummer: u32,
     pub team: String,
     pub players: String,
     pub club: String,
@@ -353,7 +353,7 @@ pub fn jasszettel(
 
 pub struct RankRow {
     pub rank: String,
-    pub startnummer: i32,
+    pub startnummer: u32,
     pub team: String,
     pub rounds: Vec<String>,
     pub total: String,

@@ -74,7 +74,7 @@ async fn list(
 ) -> Result<HttpResponse, AppError> {
     let filter = filter.into_inner();
     let selected = filter.tournament.trim().parse::<i32>().ok();
-    let startnummer = filter.team.trim().parse::<i32>().ok();
+    let startnummer = filter.team.trim().parse::<u32>().ok();
     let passe = filter.passe.trim().parse::<u32>().ok();
     let who = filter.user.trim().to_lowercase();
     let (entries, tournaments, data) = db(&state, move |conn| {
@@ -87,7 +87,7 @@ async fn list(
         .unwrap_or_default();
     let team = startnummer.and_then(|nr| {
         data.as_ref()
-            .and_then(|d| d.teams.iter().find(|t| t.startnummer == nr))
+            .and_then(|d| d.teams.iter().find(|t| t.startnummer.get() == nr))
             .map(|t| t.id)
     });
     let rounds: HashMap<TournamentId, &'static str> =

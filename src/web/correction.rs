@@ -13,7 +13,7 @@ use crate::app::result_write::correction_refusal;
 use crate::db::models::TournamentRow;
 use crate::db::tournament_data::TournamentData;
 use crate::domain::form::FieldErrors;
-use crate::domain::ids::{ResultId, TournamentId};
+use crate::domain::ids::{ResultId, RoundNo, TournamentId};
 use crate::domain::result::ResultForm;
 use crate::web::error::AppError;
 use actix_web::{HttpResponse, web};
@@ -77,7 +77,7 @@ fn correction_page(
         table_total: data
             .tournament
             .mode
-            .table_total(data.tournament.spiele_per_passe as u32)
+            .table_total(data.tournament.spiele_per_passe.get())
             .unwrap_or(0),
         t: data.tournament,
         passe,
@@ -109,7 +109,7 @@ async fn form(
     let actor = user.0.actor().clone();
     let found = db(&state, move |conn| {
         let (row, data, on_tafel) = read::result_to_correct(conn, tid, result)?;
-        let (passe, table) = (row.passe as u32, row.table_no as u32);
+        let (passe, table) = (row.passe.get(), row.table_no.get());
         let refused = correction_refusal(&actor, &data.tournament, &row);
         let kind = data.tournament.mode.facts().score_kind;
         // A result kept on a Tafel is corrected on its Tafel, line by line.
@@ -164,11 +164,12 @@ pub(super) async fn again(
 
 async fn correct(
     state: web::Data<AppState>,
-    path: web::Path<(TournamentId, u32)>,
+    path: web::Path<(TournamentId, RoundNo)>,
     from: web::Query<ReturnTo>,
     post: Secured<ResultForm>,
 ) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
+    let passe = passe.get();
     // The clerk who was entering results goes on entering after the correction.
     let back = match from.entry() {
         true => format!("/tournaments/{id}/passen/{passe}/entry"),

@@ -64,7 +64,7 @@ impl Ctx {
         self.tournament = Some(NavTournament {
             id: tournament.id,
             name: tournament.name.clone(),
-            passen: (1..=tournament.passen as u32).collect(),
+            passen: (1..=tournament.passen.get()).collect(),
             round: tournament.mode.round(),
             entrants: tournament.mode.entrant().many(),
         });

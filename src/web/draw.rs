@@ -22,7 +22,7 @@ use std::collections::{HashMap, HashSet};
 
 pub struct DrawRow {
     pub los: String,
-    pub startnummer: i32,
+    pub startnummer: u32,
     pub team: String,
     /// Per Passe: "Tisch 3 · gegen 12" or "spielfrei".
     pub passen: Vec<String>,
@@ -88,7 +88,7 @@ fn einzel_quality(data: &TournamentData) -> Option<QualityView> {
 fn einzel_cell(data: &TournamentData, seat: &crate::db::models::SeatRow) -> Option<String> {
     let (table, sitz) = (seat.table_no?, seat.position?);
     let partner = data.team(seat.partner_id?)?;
-    let opponents = data.side(seat.passe as u32, data.team(seat.opponent_id?)?);
+    let opponents = data.side(seat.passe.get(), data.team(seat.opponent_id?)?);
     let numbers: Vec<String> = opponents
         .iter()
         .map(|t| t.startnummer.to_string())
@@ -131,7 +131,7 @@ fn same_club_summary(data: &TournamentData) -> Option<String> {
     ))
 }
 
-fn draws_of(data: &TournamentData) -> Vec<PasseDraw<i32>> {
+fn draws_of(data: &TournamentData) -> Vec<PasseDraw<u32>> {
     (1..=data.drawn_passen())
         .map(|p| PasseDraw {
             tables: data
@@ -139,11 +139,11 @@ fn draws_of(data: &TournamentData) -> Vec<PasseDraw<i32>> {
                 .iter()
                 .map(|t| Table {
                     number: t.number,
-                    team_a: t.team_a.startnummer,
-                    team_b: t.team_b.startnummer,
+                    team_a: t.team_a.startnummer.get(),
+                    team_b: t.team_b.startnummer.get(),
                 })
                 .collect(),
-            bye: data.byes(p).first().map(|t| t.startnummer),
+            bye: data.byes(p).first().map(|t| t.startnummer.get()),
         })
         .collect()
 }
@@ -158,7 +158,7 @@ fn rows(data: &TournamentData) -> Vec<DrawRow> {
                 .map(move |t| (p, t.number))
         })
         .collect();
-    let mut cells: HashMap<(TeamId, i32), String> = HashMap::new();
+    let mut cells: HashMap<(TeamId, u32), String> = HashMap::new();
     for seat in &data.seats {
         let mut cell = match (seat.table_no, seat.opponent_id.and_then(|o| data.team(o))) {
             _ if seat.position.is_some() => einzel_cell(data, seat).unwrap_or_default(),
@@ -168,36 +168,37 @@ fn rows(data: &TournamentData) -> Vec<DrawRow> {
             // No seat after leaving is no bye: who left is "ausgeschieden" from then on.
             _ if data
                 .team(seat.team_id)
-                .is_some_and(|t| t.is_out(seat.passe as u32)) =>
+                .is_some_and(|t| t.is_out(seat.passe.get())) =>
             {
                 "ausgeschieden".to_string()
             }
             _ => "spielfrei".to_string(),
         };
-        let passe = seat.passe as u32;
+        let passe = seat.passe.get();
         if let Some(table) = seat.table_no
             && let Some(team) = data.team(seat.team_id)
-            && let Some(mark) = team.left_mark(passe, not_played.contains(&(passe, table as u32)))
+            && let Some(mark) = team.left_mark(passe, not_played.contains(&(passe, table.get())))
         {
             cell.push_str(" · ");
             cell.push_str(mark);
         }
-        cells.insert((seat.team_id, seat.passe), cell);
+        cells.insert((seat.team_id, passe), cell);
     }
     data.teams
         .iter()
         .map(|team| DrawRow {
             los: team.los.map(|l| l.to_string()).unwrap_or_default(),
-            startnummer: team.startnummer,
+            startnummer: team.startnummer.get(),
             team: team_label(team),
-            passen: (1..=data.drawn_passen() as i32)
+            passen: (1..=data.drawn_passen())
                 .map(|p| {
-                    cells.get(&(team.id, p)).cloned().unwrap_or_else(|| {
-                        match team.is_out(p as u32) {
+                    cells
+                        .get(&(team.id, p))
+                        .cloned()
+                        .unwrap_or_else(|| match team.is_out(p) {
                             true => "ausgeschieden".into(),
                             false => "–".into(),
-                        }
-                    })
+                        })
                 })
                 .collect(),
         })
@@ -225,8 +226,8 @@ async fn show(
     let drawn_passen = data.drawn_passen();
     let next_passe = (data.is_drawn()
         && data.tournament.draw_mode == DrawMode::ProPasse
-        && drawn_passen < data.tournament.passen as u32)
-        .then_some(drawn_passen + 1);
+        && drawn_passen < data.tournament.passen.get())
+    .then_some(drawn_passen + 1);
     page(&DrawPage {
         ctx: user.0.ctx().with_tournament(&data.tournament),
         drawn: data.is_drawn(),

@@ -14,7 +14,7 @@ use crate::db::models::TournamentRow;
 use crate::db::tournament_data::TournamentData;
 use crate::domain::form::FieldErrors;
 use crate::domain::format;
-use crate::domain::ids::TournamentId;
+use crate::domain::ids::{RoundNo, TournamentId};
 use crate::domain::mode::POINTS_PER_SPIEL;
 use crate::domain::result::ResultForm;
 use crate::domain::role::ResultWrite;
@@ -80,9 +80,9 @@ fn entry_page(
     EntryPage {
         ctx: ctx.with_tournament(t),
         passe,
-        total: t.mode.table_total(t.spiele_per_passe as u32).unwrap_or(0),
+        total: t.mode.table_total(t.spiele_per_passe.get()).unwrap_or(0),
         total_text: format::number(i64::from(
-            t.mode.table_total(t.spiele_per_passe as u32).unwrap_or(0),
+            t.mode.table_total(t.spiele_per_passe.get()).unwrap_or(0),
         )),
         per_spiel: POINTS_PER_SPIEL,
         form,
@@ -120,10 +120,11 @@ struct AtTable {
 async fn entry_form(
     state: web::Data<AppState>,
     user: User,
-    path: web::Path<(TournamentId, u32)>,
+    path: web::Path<(TournamentId, RoundNo)>,
     at: web::Query<AtTable>,
 ) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
+    let passe = passe.get();
     let form = ResultForm {
         table: at.table.map(|t| t.to_string()).unwrap_or_default(),
         ..ResultForm::default()
@@ -157,10 +158,11 @@ async fn entry_form(
 
 async fn enter(
     state: web::Data<AppState>,
-    path: web::Path<(TournamentId, u32)>,
+    path: web::Path<(TournamentId, RoundNo)>,
     post: Secured<ResultForm>,
 ) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
+    let passe = passe.get();
     let back = format!("/tournaments/{id}/passen/{passe}/entry");
     let refusal = match save(&state, &post, id, passe, &back).await? {
         Answer::Done(response) => return Ok(response),
@@ -178,7 +180,7 @@ async fn enter(
     let data = db(&state, move |conn| Ok(guard::load_round(conn, id, passe)?)).await?;
     let conflict = refusal
         .conflict
-        .map(|stored| (stored.table_no as u32, ResultView::new(&stored)));
+        .map(|stored| (stored.table_no.get(), ResultView::new(&stored)));
     let page = entry_page(
         post.session.ctx(),
         data,

@@ -10,7 +10,7 @@ use super::views::{TableView, table_views, team_label};
 use crate::app::{guard, visa};
 use crate::db::models::TournamentRow;
 use crate::domain::format;
-use crate::domain::ids::TournamentId;
+use crate::domain::ids::{RoundNo, TournamentId};
 use crate::domain::standblatt::SheetStatus;
 use crate::web::error::AppError;
 use actix_web::{HttpResponse, web};
@@ -39,9 +39,10 @@ fn to_visa(tables: Vec<TableView>) -> Vec<TableView> {
 async fn visa_all_form(
     state: web::Data<AppState>,
     user: Permitted<gate::Visa>,
-    path: web::Path<(TournamentId, u32)>,
+    path: web::Path<(TournamentId, RoundNo)>,
 ) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
+    let passe = passe.get();
     let data = db(&state, move |conn| Ok(guard::load_round(conn, id, passe)?)).await?;
     let tables = to_visa(table_views(&data, passe));
     let listed = tables
@@ -83,11 +84,12 @@ fn parse_listed(raw: &str) -> Result<Vec<(u32, i32)>, AppError> {
 
 async fn visa_all(
     state: web::Data<AppState>,
-    path: web::Path<(TournamentId, u32)>,
+    path: web::Path<(TournamentId, RoundNo)>,
     post: Secured<VisaAllForm, gate::Visa>,
 ) -> Result<HttpResponse, AppError> {
     let actor = post.session.actor().clone();
     let (id, passe) = path.into_inner();
+    let passe = passe.get();
     let tables = parse_listed(&post.form.tables)?;
     let (count, round) = db(&state, move |conn| {
         let count = visa::visa_tables(conn, &actor, id, passe, &tables)?;
@@ -117,7 +119,7 @@ async fn jump(
     query: web::Query<JumpQuery>,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
-    let nr: i32 = query
+    let nr: u32 = query
         .nr
         .trim()
         .parse()
@@ -127,14 +129,14 @@ async fn jump(
     let team = data
         .teams
         .iter()
-        .find(|t| t.startnummer == nr)
+        .find(|t| t.startnummer.get() == nr)
         .ok_or_else(|| AppError::NotFound(format!("Startnummer {nr} gibt es nicht.")))?;
     Ok(see_other(&format!("/tournaments/{id}/teams/{}", team.id)))
 }
 
 pub struct WorkRow {
     pub team_id: i32,
-    pub startnummer: i32,
+    pub startnummer: u32,
     pub label: String,
     pub total: String,
     /// Where the list continues after this team's Endvisum (its row is gone then).
@@ -169,7 +171,7 @@ async fn endvisa(
         .iter()
         .map(|(team, sheet)| WorkRow {
             team_id: team.id.0,
-            startnummer: team.startnummer,
+            startnummer: team.startnummer.get(),
             label: team_label(team),
             total: format::number(i64::from(sheet.total)),
             next_anchor: String::new(),

@@ -10,7 +10,7 @@ use crate::app::read;
 use crate::app::{guard, visa};
 use crate::db::models::TournamentRow;
 use crate::domain::format;
-use crate::domain::ids::{TeamId, TournamentId};
+use crate::domain::ids::{RoundNo, TeamId, TournamentId};
 use crate::domain::table_report::ReportState;
 use crate::web::error::AppError;
 use actix_web::{HttpResponse, web};
@@ -43,9 +43,10 @@ pub struct FromTables {
 async fn show(
     state: web::Data<AppState>,
     user: User,
-    path: web::Path<(TournamentId, u32)>,
+    path: web::Path<(TournamentId, RoundNo)>,
 ) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
+    let passe = passe.get();
     let (data, setting, reports) =
         db(&state, move |conn| Ok(read::passe(conn, id, passe)?)).await?;
     let mut tables = table_views(&data, passe);
@@ -86,7 +87,7 @@ async fn show(
         byes: data.byes(passe).into_iter().map(team_label).collect(),
         total: t
             .mode
-            .table_total(t.spiele_per_passe as u32)
+            .table_total(t.spiele_per_passe.get())
             .map(|total| format::number(i64::from(total))),
         tables,
         entered,
@@ -117,11 +118,12 @@ pub fn safe_back(back: &str, fallback: String) -> String {
 
 async fn visa(
     state: web::Data<AppState>,
-    path: web::Path<(TournamentId, u32, u32)>,
+    path: web::Path<(TournamentId, RoundNo, u32)>,
     post: Secured<VisaForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = post.session.actor().clone();
     let (id, passe, table) = path.into_inner();
+    let passe = passe.get();
     let team = match post.form.team.trim() {
         "" => None,
         raw => {

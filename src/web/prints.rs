@@ -12,7 +12,7 @@ use crate::app::read;
 use crate::db::tournament_data::TournamentData;
 use crate::domain::collation;
 use crate::domain::format;
-use crate::domain::ids::{TeamId, TournamentId};
+use crate::domain::ids::{RoundNo, TeamId, TournamentId};
 use crate::domain::mode::POINTS_PER_SPIEL;
 use crate::domain::standblatt::PasseLine;
 use crate::domain::standblatt::{coming_passen, counted_total};
@@ -125,7 +125,7 @@ fn sheets(
         .map(|(_, pair)| pair)
         .map(|(team, sheet)| (team, sheet, coming_passen(kind, sheet, &counted)))
         .map(|(team, sheet, coming)| Sheet {
-            startnummer: team.startnummer,
+            startnummer: team.startnummer.get(),
             team: crate::domain::team::display_name(
                 team.name.as_deref(),
                 &team.player1,
@@ -141,7 +141,7 @@ fn sheets(
             url: data.tournament.public.then(|| {
                 format!(
                     "{base}{}",
-                    team_page_path(data.tournament.id.0, team.startnummer)
+                    team_page_path(data.tournament.id.0, team.startnummer.get())
                 )
             }),
             lines: sheet
@@ -334,9 +334,10 @@ pub(super) fn tables_to_play(
 async fn tischliste(
     state: web::Data<AppState>,
     _user: User,
-    path: web::Path<(TournamentId, u32)>,
+    path: web::Path<(TournamentId, RoundNo)>,
 ) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
+    let passe = passe.get();
     let data = load(&state, id).await?;
     let tables = table_entries(&data, passe)?;
     let byes: Vec<String> = data.byes(passe).into_iter().map(team_label).collect();
@@ -357,10 +358,11 @@ async fn tischliste(
 async fn seating(
     state: web::Data<AppState>,
     _user: User,
-    path: web::Path<(TournamentId, u32)>,
+    path: web::Path<(TournamentId, RoundNo)>,
     query: web::Query<StartlisteQuery>,
 ) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
+    let passe = passe.get();
     let data = load(&state, id).await?;
     table_entries(&data, passe)?;
     let mut seats: Vec<SeatEntry> = Vec::with_capacity(data.teams.len());
@@ -373,7 +375,7 @@ async fn seating(
         {
             let seat = data.seat(passe, team.id).and_then(|s| s.position);
             seats.push(SeatEntry {
-                startnummer: team.startnummer,
+                startnummer: team.startnummer.get(),
                 team: display_name(team.name.as_deref(), &team.player1, &team.player2),
                 table: match (team.left_mark(passe, has_left), seat) {
                     (Some(mark), _) => mark.into(),
@@ -385,7 +387,7 @@ async fn seating(
     }
     for team in data.byes(passe) {
         seats.push(SeatEntry {
-            startnummer: team.startnummer,
+            startnummer: team.startnummer.get(),
             team: display_name(team.name.as_deref(), &team.player1, &team.player2),
             table: "spielfrei".into(),
         });
@@ -425,9 +427,10 @@ async fn seating(
 async fn jasszettel(
     state: web::Data<AppState>,
     _user: User,
-    path: web::Path<(TournamentId, u32)>,
+    path: web::Path<(TournamentId, RoundNo)>,
 ) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
+    let passe = passe.get();
     let data = load(&state, id).await?;
     if !data.tournament.mode.has_jasszettel() {
         return Err(AppError::NotFound(format!(
@@ -466,13 +469,14 @@ async fn startliste(
     let by_los = query.order.as_deref() == Some("los");
     let mut teams: Vec<&crate::db::models::TeamRow> = data.teams.iter().collect();
     if by_los {
-        teams.sort_by_key(|t| (t.los.unwrap_or(i32::MAX), t.startnummer));
+        // Without a Los last.
+        teams.sort_by_key(|t| (t.los.is_none(), t.los, t.startnummer));
     }
     let entries: Vec<StartEntry> = teams
         .iter()
         .map(|t| StartEntry {
             los: t.los.map(|l| l.to_string()).unwrap_or_default(),
-            startnummer: t.startnummer,
+            startnummer: t.startnummer.get(),
             team: t.name.clone().unwrap_or_default(),
             players: players_line(data.tournament.mode.entrant(), &t.player1, &t.player2),
             club: [t.club.clone(), t.place.clone()]
@@ -536,13 +540,13 @@ async fn results_csv(
     // From the Standblätter, so that a Pauschale or bye is there with its kind (and a
     // result replaced by a Pauschale is not); the import skips all but `gespielt`.
     let sheets = data.standblaetter();
-    let mut lines: Vec<(u32, i32, Vec<String>)> = Vec::with_capacity(data.results.len() * 2);
+    let mut lines: Vec<(u32, u32, Vec<String>)> = Vec::with_capacity(data.results.len() * 2);
     for (team, sheet) in data.teams.iter().zip(&sheets) {
         for (passe, line) in (1u32..).zip(&sheet.lines) {
             if let Some(score) = line.score() {
                 lines.push((
                     passe,
-                    team.startnummer,
+                    team.startnummer.get(),
                     vec![
                         passe.to_string(),
                         team.startnummer.to_string(),

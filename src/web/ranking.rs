@@ -254,7 +254,7 @@ async fn make_page(
     page(&RankingPage {
         ctx,
         official,
-        passen: (1..=data.tournament.passen as u32).collect(),
+        passen: (1..=data.tournament.passen.get()).collect(),
         marks: any_marks(&sections),
         legend: MARKS_LEGEND,
         sections,

@@ -62,7 +62,7 @@ async fn make_ranking_pdf(
                 .iter()
                 .map(|r| RankRow {
                     rank: r.rank_text(),
-                    startnummer: r.team.startnummer,
+                    startnummer: r.team.startnummer.get(),
                     team: match &r.team.name {
                         Some(name) if players => name.clone(),
                         Some(name) => format!("{name} · {}", r.players()),
@@ -84,7 +84,7 @@ async fn make_ranking_pdf(
             "Rangliste (Zwischenstand)".into()
         },
     );
-    let (label, rounds) = (round_label(&data), data.tournament.passen as u32);
+    let (label, rounds) = (round_label(&data), data.tournament.passen.get());
     let bytes =
         made(move || documents::rangliste(header, provisional, label, rounds, &sections, legend))
             .await?;
@@ -121,7 +121,7 @@ async fn make_ranking_csv(
 ) -> Result<HttpResponse, AppError> {
     let (data, official) = public_ranking(state, user, id, query).await?;
     let sections = ranking_view(&data, official);
-    let rounds = data.tournament.passen as u32;
+    let rounds = data.tournament.passen.get();
     // Einzelschieber: one player per line, his Name and Vorname (as in the import file).
     let players = data.tournament.mode.draws_partners();
     let mut header: Vec<String> = match players {
@@ -201,7 +201,7 @@ enum WhoJson<'a> {
 #[derive(Serialize)]
 struct TeamJson<'a> {
     rank: Option<u32>,
-    startnummer: i32,
+    startnummer: u32,
     #[serde(flatten)]
     who: WhoJson<'a>,
     /// Points per Passe that count in this Rangliste (null: none yet).
@@ -250,11 +250,11 @@ async fn make_ranking_json(
             (true, false) => "Vorschau (Turnier offen)",
             (false, _) => "provisorisch",
         },
-        rounds: t.passen as u32,
+        rounds: t.passen.get(),
         teams: ranking_rows(&sections)
             .map(|r| TeamJson {
                 rank: r.rank,
-                startnummer: r.team.startnummer,
+                startnummer: r.team.startnummer.get(),
                 who: match t.mode.draws_partners() {
                     true => WhoJson::Player {
                         name: &r.team.player1,

@@ -50,18 +50,18 @@ async fn upload(
         .score_kind
         .csv_import(mode)
         .map_err(AppError::BadRequest)?;
-    let parsed = parse_result_csv(&bytes, data.tournament.passen as u32).and_then(|lines| {
+    let parsed = parse_result_csv(&bytes, data.tournament.passen.get()).and_then(|lines| {
         let seat = |passe: u32, startnummer: u32| {
-            data.table_of_startnummer(passe, startnummer as i32)
+            data.table_of_startnummer(passe, startnummer)
                 .map(|t| Seated {
                     table: t.number,
                     // Einzelschieber: A2 plays on side A with A1.
                     side_a: data
                         .side(passe, t.team_a)
                         .iter()
-                        .any(|p| p.startnummer as u32 == startnummer),
-                    first_a: t.team_a.startnummer as u32,
-                    first_b: t.team_b.startnummer as u32,
+                        .any(|p| p.startnummer.get() == startnummer),
+                    first_a: t.team_a.startnummer.get(),
+                    first_b: t.team_b.startnummer.get(),
                     state: if data.table_has_left(passe, &t) {
                         TableState::Pauschale
                     } else if data.result_at(passe, t.number).is_some() {

@@ -13,7 +13,7 @@ use crate::app::tafel;
 use crate::db::models::{ResultRow, TournamentRow};
 use crate::domain::clock::ClockAction;
 use crate::domain::form::FieldErrors;
-use crate::domain::ids::TournamentId;
+use crate::domain::ids::{RoundNo, TournamentId};
 use crate::domain::result::ResultForm;
 use crate::domain::role::Permission;
 use crate::web::error::AppError;
@@ -77,7 +77,7 @@ async fn render(
             errors,
             conflict: conflict.map(|stored| {
                 (
-                    stored.table_no as u32,
+                    stored.table_no.get(),
                     format!("{} : {} {unit}", stored.points_a, stored.points_b),
                 )
             }),
@@ -150,11 +150,12 @@ struct ClockForm {
 
 async fn clock_post(
     state: web::Data<AppState>,
-    path: web::Path<(TournamentId, u32)>,
+    path: web::Path<(TournamentId, RoundNo)>,
     post: Secured<ClockForm, gate::ManageTournament>,
 ) -> Result<HttpResponse, AppError> {
     let actor = post.session.actor().clone();
     let (id, passe) = path.into_inner();
+    let passe = passe.get();
     let action = ClockAction::parse(&post.form.action)
         .ok_or_else(|| AppError::BadRequest("Unbekannte Aktion.".into()))?;
     db(&state, move |conn| {

@@ -206,7 +206,7 @@ async fn show(
             .map(|v| format!("{} {}", v.by, format::date_time(v.at))),
         final_visa_refusal: final_visa_refusal(sheet, data.tournament.mode),
         back: format!("/tournaments/{id}/teams/{team}"),
-        passen: (1..=data.tournament.passen as u32).collect(),
+        passen: (1..=data.tournament.passen.get()).collect(),
         current_passe: data.current_passe(),
         team: row,
         t: data.tournament,
@@ -419,7 +419,7 @@ async fn set_status(
                         .join(", ")
                 ),
             };
-            let mut message = if plan.out_passe > data.tournament.passen as u32 {
+            let mut message = if plan.out_passe > data.tournament.passen.get() {
                 format!("{word}: seine Resultate bleiben, es wird nicht rangiert.")
             } else {
                 format!("{word}: {who} ab {round} {} die Pauschale.", plan.out_passe)
@@ -443,7 +443,7 @@ async fn set_status(
                     format::number(i64::from(q.opponent_points))
                 ),
                 next_passe: q.passe + 1,
-                last_passe: q.passe >= data.tournament.passen as u32,
+                last_passe: q.passe >= data.tournament.passen.get(),
             }),
             None,
         ),
@@ -459,7 +459,7 @@ async fn set_status(
                     &opponents_of,
                     &partners_from(&data, team_id, plan.out_passe),
                     round,
-                    data.tournament.pauschale as u32,
+                    data.tournament.pauschale.get(),
                 ),
             }),
         ),

@@ -12,7 +12,7 @@ use crate::app::Refusal;
 use crate::app::table_entry::at_table::{AtTable, at_table};
 use crate::app::table_entry::report::{Done, PhoneAsk, TafelAsk, act};
 use crate::app::table_entry::{self as use_case, Admission};
-use crate::db::models::TableAccessRow;
+use crate::db::models::{Nat, TableAccessRow};
 use crate::domain::form::FieldErrors;
 use crate::domain::format;
 use crate::domain::ids::TournamentId;
@@ -32,7 +32,7 @@ fn cookie_name(id: TournamentId) -> String {
     format!("jassturnier_tisch_{id}")
 }
 
-fn tisch_path(id: TournamentId, startnummer: i32) -> String {
+fn tisch_path(id: TournamentId, startnummer: u32) -> String {
     format!("{}/tisch", team_page_path(id.0, startnummer))
 }
 
@@ -55,7 +55,7 @@ async fn admitted(
 struct CodePage {
     ctx: Ctx,
     tournament: String,
-    startnummer: i32,
+    startnummer: u32,
     action: String,
     error: Option<String>,
 }
@@ -75,7 +75,7 @@ struct PhonePage {
     tournament: String,
     version: i32,
     who: String,
-    startnummer: i32,
+    startnummer: u32,
     round: &'static str,
     /// What the page says about the table's state, in one sentence.
     headline: String,
@@ -122,7 +122,7 @@ struct Shown {
 async fn show(
     state: web::Data<AppState>,
     req: HttpRequest,
-    path: web::Path<(TournamentId, i32)>,
+    path: web::Path<(TournamentId, u32)>,
     query: web::Query<Shown>,
 ) -> Result<HttpResponse, AppError> {
     let (id, startnummer) = path.into_inner();
@@ -135,7 +135,7 @@ async fn show(
         Some((_, access)) => {
             let team = access.team_id;
             let at = db(&state, move |conn| Ok(at_table(conn, id, team)?)).await?;
-            if at.team.startnummer != startnummer {
+            if at.team.startnummer.get() != startnummer {
                 // Admitted for another team: nothing of this one without its code (a phone
                 // handed on, e.g. between partners, changes team by the other code).
                 let note = format!(
@@ -159,7 +159,7 @@ async fn show(
 async fn code_page(
     state: &web::Data<AppState>,
     id: TournamentId,
-    startnummer: i32,
+    startnummer: u32,
     error: Option<String>,
     status: StatusCode,
 ) -> Result<HttpResponse, AppError> {
@@ -179,7 +179,7 @@ async fn code_page(
 async fn give_code(
     state: web::Data<AppState>,
     req: HttpRequest,
-    path: web::Path<(TournamentId, i32)>,
+    path: web::Path<(TournamentId, u32)>,
     form: web::Form<CodeForm>,
 ) -> Result<HttpResponse, AppError> {
     let (id, startnummer) = path.into_inner();
@@ -279,7 +279,7 @@ fn phone_page(
 ) -> PhonePage {
     let t = &at.tournament;
     let round = t.mode.round();
-    let total = t.mode.table_total(t.spiele_per_passe as u32).unwrap_or(0);
+    let total = t.mode.table_total(t.spiele_per_passe.get()).unwrap_or(0);
     let who = format!(
         "{} {} {}",
         t.mode.entrant().one(),
@@ -296,7 +296,7 @@ fn phone_page(
         tournament: t.name.clone(),
         version: t.version,
         who,
-        startnummer: at.team.startnummer,
+        startnummer: at.team.startnummer.get(),
         round,
         headline: String::new(),
         passe: 0,
@@ -368,7 +368,7 @@ fn phone_page(
     }
     let state = seat.report.as_ref().map(|r| r.state);
     if let Some(report) = &seat.report {
-        let p = |v: i32| Some(v.max(0) as u32);
+        let p = |v: Nat| Some(v.get());
         view.reported = both(p(report.points_a), p(report.points_b));
         if let (Some(a), Some(b)) = (report.answer_points_a, report.answer_points_b) {
             view.answer = both(p(a), p(b));
@@ -381,7 +381,7 @@ fn phone_page(
                 Side::A => report.points_a,
                 Side::B => report.points_b,
             };
-            view.points = own.max(0).to_string();
+            view.points = own.to_string();
         }
     }
     // What the phone may do is the domain's decision; the page only offers it.
@@ -449,7 +449,7 @@ enum Post {
 async fn post(
     state: web::Data<AppState>,
     req: HttpRequest,
-    path: web::Path<(TournamentId, i32, String)>,
+    path: web::Path<(TournamentId, u32, String)>,
     form: web::Form<PhoneForm>,
 ) -> Result<HttpResponse, AppError> {
     let (id, startnummer, action) = path.into_inner();
@@ -511,7 +511,7 @@ async fn phone_of(
     state: &web::Data<AppState>,
     req: &HttpRequest,
     id: TournamentId,
-    startnummer: i32,
+    startnummer: u32,
 ) -> Result<Result<(String, TableAccessRow), HttpResponse>, AppError> {
     match admitted(state, req, id).await? {
         Some(phone) => Ok(Ok(phone)),
@@ -537,7 +537,7 @@ struct Typed {
 /// refused, as the table now stands, and what was typed.
 async fn respond(
     state: &web::Data<AppState>,
-    (id, startnummer): (TournamentId, i32),
+    (id, startnummer): (TournamentId, u32),
     access: &TableAccessRow,
     acted: Result<Done, Refusal>,
     ok: impl Fn(&Done) -> &'static str,
@@ -595,7 +595,7 @@ struct TafelPhoneForm {
 async fn tafel(
     state: web::Data<AppState>,
     req: HttpRequest,
-    path: web::Path<(TournamentId, i32)>,
+    path: web::Path<(TournamentId, u32)>,
     form: web::Form<TafelPhoneForm>,
 ) -> Result<HttpResponse, AppError> {
     let (id, startnummer) = path.into_inner();

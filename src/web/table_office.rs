@@ -11,7 +11,7 @@ use crate::app::read;
 use crate::app::table_entry::report;
 use crate::app::table_entry::{self as use_case, Switch};
 use crate::db::models::TournamentRow;
-use crate::domain::ids::{TeamId, TournamentId};
+use crate::domain::ids::{RoundNo, TeamId, TournamentId};
 use crate::domain::table_code;
 use crate::domain::table_report::{Opening, Version};
 use crate::domain::throttle::CODE_ALARM;
@@ -158,13 +158,14 @@ struct DecideForm {
 
 async fn decide(
     state: web::Data<AppState>,
-    path: web::Path<(TournamentId, u32, u32)>,
+    path: web::Path<(TournamentId, RoundNo, u32)>,
     post: Secured<DecideForm>,
 ) -> Result<HttpResponse, AppError> {
     if !post.session.actor().may_change_results() {
         return Err(AppError::forbidden());
     }
     let (id, passe, table) = path.into_inner();
+    let passe = passe.get();
     let version = match post.form.version.as_str() {
         "gemeldet" => Version::Reported,
         "widerspruch" => Version::Answer,

@@ -13,7 +13,7 @@ use crate::app::tafel::{TafelChange, change_tafel, set_entry_mode};
 use crate::db::models::TournamentRow;
 use crate::domain::form::FieldErrors;
 use crate::domain::format;
-use crate::domain::ids::TournamentId;
+use crate::domain::ids::{RoundNo, TournamentId};
 use crate::domain::marathon::quick::SpielForm;
 use crate::domain::marathon::tafel::{Tafel, compute};
 use crate::domain::marathon::{Ruling, Side, Spiel, Trump};
@@ -204,10 +204,11 @@ async fn tafel_page(
 async fn show(
     state: web::Data<AppState>,
     user: User,
-    path: web::Path<(TournamentId, u32, u32)>,
+    path: web::Path<(TournamentId, RoundNo, u32)>,
     query: web::Query<TafelQuery>,
 ) -> Result<HttpResponse, AppError> {
     let (id, passe, table) = path.into_inner();
+    let passe = passe.get();
     let shown = Shown {
         form: None,
         editing: query.edit,
@@ -236,7 +237,7 @@ struct TafelForm {
 
 async fn change(
     state: web::Data<AppState>,
-    path: web::Path<(TournamentId, u32, u32)>,
+    path: web::Path<(TournamentId, RoundNo, u32)>,
     post: Secured<TafelForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = post.session.actor().clone();
@@ -245,6 +246,7 @@ async fn change(
         return Err(AppError::forbidden());
     }
     let (id, passe, table) = path.into_inner();
+    let passe = passe.get();
     let tid = id;
     let line = post.form.line.trim().parse::<usize>().ok();
     if post.form.action == "entry_mode" {
@@ -335,9 +337,10 @@ async fn change(
 async fn blank(
     state: web::Data<AppState>,
     _user: User,
-    path: web::Path<(TournamentId, u32)>,
+    path: web::Path<(TournamentId, RoundNo)>,
 ) -> Result<HttpResponse, AppError> {
     let (id, passe) = path.into_inner();
+    let passe = passe.get();
     let tid = id;
     let (data, rules) = db(&state, move |conn| {
         Ok(read::round_with_rules(conn, tid, passe)?)

@@ -36,7 +36,7 @@ struct TeamPage {
     ctx: Ctx,
     t: TournamentRow,
     label: String,
-    startnummer: i32,
+    startnummer: u32,
     players: String,
     rank: String,
     total: String,
@@ -49,14 +49,14 @@ struct TeamPage {
 }
 
 /// The address the QR code on a Standblatt encodes.
-pub fn team_page_path(tournament: i32, startnummer: i32) -> String {
+pub fn team_page_path(tournament: i32, startnummer: u32) -> String {
     format!("/tournaments/{tournament}/team/{startnummer}")
 }
 
 async fn show(
     state: web::Data<AppState>,
     user: MaybeUser,
-    path: web::Path<(TournamentId, i32)>,
+    path: web::Path<(TournamentId, u32)>,
 ) -> Result<HttpResponse, AppError> {
     let (id, startnummer) = path.into_inner();
     let (data, setting) = db(&state, move |conn| {
@@ -67,7 +67,7 @@ async fn show(
     let team = data
         .teams
         .iter()
-        .find(|t| t.startnummer == startnummer)
+        .find(|t| t.startnummer.get() == startnummer)
         .cloned()
         .ok_or_else(AppError::not_found)?;
     let sheets = data.standblaetter();

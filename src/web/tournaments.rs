@@ -8,7 +8,7 @@ use super::state::{AppState, db};
 use super::views::team_label;
 use crate::app::read;
 use crate::app::{self, guard};
-use crate::db::models::TournamentRow;
+use crate::db::models::{Nat, TournamentRow};
 use crate::domain::form::FieldErrors;
 use crate::domain::format;
 use crate::domain::ids::TournamentId;
@@ -230,7 +230,7 @@ fn form_of(row: &TournamentRow, rules: &crate::domain::marathon::Rules) -> Tourn
         location: row.location.clone(),
         mode: row.mode.key().into(),
         passen: row.passen.to_string(),
-        spiele_per_passe: if row.spiele_per_passe > 0 {
+        spiele_per_passe: if row.spiele_per_passe > Nat::ZERO {
             row.spiele_per_passe.to_string()
         } else {
             String::new()

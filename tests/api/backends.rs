@@ -158,7 +158,12 @@ async fn teams_added_at_once_get_distinct_automatic_startnummern() {
         statuses.iter().all(|s| *s == StatusCode::SEE_OTHER),
         "{statuses:?}"
     );
-    let mut numbers: Vec<i32> = app.data(id).teams.iter().map(|t| t.startnummer).collect();
+    let mut numbers: Vec<u32> = app
+        .data(id)
+        .teams
+        .iter()
+        .map(|t| t.startnummer.get())
+        .collect();
     numbers.sort_unstable();
     assert_eq!(numbers, (1..=48).collect::<Vec<_>>());
 }

@@ -253,8 +253,8 @@ async fn a_whole_passe_is_entered_by_keyboard_with_one_mistake() {
             .await;
     }
     let d = app.data(id);
-    let points: Vec<i32> = (1..=4)
-        .map(|t| d.result_at(1, t).unwrap().points_a)
+    let points: Vec<u32> = (1..=4)
+        .map(|t| d.result_at(1, t).unwrap().points_a.get())
         .collect();
     s.ensure(
         points == vec![1000, 1000, 900, 1000],
@@ -313,7 +313,7 @@ async fn after_every_refusal_the_next_table_typed_is_the_table_saved() {
     s.goto(&format!("{}/tournaments/{id}/passen/1/entry", app.address))
         .await;
     let tab = char::from(Key::Tab);
-    let stored = |table: u32| app.data(id).result_at(1, table).map(|r| r.points_a);
+    let stored = |table: u32| app.data(id).result_at(1, table).map(|r| r.points_a.get());
     // Where the fields stand in the form: a message must not move them.
     let layout = "var f = document.getElementById('entry-form').getBoundingClientRect(); \
         return ['table', 'points_a', 'points_b'].map(function (n) { \
@@ -482,7 +482,7 @@ async fn a_correction_from_the_entry_replaces_the_number_and_returns_to_the_entr
     let stored = app
         .data(id)
         .result_at(1, 2)
-        .map(|r| (r.points_a, r.points_b));
+        .map(|r| (r.points_a.get(), r.points_b.get()));
     s.ensure(
         stored == Some((962, 922)),
         format!("962 : 922 stored: {stored:?}"),
@@ -907,7 +907,7 @@ async fn a_phone_reports_the_other_confirms_and_office_and_hall_follow() {
     phone_a
         .keys(&format!(
             "{}{}",
-            codes[&a].to_lowercase(),
+            codes[&a.get()].to_lowercase(),
             char::from(Key::Enter)
         ))
         .await;
@@ -971,7 +971,7 @@ async fn a_phone_reports_the_other_confirms_and_office_and_hall_follow() {
         .wait_for("return !!document.getElementById('code')", "the code form")
         .await;
     phone_b
-        .keys(&format!("{}{}", codes[&b], char::from(Key::Enter)))
+        .keys(&format!("{}{}", codes[&b.get()], char::from(Key::Enter)))
         .await;
     phone_b
         .wait_for(
@@ -1023,7 +1023,7 @@ async fn a_phone_reports_the_other_confirms_and_office_and_hall_follow() {
     assert_eq!(
         app.data(id)
             .result_at(1, 1)
-            .map(|r| (r.points_a, r.points_b)),
+            .map(|r| (r.points_a.get(), r.points_b.get())),
         Some((1000, 884))
     );
 }

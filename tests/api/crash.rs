@@ -170,10 +170,14 @@ async fn acknowledged_entries_survive_kill_9() {
         let stored = data
             .result_at(4, *table)
             .unwrap_or_else(|| panic!("acknowledged table {table} lost"));
-        assert_eq!(stored.points_a as u32, *points);
+        assert_eq!(stored.points_a.get(), *points);
     }
     for r in &data.results {
-        assert_eq!(r.points_a + r.points_b, 1884, "no half-written result");
+        assert_eq!(
+            r.points_a.get() + r.points_b.get(),
+            1884,
+            "no half-written result"
+        );
         assert!(
             r.visa_a_by.is_some() == r.visa_a_at.is_some()
                 && r.visa_b_by.is_some() == r.visa_b_at.is_some()

@@ -105,7 +105,8 @@ async fn a_played_passe_asks_and_by_default_keeps_the_result() {
     assert_eq!(
         d.team(jassturnier::domain::ids::TeamId(culprit))
             .unwrap()
-            .out_passe,
+            .out_passe
+            .map(u32::from),
         Some(3)
     );
     let victim_html = f
@@ -318,20 +319,20 @@ async fn a_future_pauschale_waits_for_its_passe_in_the_provisional_ranking() {
         .cloned()
         .unwrap_or_default()
     };
-    let passe1 = |nr: i32| {
+    let passe1 = |nr: u32| {
         let r = app.data(id);
         let t = r
             .tables(1)
             .into_iter()
-            .find(|t| t.team_a.startnummer == nr || t.team_b.startnummer == nr)
+            .find(|t| t.team_a.startnummer.get() == nr || t.team_b.startnummer.get() == nr)
             .unwrap();
-        if t.team_a.startnummer == nr {
+        if t.team_a.startnummer.get() == nr {
             1000
         } else {
             884
         }
     };
-    let expected_before = passe1(victim.startnummer);
+    let expected_before = passe1(victim.startnummer.get());
     let ranking = leitung.html(&format!("/tournaments/{id}/ranking")).await;
     assert_eq!(
         victim_total(&ranking).replace('\'', ""),
@@ -401,7 +402,7 @@ async fn a_final_visa_held_aside_survives_export_and_import() {
     let held = doc
         .teams
         .iter()
-        .find(|t| t.startnummer == victim_nr)
+        .find(|t| t.startnummer == victim_nr.get())
         .and_then(|t| t.suspended_final_visa.clone())
         .expect("the victim's final visa is held aside in the export");
     assert_eq!(held.visa.by, "kontrolle");
@@ -413,7 +414,13 @@ async fn a_final_visa_held_aside_survives_export_and_import() {
     assert_eq!(r.status(), StatusCode::SEE_OTHER);
     let copy: i32 = location(&r).rsplit('/').next().unwrap().parse().unwrap();
     let data = f.app.data(copy);
-    let team_of = |nr: i32| data.teams.iter().find(|t| t.startnummer == nr).unwrap().id;
+    let team_of = |nr: u32| {
+        data.teams
+            .iter()
+            .find(|t| t.startnummer.get() == nr)
+            .unwrap()
+            .id
+    };
     let culprit_nr = f
         .app
         .data(id)
@@ -423,7 +430,10 @@ async fn a_final_visa_held_aside_survives_export_and_import() {
     let html = f
         .leitung
         .post_ok(
-            &format!("/tournaments/{copy}/teams/{}/status", team_of(culprit_nr)),
+            &format!(
+                "/tournaments/{copy}/teams/{}/status",
+                team_of(culprit_nr.get())
+            ),
             &[("action", "reinstate")],
         )
         .await;
@@ -433,6 +443,6 @@ async fn a_final_visa_held_aside_survives_export_and_import() {
         text(&html, ".flash")
     );
     let victim_row = f.app.data(copy);
-    let victim_row = victim_row.team(team_of(victim_nr)).unwrap();
+    let victim_row = victim_row.team(team_of(victim_nr.get())).unwrap();
     assert!(victim_row.final_visa().is_some(), "the held visa is back");
 }

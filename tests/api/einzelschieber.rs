@@ -4,6 +4,7 @@
 //! players, prints.
 
 use crate::helpers::*;
+use jassturnier::db::models::Nat;
 use jassturnier::domain::sitz::Sitz;
 use reqwest::StatusCode;
 use scraper::Html;
@@ -58,7 +59,12 @@ async fn a_whole_einzelschieber_from_import_to_official_rangliste() {
     let leitung = app.leitung().await;
     let id = einzel_field(&leitung, 18, "3").await;
     let data = app.data(id);
-    let player = |nr: i32| data.teams.iter().find(|t| t.startnummer == nr).unwrap();
+    let player = |nr: u32| {
+        data.teams
+            .iter()
+            .find(|t| t.startnummer.get() == nr)
+            .unwrap()
+    };
     assert_eq!(player(1).name.as_deref(), Some("Bär1 Hans1"));
     assert_eq!(
         (player(1).player1.as_str(), player(1).player2.as_str()),
@@ -97,7 +103,7 @@ async fn a_whole_einzelschieber_from_import_to_official_rangliste() {
     assert!(text(&draw, "#by-los").contains("Tisch 1 A1 · mit"));
 
     // Passe 1: one number per table; the pair at B gets the rest of 157 × 8 = 1'256.
-    let mut expected: HashMap<i32, Vec<u32>> = HashMap::new();
+    let mut expected: HashMap<Nat, Vec<u32>> = HashMap::new();
     for p in 1..=3u32 {
         for b in data.byes(p) {
             expected.entry(b.startnummer).or_default().push(600);
@@ -147,17 +153,17 @@ async fn a_whole_einzelschieber_from_import_to_official_rangliste() {
             &[("team", &a2.id.to_string())],
         )
         .await;
-    let visas = |nr: i32| {
+    let visas = |nr: u32| {
         app.data(id)
             .standblaetter()
             .into_iter()
-            .find(|s| s.startnummer == nr as u32)
+            .find(|s| s.startnummer == nr)
             .unwrap()
             .lines[0]
             .is_visiert()
     };
-    assert!(visas(four[0].startnummer) && visas(a2.startnummer));
-    assert!(!visas(four[2].startnummer) && !visas(four[3].startnummer));
+    assert!(visas(four[0].startnummer.get()) && visas(a2.startnummer.get()));
+    assert!(!visas(four[2].startnummer.get()) && !visas(four[3].startnummer.get()));
 
     // A player disqualified in Passe 2 (before its results): his partner and both
     // opponents get the Pauschale; that table takes no result; his Standblatt ends.
@@ -361,13 +367,13 @@ async fn a_whole_einzelschieber_from_import_to_official_rangliste() {
         .await;
     let html = leitung.html(&format!("/tournaments/{id}/ranking")).await;
     assert_eq!(text(&html, "#kind"), "offiziell");
-    let shown: Vec<i32> = select_all(&html, "#section-1 tbody tr td:nth-child(2)")
+    let shown: Vec<u32> = select_all(&html, "#section-1 tbody tr td:nth-child(2)")
         .iter()
         .map(|cell| cell.split(' ').next().unwrap().parse().unwrap())
         .collect();
-    let mut order: Vec<(i32, Vec<u32>)> = expected
+    let mut order: Vec<(Nat, Vec<u32>)> = expected
         .iter()
-        .filter(|(nr, _)| **nr != culprit.startnummer && **nr != 18)
+        .filter(|(nr, _)| **nr != culprit.startnummer && nr.get() != 18)
         .map(|(nr, points)| {
             let mut sorted = points.clone();
             sorted.sort_unstable_by(|a, b| b.cmp(a));
@@ -378,7 +384,10 @@ async fn a_whole_einzelschieber_from_import_to_official_rangliste() {
         let (ta, tb): (u32, u32) = (a.iter().sum(), b.iter().sum());
         tb.cmp(&ta).then_with(|| b.cmp(a)).then(na.cmp(nb))
     });
-    assert_eq!(shown, order.iter().map(|(nr, _)| *nr).collect::<Vec<_>>());
+    assert_eq!(
+        shown,
+        order.iter().map(|(nr, _)| nr.get()).collect::<Vec<_>>()
+    );
     let page = html.html();
     assert!(page.contains("nicht bewertet"));
     assert!(page.contains("disqualifiziert"));
@@ -568,15 +577,15 @@ async fn per_passe_einzelschieber_draws_among_the_players_still_in() {
 
 /// Who sits where in every Passe, by Startnummer: (Passe, Tisch, A1, A2, B1, B2) and the
 /// spielfrei players per Passe.
-fn seating(data: &jassturnier::db::tournament_data::TournamentData) -> Vec<(u32, u32, [i32; 4])> {
+fn seating(data: &jassturnier::db::tournament_data::TournamentData) -> Vec<(u32, u32, [u32; 4])> {
     let mut out = Vec::new();
     for p in 1..=data.drawn_passen() {
         for t in data.tables(p) {
             let four = data.foursome(p, &t).unwrap();
-            out.push((p, t.number, four.map(|player| player.startnummer)));
+            out.push((p, t.number, four.map(|player| player.startnummer.get())));
         }
         for bye in data.byes(p) {
-            out.push((p, 0, [bye.startnummer; 4]));
+            out.push((p, 0, [bye.startnummer.get(); 4]));
         }
     }
     out.sort();
@@ -711,9 +720,9 @@ async fn a_results_file_may_name_either_partner() {
     assert_eq!(r.status(), StatusCode::SEE_OTHER);
     let data = app.data(id);
     let first = data.result_at(1, tables[0].number).unwrap();
-    assert_eq!((first.points_a, first.points_b), (700, 556));
+    assert_eq!((first.points_a.get(), first.points_b.get()), (700, 556));
     let second = data.result_at(1, tables[1].number).unwrap();
-    assert_eq!((second.points_a, second.points_b), (256, 1000));
+    assert_eq!((second.points_a.get(), second.points_b.get()), (256, 1000));
     // Both partners of one pair is one line too many.
     let csv = format!(
         "passe;startnummer;punkte\n2;{a1};700\n2;{a2};700\n",

@@ -115,7 +115,11 @@ async fn a_startnummer_opens_its_standblatt_and_the_endvisum_worklist_keeps_its_
         .get(&format!("/tournaments/{id}/standblatt?nr=4"))
         .await;
     assert_eq!(r.status(), StatusCode::SEE_OTHER);
-    let team4 = data.teams.iter().find(|t| t.startnummer == 4).unwrap();
+    let team4 = data
+        .teams
+        .iter()
+        .find(|t| t.startnummer.get() == 4)
+        .unwrap();
     assert_eq!(
         location(&r),
         format!("/tournaments/{id}/teams/{}", team4.id)

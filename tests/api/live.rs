@@ -343,9 +343,12 @@ async fn an_entered_result_reaches_the_live_page_as_a_delta() {
     assert!(bytes < 1000, "{bytes} bytes: {data}");
     let teams = results::load(&mut app.pool.get().unwrap(), TournamentId(id)).unwrap();
     let table = teams.table(1, 2).unwrap();
-    let mut sent: Vec<i32> = delta.rows.iter().map(|r| r.0).collect();
+    let mut sent: Vec<u32> = delta.rows.iter().map(|r| r.0).collect();
     sent.sort();
-    let mut seated = vec![table.team_a.startnummer, table.team_b.startnummer];
+    let mut seated = vec![
+        table.team_a.startnummer.get(),
+        table.team_b.startnummer.get(),
+    ];
     seated.sort();
     assert_eq!(sent, seated, "exactly the two teams of table 2");
     assert!(

@@ -136,7 +136,7 @@ async fn a_whole_jassmarathon_from_tafel_to_rangliste_by_striche() {
     assert!(text(&html, "#striche-b").contains("Gong 1"));
     let d = app.data(id);
     let r = d.result_at(1, 1).unwrap();
-    assert_eq!((r.points_a, r.points_b), (8, 4));
+    assert_eq!((r.points_a.get(), r.points_b.get()), (8, 4));
 
     // Closed means closed: no line added, corrected or deleted, by the Leitung or the Büro,
     // until the closing is taken back; the page offers no line form.
@@ -232,7 +232,7 @@ async fn a_whole_jassmarathon_from_tafel_to_rangliste_by_striche() {
     let fresh = compute(&Rules::jassmarathon(), &spiele, false).unwrap();
     let r = app.data(id).result_at(1, 1).unwrap().clone();
     assert_eq!(
-        (r.points_a as u32, r.points_b as u32),
+        (r.points_a.get(), r.points_b.get()),
         (fresh.a.total(), fresh.b.total())
     );
     leitung
@@ -246,9 +246,9 @@ async fn a_whole_jassmarathon_from_tafel_to_rangliste_by_striche() {
             ],
         )
         .await;
-    assert_eq!(app.data(id).result_at(1, 1).unwrap().points_a, 8);
+    assert_eq!(app.data(id).result_at(1, 1).unwrap().points_a.get(), 8);
     leitung.post_ok(&tafel, &[("action", "gong")]).await;
-    assert_eq!(app.data(id).result_at(1, 1).unwrap().points_b, 4);
+    assert_eq!(app.data(id).result_at(1, 1).unwrap().points_b.get(), 4);
 
     // Table 2 by quick entry; an implausible one is refused.
     let round1 = format!("/tournaments/{id}/passen/1/quick");
@@ -288,11 +288,14 @@ async fn a_whole_jassmarathon_from_tafel_to_rangliste_by_striche() {
 
     // Spielrunde 2: the team with 8 Striche makes 1; its opponent ends level on total.
     let d = app.data(id);
-    let striche: HashMap<jassturnier::domain::ids::TeamId, i32> = [(1, 1), (1, 2)]
+    let striche: HashMap<jassturnier::domain::ids::TeamId, u32> = [(1, 1), (1, 2)]
         .iter()
         .flat_map(|(p, t)| {
             let r = d.result_at(*p, *t).unwrap();
-            [(r.team_a_id, r.points_a), (r.team_b_id, r.points_b)]
+            [
+                (r.team_a_id, r.points_a.get()),
+                (r.team_b_id, r.points_b.get()),
+            ]
         })
         .collect();
     let leader = d.teams.iter().find(|t| striche[&t.id] == 8).unwrap().id;

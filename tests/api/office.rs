@@ -43,7 +43,7 @@ async fn team_files_replace_and_delete_before_the_draw() {
     assert_eq!(
         d.teams
             .iter()
-            .map(|t| (t.startnummer, t.player1.as_str()))
+            .map(|t| (t.startnummer.get(), t.player1.as_str()))
             .collect::<Vec<_>>(),
         vec![(1, "A"), (2, "C"), (3, "E"), (4, "G")]
     );
@@ -253,7 +253,7 @@ async fn the_correction_page_says_who_may_correct_and_returns_where_it_came_from
         .await;
     assert_eq!(r.status(), StatusCode::SEE_OTHER);
     assert_eq!(location(&r), format!("/tournaments/{id}/passen/1"));
-    assert_eq!(app.data(id).result_at(1, 2).unwrap().points_a, 960);
+    assert_eq!(app.data(id).result_at(1, 2).unwrap().points_a.get(), 960);
 }
 
 /// Before closing, the overview names the teams without final visa (they will be *nicht
@@ -357,4 +357,28 @@ async fn the_tournament_form_shows_what_applies_to_its_mode_and_what_is_fixed() 
         .post_ok(&format!("/tournaments/{id}/edit"), &form)
         .await;
     assert_eq!(app.data(id).tournament.name, "Cup im Saal, neu");
+}
+
+#[tokio::test]
+async fn a_passe_number_below_one_in_an_address_is_not_found_and_writes_nothing() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = drawn_field(&leitung, "3", "12", "", 8).await;
+    for passe in ["0", "-1", "x"] {
+        for page in ["entry", "quick", "correct", "tischliste.pdf", "tafel/1"] {
+            let (status, _) = leitung
+                .page(&format!("/tournaments/{id}/passen/{passe}/{page}"))
+                .await;
+            assert_eq!(status, StatusCode::NOT_FOUND, "Passe {passe}, {page}");
+        }
+    }
+    let before = app.dump();
+    let r = leitung
+        .post(
+            &format!("/tournaments/{id}/passen/0/tables/1/visa"),
+            &[("team", "")],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::NOT_FOUND);
+    assert_eq!(app.dump(), before);
 }

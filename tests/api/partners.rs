@@ -106,8 +106,8 @@ async fn single_players_become_teams_by_a_seeded_draw_with_swaps() {
         .filter(|t| t.startnummer > highest)
         .collect();
     assert_eq!(
-        new.iter().map(|t| t.startnummer).collect::<Vec<_>>(),
-        vec![highest + 1, highest + 2]
+        new.iter().map(|t| t.startnummer.get()).collect::<Vec<_>>(),
+        vec![highest.get() + 1, highest.get() + 2]
     );
     for (team, row) in new.iter().zip(&shown) {
         assert!(

@@ -1,4 +1,5 @@
 use crate::helpers::*;
+use jassturnier::db::models::Nat;
 use jassturnier::db::tournament_data as results;
 use jassturnier::domain::ids::TournamentId;
 use reqwest::StatusCode;
@@ -48,13 +49,13 @@ fn points_a(passe: u32, table: u32, total: u32) -> u32 {
 }
 
 /// Rank order by the rules, computed independently of the app: total, then best Passe, …
-fn expected_order(points: &HashMap<i32, Vec<u32>>) -> Vec<i32> {
-    let mut order: Vec<(i32, u32, Vec<u32>)> = points
+fn expected_order(points: &HashMap<Nat, Vec<u32>>) -> Vec<u32> {
+    let mut order: Vec<(u32, u32, Vec<u32>)> = points
         .iter()
         .map(|(nr, p)| {
             let mut sorted = p.clone();
             sorted.sort_by(|a, b| b.cmp(a));
-            (*nr, p.iter().sum(), sorted)
+            (nr.get(), p.iter().sum(), sorted)
         })
         .collect();
     order.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.cmp(&a.2)).then(a.0.cmp(&b.0)));
@@ -83,7 +84,7 @@ async fn whole_tournament_from_draw_to_official_rangliste() {
     assert_eq!(select_all(&draw_page, "#by-los tbody tr").len(), 8);
     assert!(select_all(&draw_page, "#rematches").is_empty());
 
-    let mut expected: HashMap<i32, Vec<u32>> = HashMap::new();
+    let mut expected: HashMap<Nat, Vec<u32>> = HashMap::new();
     // Passe 1: the fast path, one number per table.
     for t in d.tables(1) {
         let a = points_a(1, t.number, total);
@@ -204,7 +205,7 @@ async fn whole_tournament_from_draw_to_official_rangliste() {
         .html(&format!("/tournaments/{id}/ranking"))
         .await;
     assert_eq!(text(&html, "#kind"), "offiziell");
-    let shown: Vec<i32> = select_all(&html, "#section-1 tbody tr td:nth-child(2)")
+    let shown: Vec<u32> = select_all(&html, "#section-1 tbody tr td:nth-child(2)")
         .iter()
         .map(|cell| cell.split(' ').next().unwrap().parse().unwrap())
         .collect();
@@ -379,7 +380,7 @@ async fn concurrent_clerks_get_a_conflict_instead_of_overwriting() {
     let html = Html::parse_document(&r.text().await.unwrap());
     assert!(text(&html, "#conflict").contains("1'100 : 784"));
     assert_eq!(s.app.dump(), before);
-    assert_eq!(s.app.data(s.id).results[0].points_a, 1100);
+    assert_eq!(s.app.data(s.id).results[0].points_a.get(), 1100);
 }
 
 #[tokio::test]
@@ -431,7 +432,7 @@ async fn corrections_revoke_visas_and_only_officials_correct_visaed_results() {
         .data(s.id)
         .results
         .iter()
-        .find(|r| r.table_no == t.number as i32)
+        .find(|r| r.table_no.get() == t.number)
         .unwrap()
         .clone();
     let correct = format!("/tournaments/{id}/passen/1/correct");
@@ -455,7 +456,7 @@ async fn corrections_revoke_visas_and_only_officials_correct_visaed_results() {
     let after = s.app.data(s.id);
     let row = after.results.iter().find(|r| r.id == result.id).unwrap();
     assert_eq!(
-        (row.points_a, row.visa_a_by, row.visa_b_by),
+        (row.points_a.get(), row.visa_a_by, row.visa_b_by),
         (1000, None, None)
     );
     assert_eq!(
@@ -758,7 +759,11 @@ async fn demo_command_fills_a_fresh_database() {
     let mut conn = app.pool.get().unwrap();
     let d = results::load(&mut conn, TournamentId(1)).unwrap();
     assert_eq!(d.teams.len(), 24);
-    assert!(d.results.iter().all(|r| r.points_a + r.points_b == 1884));
+    assert!(
+        d.results
+            .iter()
+            .all(|r| r.points_a.get() + r.points_b.get() == 1884)
+    );
     assert!(d.results.iter().filter(|r| r.visa_a_by.is_some()).count() > d.results.len() / 2);
 }
 
@@ -788,7 +793,11 @@ async fn the_jassmarathon_demo_is_played_in_striche_up_to_a_running_spielrunde()
         jassturnier::domain::mode::Mode::Jassmarathon
     );
     assert_eq!(d.teams.len(), 24);
-    let out = d.teams.iter().filter(|t| t.out_passe == Some(3)).count();
+    let out = d
+        .teams
+        .iter()
+        .filter(|t| t.out_passe.map(u32::from) == Some(3))
+        .count();
     assert_eq!(out, 1, "one team disqualified in Spielrunde 3");
     for p in 1..=3u32 {
         let played = d
@@ -797,12 +806,16 @@ async fn the_jassmarathon_demo_is_played_in_striche_up_to_a_running_spielrunde()
             .filter(|t| !d.table_has_left(p, t))
             .count();
         assert_eq!(
-            d.results.iter().filter(|r| r.passe == p as i32).count(),
+            d.results.iter().filter(|r| r.passe.get() == p).count(),
             played
         );
     }
     // Striche, not points: a Spielrunde of Sieg, Berg, Match and Gong stays far below 157.
-    assert!(d.results.iter().all(|r| r.points_a + r.points_b < 40));
+    assert!(
+        d.results
+            .iter()
+            .all(|r| r.points_a.get() + r.points_b.get() < 40)
+    );
     let c = app.login("demo", "demo-passwort").await;
     let page = c.html("/tournaments/1/passen/4/entry").await;
     assert_eq!(text(&page, "#clock-state"), "läuft");
@@ -906,8 +919,12 @@ async fn the_demo_works_for_every_size_it_accepts() {
         let mut conn = pool.get().unwrap();
         let d = results::load(&mut conn, TournamentId(id as i32 + 1)).unwrap();
         assert_eq!(d.teams.len(), teams.parse::<usize>().unwrap());
-        let total = 157 * spiele.parse::<i32>().unwrap();
-        assert!(d.results.iter().all(|r| r.points_a + r.points_b == total));
+        let total = 157 * spiele.parse::<u32>().unwrap();
+        assert!(
+            d.results
+                .iter()
+                .all(|r| r.points_a.get() + r.points_b.get() == total)
+        );
         assert!(
             d.teams.iter().any(|t| t.out_passe.is_some()),
             "one team disqualified"
@@ -1075,17 +1092,17 @@ async fn pauschale_and_bye_are_marked_in_every_output() {
     assert!(pdf_text.contains("P = Pauschale, s = spielfrei"));
     let (_, _, csv) = bytes(&s.kontrolle, &format!("/tournaments/{id}/ranking.csv")).await;
     let csv = String::from_utf8(csv[3..].to_vec()).unwrap();
-    let row_of = |nr: i32| {
+    let row_of = |nr: u32| {
         csv.lines()
             .find(|l| l.split(';').nth(1) == Some(&nr.to_string()))
             .unwrap()
             .to_string()
     };
     assert!(
-        row_of(bye.startnummer).contains(";660;")
-            && row_of(bye.startnummer).contains(";spielfrei;")
+        row_of(bye.startnummer.get()).contains(";660;")
+            && row_of(bye.startnummer.get()).contains(";spielfrei;")
     );
-    assert!(row_of(victim.startnummer).contains(";Pauschale;"));
+    assert!(row_of(victim.startnummer.get()).contains(";Pauschale;"));
     let json: serde_json::Value = serde_json::from_str(
         &s.kontrolle
             .get(&format!("/tournaments/{id}/ranking.json"))
@@ -1095,7 +1112,7 @@ async fn pauschale_and_bye_are_marked_in_every_output() {
             .unwrap(),
     )
     .unwrap();
-    let team_json = |nr: i32| {
+    let team_json = |nr: u32| {
         json["teams"]
             .as_array()
             .unwrap()
@@ -1104,9 +1121,18 @@ async fn pauschale_and_bye_are_marked_in_every_output() {
             .unwrap()
             .clone()
     };
-    assert_eq!(team_json(bye.startnummer)["round_kinds"][0], "spielfrei");
-    assert_eq!(team_json(victim.startnummer)["round_kinds"][1], "pauschale");
-    assert_eq!(team_json(gone.startnummer)["status"], "zurueckgezogen");
+    assert_eq!(
+        team_json(bye.startnummer.get())["round_kinds"][0],
+        "spielfrei"
+    );
+    assert_eq!(
+        team_json(victim.startnummer.get())["round_kinds"][1],
+        "pauschale"
+    );
+    assert_eq!(
+        team_json(gone.startnummer.get())["status"],
+        "zurueckgezogen"
+    );
     for (team, word) in [(bye.id.0, "spielfrei"), (victim.id.0, "Pauschale")] {
         let (_, _, pdf) = bytes(
             &s.kontrolle,

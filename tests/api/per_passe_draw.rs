@@ -90,8 +90,8 @@ async fn teams_of_one_verein_are_kept_apart_and_counted_on_the_draw_list() {
     let d = app.data(id);
     for t in d.tables(1) {
         let (a, b) = (
-            t.team_a.startnummer as usize - 1,
-            t.team_b.startnummer as usize - 1,
+            t.team_a.startnummer.get() as usize - 1,
+            t.team_b.startnummer.get() as usize - 1,
         );
         let norm = |c: &str| c.trim().to_lowercase();
         assert!(

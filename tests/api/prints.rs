@@ -169,7 +169,11 @@ async fn tischliste_startliste_and_jasszettel() {
     .await;
     let text = pdf_pages(&pdf).join("\n");
     assert!(text.contains("Losliste") && text.contains("Jassfreunde Wädenswil"));
-    let first = data.teams.iter().find(|t| t.los == Some(1)).unwrap();
+    let first = data
+        .teams
+        .iter()
+        .find(|t| t.los.map(u32::from) == Some(1))
+        .unwrap();
     assert!(
         text.contains(&format!("1\n{}\n", first.startnummer)),
         "{text}"

@@ -230,7 +230,10 @@ async fn double_entry_counts_only_agreeing_blind_entries() {
         .post_ok(&entry, &[("table", "1"), ("points_a", "1017")])
         .await;
     assert!(text(&html, ".flash").contains("gespeichert"));
-    assert_eq!(tournament_data(&app.pool, id).results[0].points_a, 1017);
+    assert_eq!(
+        tournament_data(&app.pool, id).results[0].points_a.get(),
+        1017
+    );
     let passe = leitung.html(&format!("/tournaments/{id}/passen/1")).await;
     assert!(text(&passe, "tr[data-table='1']").contains("bestätigt"));
 
@@ -297,7 +300,7 @@ async fn double_entry_counts_only_agreeing_blind_entries() {
         .post_ok(&entry, &[("table", "2"), ("points_a", "950")])
         .await;
     let data = tournament_data(&app.pool, id);
-    assert_eq!(data.result_at(1, 2).unwrap().points_a, 950);
+    assert_eq!(data.result_at(1, 2).unwrap().points_a.get(), 950);
     assert!(data.pending.is_empty());
     let audit = app.audit_actions();
     for action in [
@@ -579,13 +582,13 @@ async fn concurrent_clients_lose_no_update() {
     assert_eq!(data.results.len(), 500);
     for r in &data.results {
         assert_eq!(
-            acknowledged[&(r.passe as u32, r.table_no as u32)],
-            r.points_a as u32,
+            acknowledged[&(r.passe.get(), r.table_no.get())],
+            r.points_a.get(),
             "lost update at {}/{}",
             r.passe,
             r.table_no
         );
-        assert_eq!(r.points_a + r.points_b, 314);
+        assert_eq!(r.points_a.get() + r.points_b.get(), 314);
     }
 }
 
@@ -666,7 +669,10 @@ async fn a_confirmed_double_entry_is_not_changed_by_one_clerk() {
     );
     assert_eq!(app.dump(), before);
     leitung.post_ok(&correct, &correction).await;
-    assert_eq!(tournament_data(&app.pool, id).results[0].points_a, 900);
+    assert_eq!(
+        tournament_data(&app.pool, id).results[0].points_a.get(),
+        900
+    );
 }
 
 /// Double entry is not bypassed by a file: a results import is the importing account's
@@ -681,7 +687,12 @@ async fn a_results_import_is_a_first_entry_and_only_confirmed_results_say_bestae
     let id = drawn_swiss(&leitung).await;
     let d = app.data(id);
     let tables = d.tables(1);
-    let nr = |t: usize| (tables[t].team_a.startnummer, tables[t].team_b.startnummer);
+    let nr = |t: usize| {
+        (
+            tables[t].team_a.startnummer.get(),
+            tables[t].team_b.startnummer.get(),
+        )
+    };
     // Table 1 is entered once, before double entry is switched on.
     enter(&erste, id, 1, tables[0].number, 1000).await;
     leitung
@@ -690,7 +701,7 @@ async fn a_results_import_is_a_first_entry_and_only_confirmed_results_say_bestae
             &double_entry_tournament_settings(),
         )
         .await;
-    let csv = |rows: &[(i32, u32)]| {
+    let csv = |rows: &[(u32, u32)]| {
         let mut csv = String::from("passe;startnummer;punkte\n");
         for (startnummer, points) in rows {
             csv += &format!("1;{startnummer};{points}\n");
@@ -743,7 +754,7 @@ async fn a_results_import_is_a_first_entry_and_only_confirmed_results_say_bestae
         )
         .await;
     let data = app.data(id);
-    assert_eq!(data.result_at(1, table2).unwrap().points_a, 950);
+    assert_eq!(data.result_at(1, table2).unwrap().points_a.get(), 950);
     let passe = leitung.html(&format!("/tournaments/{id}/passen/1")).await;
     let row = |t: u32| text(&passe, &format!("tr[data-table='{t}']"));
     assert!(row(table2).contains("bestätigt"), "{}", row(table2));
@@ -905,7 +916,7 @@ async fn an_imported_tournament_must_agree_with_its_own_draw() {
     }
     let (_, _, bytes_) = bytes(&leitung, &format!("/tournaments/{id}/export.json")).await;
     let good: Export = serde_json::from_slice(&bytes_).unwrap();
-    let at = |doc: &Export, passe: i32, table: i32| -> Vec<i32> {
+    let at = |doc: &Export, passe: u32, table: u32| -> Vec<u32> {
         doc.seats
             .iter()
             .filter(|s| s.passe == passe && s.table == Some(table))

@@ -14,16 +14,16 @@ fn draw_text(app: &TestApp, id: i32) -> String {
         data.teams
             .iter()
             .find(|t| t.id == team)
-            .map(|t| t.startnummer)
+            .map(|t| t.startnummer.get())
             .expect("a team of the tournament")
     };
-    let mut lines: Vec<(i32, i32, String, i32)> = data
+    let mut lines: Vec<(u32, u32, String, u32)> = data
         .seats
         .iter()
         .map(|seat| {
             (
-                seat.passe,
-                seat.table_no.unwrap_or(0),
+                seat.passe.get(),
+                seat.table_no.map_or(0, u32::from),
                 seat.position.map_or("-".to_string(), |p| format!("{p:?}")),
                 startnummer(seat.team_id),
             )

@@ -10,7 +10,7 @@ use scraper::Html;
 struct Phone {
     client: Client,
     tournament: i32,
-    startnummer: i32,
+    startnummer: u32,
     /// The phone's form token as last seen on its page (a page without a form has none).
     csrf: std::sync::Mutex<String>,
 }
@@ -63,7 +63,7 @@ impl Phone {
     }
 }
 
-async fn phone(app: &TestApp, ip: &str, tournament: i32, startnummer: i32, code: &str) -> Phone {
+async fn phone(app: &TestApp, ip: &str, tournament: i32, startnummer: u32, code: &str) -> Phone {
     let phone = Phone {
         client: app.client_at(ip),
         tournament,
@@ -80,7 +80,7 @@ async fn phone(app: &TestApp, ip: &str, tournament: i32, startnummer: i32, code:
 }
 
 /// The codes as the Leitung's page lists them, by Startnummer.
-pub(crate) async fn codes(leitung: &Client, id: i32) -> std::collections::HashMap<i32, String> {
+pub(crate) async fn codes(leitung: &Client, id: i32) -> std::collections::HashMap<u32, String> {
     let page = leitung.html(&format!("/tournaments/{id}/tisch")).await;
     let rows = select_all(&page, "#codes tbody tr");
     let codes = select_all(&page, "#codes tbody tr code");
@@ -94,16 +94,16 @@ pub(crate) async fn codes(leitung: &Client, id: i32) -> std::collections::HashMa
 }
 
 /// The Startnummern of table `table` in Passe `passe`, A first.
-fn sitting(app: &TestApp, id: i32, passe: u32, table: u32) -> (i32, i32) {
+fn sitting(app: &TestApp, id: i32, passe: u32, table: u32) -> (u32, u32) {
     let data = app.data(id);
     let t = data.table(passe, table).expect("table");
-    (t.team_a.startnummer, t.team_b.startnummer)
+    (t.team_a.startnummer.get(), t.team_b.startnummer.get())
 }
 
-fn stored(app: &TestApp, id: i32, passe: u32, table: u32) -> Option<(i32, i32, bool)> {
+fn stored(app: &TestApp, id: i32, passe: u32, table: u32) -> Option<(u32, u32, bool)> {
     app.data(id)
         .result_at(passe, table)
-        .map(|r| (r.points_a, r.points_b, r.visaed()))
+        .map(|r| (r.points_a.get(), r.points_b.get(), r.visaed()))
 }
 
 fn report_state(app: &TestApp, id: i32, passe: u32, table: u32) -> Option<String> {
@@ -149,7 +149,10 @@ async fn a_table_reports_the_opponents_confirm_the_kontrolleur_visas() {
     .await;
     let sheet = pdf_pages(&pdf).join("\n");
     assert!(sheet.contains("Tisch-Code"), "{sheet}");
-    assert!(sheet.contains(&codes[&team_one.startnummer]), "{sheet}");
+    assert!(
+        sheet.contains(&codes[&team_one.startnummer.get()]),
+        "{sheet}"
+    );
 
     let (a, b) = sitting(&app, id, 1, 1);
     // The public team page offers the entry.
@@ -498,7 +501,7 @@ async fn phones_act_only_at_their_table_in_the_open_passe_with_a_valid_code() {
         .data(id)
         .teams
         .iter()
-        .find(|t| t.startnummer == b1)
+        .find(|t| t.startnummer.get() == b1)
         .unwrap()
         .id;
     leitung
@@ -611,7 +614,7 @@ async fn wrong_codes_are_throttled_per_address_without_locking_the_team_out() {
         .data(id)
         .teams
         .iter()
-        .find(|t| t.startnummer == a)
+        .find(|t| t.startnummer.get() == a)
         .unwrap()
         .id;
     let failures = text(&page, &format!("#code-{team} td.num"));
@@ -658,7 +661,10 @@ async fn in_the_einzelschieber_a_player_reports_for_his_pair_and_an_opponent_con
     assert_eq!(codes.len(), 16, "a code per player");
     let data = app.data(id);
     let table = data.table(1, 1).unwrap();
-    let [a1, a2, b1, b2] = data.foursome(1, &table).unwrap().map(|p| p.startnummer);
+    let [a1, a2, b1, b2] = data
+        .foursome(1, &table)
+        .unwrap()
+        .map(|p| p.startnummer.get());
     let phone_a2 = phone(&app, "127.0.0.1", id, a2, &codes[&a2]).await;
     let page = phone_a2.page().await;
     assert!(
@@ -680,12 +686,12 @@ async fn in_the_einzelschieber_a_player_reports_for_his_pair_and_an_opponent_con
     assert_eq!(r.status(), StatusCode::SEE_OTHER);
     assert_eq!(stored(&app, id, 1, 1), Some((1000, 256, false)));
     let sheets = app.data(id).standblaetter();
-    let points = |nr: i32| {
+    let points = |nr: u32| {
         let player = app
             .data(id)
             .teams
             .iter()
-            .find(|t| t.startnummer == nr)
+            .find(|t| t.startnummer.get() == nr)
             .unwrap()
             .id;
         sheets.iter().find(|s| s.team == player).unwrap().total

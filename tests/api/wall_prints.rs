@@ -45,10 +45,10 @@ async fn wall_prints_are_large_and_never_cut_a_name() {
     .await;
     let text = pdf_pages(&seating).join("\n");
     let d = app.data(id);
-    let table_of = |nr: i32| {
+    let table_of = |nr: u32| {
         d.tables(1)
             .iter()
-            .find(|t| t.team_a.startnummer == nr || t.team_b.startnummer == nr)
+            .find(|t| t.team_a.startnummer.get() == nr || t.team_b.startnummer.get() == nr)
             .map(|t| t.number.to_string())
             .unwrap_or_else(|| "spielfrei".into())
     };

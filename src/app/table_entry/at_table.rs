@@ -95,7 +95,7 @@ pub(super) fn seat_of(
     let Some(table) = data
         .seat(passe, team)
         .and_then(|s| s.table_no)
-        .and_then(|n| data.table(passe, n as u32))
+        .and_then(|n| data.table(passe, n.get()))
     else {
         return Ok(None);
     };

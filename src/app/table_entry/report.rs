@@ -12,6 +12,7 @@ use crate::db::models::TableReportRow;
 use crate::db::table_entry::{self as stored, Answer};
 use crate::db::tournament_data::{self, TournamentData};
 use crate::db::transfer::TafelDraft;
+use crate::db::types::Nat;
 use crate::db::{Conn, Lock, audit, marathon, throttle as counters, tournaments};
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::marathon::Details;
@@ -131,7 +132,7 @@ pub fn act(
                 table_report::Refused::Changed => Refusal::Conflict(refused.to_string()),
                 _ => Refusal::invalid(refused.to_string()),
             })?;
-        let spiele = t.spiele_per_passe as u32;
+        let spiele = t.spiele_per_passe.get();
         let name = phone_name(&t, &team, address);
         let author = audit::Author::Named(&name);
         let key = (passe, seat.table);
@@ -310,18 +311,18 @@ pub fn act(
 /// line (the lines themselves are on the Tafel).
 #[derive(serde::Serialize)]
 struct ReportAudit<'a> {
-    passe: i32,
-    table: i32,
+    passe: Nat,
+    table: Nat,
     reporter_id: TeamId,
-    points_a: i32,
-    points_b: i32,
+    points_a: Nat,
+    points_b: Nat,
     state: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     answer_by: Option<TeamId>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    answer_points_a: Option<i32>,
+    answer_points_a: Option<Nat>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    answer_points_b: Option<i32>,
+    answer_points_b: Option<Nat>,
     #[serde(skip_serializing_if = "Option::is_none")]
     note: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -366,10 +367,10 @@ fn reported_score(report: &TableReportRow) -> TableScore {
 }
 
 /// A table's points as stored with a report (Matches are not reported from the table).
-fn points_score(a: i32, b: i32) -> TableScore {
+fn points_score(a: Nat, b: Nat) -> TableScore {
     TableScore {
-        points_a: a.max(0) as u32,
-        points_b: b.max(0) as u32,
+        points_a: a.get(),
+        points_b: b.get(),
         matches_a: 0,
         matches_b: 0,
     }

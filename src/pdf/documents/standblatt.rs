@@ -16,7 +16,7 @@ pub struct SheetLine {
 }
 
 pub struct Sheet {
-    pub startnummer: i32,
+    pub startnummer: u32,
     pub team: String,
     pub players: String,
     pub club: String,

@@ -45,7 +45,7 @@ async fn live(
     let own = query
         .nr
         .as_deref()
-        .and_then(|n| n.trim().parse::<i32>().ok());
+        .and_then(|n| n.trim().parse::<u32>().ok());
     let base = phone_base(&state, &req);
     let Some(own) = own else {
         return shared_page(&state, &req, id, version, base).await;
@@ -62,7 +62,7 @@ async fn live(
 async fn own_page(
     state: &web::Data<AppState>,
     id: TournamentId,
-    own: i32,
+    own: u32,
     base: String,
 ) -> Result<HttpResponse, AppError> {
     let pool = state.pool.clone();

@@ -35,7 +35,7 @@ pub struct SectionModel {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RowModel {
     /// The team's Startnummer.
-    pub nr: i32,
+    pub nr: u32,
     /// "12." or empty outside the ranked section.
     pub rank: String,
     /// The row's cells after the rank, as HTML.
@@ -64,7 +64,7 @@ impl LiveModel {
 }
 
 /// One row as a delta sends it: Startnummer, section, position, rank, cells.
-pub type DeltaRow = (i32, usize, usize, String, String);
+pub type DeltaRow = (u32, usize, usize, String, String);
 
 /// Ranks to rewrite in one section: positions `from..to`; a position listed in `tied`
 /// shares the rank of the row above, every other one is ranked by its place (`p + 1`).
@@ -78,7 +78,7 @@ pub struct Delta {
     /// Changed and new rows, in ascending (section, position).
     pub rows: Vec<DeltaRow>,
     /// Teams no longer on the page.
-    pub gone: Vec<i32>,
+    pub gone: Vec<u32>,
     pub ranks: Vec<RankRange>,
 }
 
@@ -106,15 +106,15 @@ pub fn diff(old: &LiveModel, new: &LiveModel) -> Option<Delta> {
         .filter(|(a, b)| a.1 != b.1)
         .map(|(_, (id, html))| ((*id).to_string(), html.clone()))
         .collect();
-    let before: HashMap<i32, (usize, &str)> = rows_by_team(old)
+    let before: HashMap<u32, (usize, &str)> = rows_by_team(old)
         .map(|(s, _, row)| (row.nr, (s, row.cells.as_str())))
         .collect();
-    let now: HashSet<i32> = rows_by_team(new).map(|(_, _, row)| row.nr).collect();
-    let gone: Vec<i32> = rows_by_team(old)
+    let now: HashSet<u32> = rows_by_team(new).map(|(_, _, row)| row.nr).collect();
+    let gone: Vec<u32> = rows_by_team(old)
         .map(|(_, _, row)| row.nr)
         .filter(|nr| !now.contains(nr))
         .collect();
-    let mut changed: HashSet<i32> = rows_by_team(new)
+    let mut changed: HashSet<u32> = rows_by_team(new)
         .filter(|(s, _, row)| before.get(&row.nr) != Some(&(*s, row.cells.as_str())))
         .map(|(_, _, row)| row.nr)
         .collect();
@@ -131,7 +131,7 @@ pub fn diff(old: &LiveModel, new: &LiveModel) -> Option<Delta> {
             ranks: Vec::new(),
         };
         let moved = apply(old, &delta)?;
-        let misplaced: Vec<i32> = moved
+        let misplaced: Vec<u32> = moved
             .sections
             .iter()
             .zip(&new.sections)
@@ -186,7 +186,7 @@ fn rows_by_team(model: &LiveModel) -> impl Iterator<Item = (usize, usize, &RowMo
         .flat_map(|(s, section)| section.rows.iter().enumerate().map(move |(p, r)| (s, p, r)))
 }
 
-fn delta_rows(new: &LiveModel, changed: &HashSet<i32>) -> Vec<DeltaRow> {
+fn delta_rows(new: &LiveModel, changed: &HashSet<u32>) -> Vec<DeltaRow> {
     rows_by_team(new)
         .filter(|(_, _, row)| changed.contains(&row.nr))
         .map(|(s, p, row)| (row.nr, s, p, row.rank.clone(), row.cells.clone()))
@@ -205,7 +205,7 @@ pub fn apply(old: &LiveModel, delta: &Delta) -> Option<LiveModel> {
         let slot = model.parts.iter_mut().find(|(key, _)| key == id)?;
         slot.1.clone_from(html);
     }
-    let leaving: HashSet<i32> = delta
+    let leaving: HashSet<u32> = delta
         .rows
         .iter()
         .map(|row| row.0)

@@ -160,7 +160,7 @@ pub fn live_view(data: &TournamentData, clock: Option<&ClockView>) -> Result<Liv
             }
             .render()?;
             rows.push(RowModel {
-                nr: r.team.startnummer,
+                nr: r.team.startnummer.get(),
                 rank: r.rank_text(),
                 cells: cells.trim_end().to_string(),
             });
@@ -192,13 +192,13 @@ pub(super) fn render(
     data: &TournamentData,
     view: &LiveView,
     base: &str,
-    own_nr: Option<i32>,
+    own_nr: Option<u32>,
 ) -> Result<String, AppError> {
     let own = own_nr.and_then(|nr| {
         view.sections
             .iter()
             .flat_map(|s| s.rows.iter())
-            .find(|r| r.team.startnummer == nr)
+            .find(|r| r.team.startnummer.get() == nr)
     });
     let phone_url = format!("{base}/tournaments/{}/live", data.tournament.id);
     let shown_passen = data.current_passe();

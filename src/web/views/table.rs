@@ -1,6 +1,6 @@
 //! One table of a Passe or Spielrunde as the office sees it.
 
-use crate::db::models::{ResultRow, TeamRow};
+use crate::db::models::{Nat, ResultRow, TeamRow};
 use crate::db::tournament_data::TournamentData;
 use crate::domain::format;
 use crate::domain::ids::ResultId;
@@ -180,7 +180,7 @@ impl ResultView {
             id: r.id,
             points_a: format::number(i64::from(r.points_a)),
             points_b: format::number(i64::from(r.points_b)),
-            matches: if r.matches_a + r.matches_b > 0 {
+            matches: if r.matches_a > Nat::ZERO || r.matches_b > Nat::ZERO {
                 format!("{} : {}", r.matches_a, r.matches_b)
             } else {
                 String::new()
@@ -219,7 +219,7 @@ pub fn with_reports(
 ) {
     use crate::domain::table_report::ReportState;
     let name = |id| data.team(id).map(team_label).unwrap_or_default();
-    let score = |a: i32, b: i32| {
+    let score = |a: Nat, b: Nat| {
         format!(
             "{} : {}",
             crate::domain::format::number(i64::from(a)),
@@ -229,7 +229,7 @@ pub fn with_reports(
     for report in reports {
         let Some(table) = tables
             .iter_mut()
-            .find(|t| t.number as i32 == report.table_no)
+            .find(|t| t.number == report.table_no.get())
         else {
             continue;
         };

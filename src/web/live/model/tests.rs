@@ -57,7 +57,7 @@ fn model(version: i32, teams: u32, results: &[ResultFacts], visaed: &[bool]) -> 
     let rows: Vec<RowModel> = rangliste(RanglisteKind::Provisorisch, &sheets, &|_| true)
         .into_iter()
         .map(|row| RowModel {
-            nr: row.sheet.startnummer as i32,
+            nr: row.sheet.startnummer,
             rank: row.rank.map(|r| format!("{r}.")).unwrap_or_default(),
             cells: format!(
                 "<td>Team {}</td><td>{}</td><td class=st-{}>",
@@ -123,7 +123,7 @@ fn changes() -> impl Strategy<Value = (u32, Vec<Change>)> {
     })
 }
 
-fn content(model: &LiveModel) -> HashMap<i32, String> {
+fn content(model: &LiveModel) -> HashMap<u32, String> {
     model.sections[0]
         .rows
         .iter()
@@ -181,7 +181,7 @@ proptest! {
     }
 }
 
-fn section(rows: &[(i32, &str, &str)]) -> SectionModel {
+fn section(rows: &[(u32, &str, &str)]) -> SectionModel {
     SectionModel {
         ranked: true,
         rows: rows
@@ -195,7 +195,7 @@ fn section(rows: &[(i32, &str, &str)]) -> SectionModel {
     }
 }
 
-fn page(version: i32, frame: &str, rows: &[(i32, &str, &str)]) -> LiveModel {
+fn page(version: i32, frame: &str, rows: &[(u32, &str, &str)]) -> LiveModel {
     LiveModel {
         version,
         frame: frame.into(),
