@@ -80,10 +80,10 @@ fn main() {
     println!("  rematches: {repeats}");
     assert_eq!(repeats, 0, "the schedule must be rematch-free");
 
-    let teams: Vec<TeamFacts> = (1..=TEAMS as i32)
-        .map(|id| TeamFacts {
-            id: TeamId(id),
-            startnummer: id as u32,
+    let teams: Vec<TeamFacts> = (1..=TEAMS)
+        .map(|nr| TeamFacts {
+            id: team_id(nr),
+            startnummer: nr,
             status: TeamStatus::Aktiv,
             out_passe: None,
             final_visa: None,
@@ -94,7 +94,7 @@ fn main() {
     for (index, draw) in draws.iter().enumerate() {
         let passe = index as u32 + 1;
         for table in &draw.tables {
-            let (a, b) = (TeamId(table.team_a as i32), TeamId(table.team_b as i32));
+            let (a, b) = (team_id(table.team_a), team_id(table.team_b));
             seats.push(SeatFacts {
                 passe,
                 team: a,
@@ -111,7 +111,7 @@ fn main() {
             });
             let points_a = (passe * 7919 + table.number * 104_729) % 1885;
             results.push(ResultFacts {
-                id: ResultId(results.len() as i32),
+                id: ResultId(i32::try_from(results.len()).unwrap()),
                 passe,
                 table: table.number,
                 team_a: a,
@@ -140,4 +140,9 @@ fn main() {
         },
     );
     assert_eq!(ranked, TEAMS as usize);
+}
+
+/// The id of the team with Startnummer `nr` in this benchmark (the same number).
+fn team_id(nr: u32) -> TeamId {
+    TeamId(i32::try_from(nr).unwrap())
 }

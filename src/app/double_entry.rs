@@ -49,7 +49,7 @@ pub(super) fn enter(
             audit::Entry {
                 tournament: Some(id),
                 event: AuditEvent::PendingEntry(action),
-                entity_id: Some(table as i32),
+                entity_id: i32::try_from(table).ok(),
             },
             Some(&pending),
             Some(entry),

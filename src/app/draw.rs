@@ -142,7 +142,7 @@ struct NewDraw {
 
 fn new_draw(conn: &mut Conn, id: TournamentId, seed: u64) -> Result<NewDraw, Refusal> {
     let tournament = guard::open_tournament(conn, id)?;
-    let entered = tournaments::result_count(conn, id)? as usize;
+    let entered = crate::db::types::count_len(tournaments::result_count(conn, id)?)?;
     let all_teams = teams::list(conn, id)?;
     let active: Vec<TeamId> = all_teams
         .iter()
@@ -479,7 +479,8 @@ fn next_passe(conn: &mut Conn, id: TournamentId) -> Result<NextPasse, Refusal> {
         active_teams: active.len(),
         entrant: tournament.mode.entrant(),
     })?;
-    let seed = tournament.draw_seed.unwrap_or_default() as u64;
+    // Stored bit for bit as BIGINT (db::tournaments::set_draw).
+    let seed = tournament.draw_seed.unwrap_or_default().cast_unsigned();
     Ok(NextPasse {
         tournament,
         data,

@@ -116,19 +116,22 @@ pub fn live(
 /// The tournament page of a big tournament, counted in the database.
 pub struct Overview {
     pub tournament: TournamentRow,
-    pub teams: i64,
+    pub teams: usize,
     pub counts: BTreeMap<u32, PasseCounts>,
     /// Per round: Tafeln still being played whose result is written already.
     pub running: HashMap<u32, usize>,
     /// Teams without their final visa: how many, and the first ones.
-    pub unvisaed: (i64, Vec<TeamRow>),
+    pub unvisaed: (usize, Vec<TeamRow>),
 }
 
 pub fn overview(conn: &mut Conn, id: TournamentId, named: i64) -> Result<Overview, Refusal> {
     let tournament = guard::tournament(conn, id)?;
     let unvisaed = match tournament.closed || tournament.draw_seed.is_none() {
         true => (0, Vec::new()),
-        false => teams::without_final_visa(conn, id, named)?,
+        false => {
+            let (count, first) = teams::without_final_visa(conn, id, named)?;
+            (crate::db::types::count_len(count)?, first)
+        }
     };
     let left = tournaments::tables_left(conn, id)?;
     let counts = tournaments::passe_counts(conn, id, &left)?;
@@ -142,7 +145,7 @@ pub fn overview(conn: &mut Conn, id: TournamentId, named: i64) -> Result<Overvie
     }
     Ok(Overview {
         tournament,
-        teams: tournaments::team_count(conn, id)?,
+        teams: crate::db::types::count_len(tournaments::team_count(conn, id)?)?,
         counts,
         running,
         unvisaed,

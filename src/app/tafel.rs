@@ -44,7 +44,7 @@ pub fn clock_action(
             audit::Entry {
                 tournament: Some(id),
                 event: AuditEvent::Clock(action),
-                entity_id: Some(passe as i32),
+                entity_id: i32::try_from(passe).ok(),
             },
             before.map(ClockJson::of).as_ref(),
             Some(&ClockJson::of(after)),
@@ -213,7 +213,7 @@ pub fn change_tafel(
             audit::Entry {
                 tournament: Some(id),
                 event: AuditEvent::Tafel(change.action()),
-                entity_id: Some(table as i32),
+                entity_id: i32::try_from(table).ok(),
             },
             None::<&()>,
             Some(&serde_json::json!({
@@ -254,7 +254,7 @@ pub fn set_entry_mode(
             audit::Entry {
                 tournament: Some(id),
                 event: AuditEvent::Tafel(TafelAction::EntryMode),
-                entity_id: Some(table as i32),
+                entity_id: i32::try_from(table).ok(),
             },
             None::<&()>,
             Some(&serde_json::json!({ "passe": passe, "table": table, "multiplied": multiplied })),
@@ -278,7 +278,7 @@ pub(super) fn record_replacement(
         audit::Entry {
             tournament: Some(id),
             event: AuditEvent::Tafel(TafelAction::ReplaceSource),
-            entity_id: Some(table as i32),
+            entity_id: i32::try_from(table).ok(),
         },
         before,
         Some(&serde_json::json!({ "passe": passe, "table": table, "by": by })),

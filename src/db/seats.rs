@@ -3,7 +3,7 @@
 use super::Conn;
 use super::models::SeatRow;
 use super::schema::seats;
-use crate::db::types::Nat;
+use crate::db::types::{Nat, OutOfRange};
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::schedule::PasseDraw;
 use crate::domain::sitz::Sitz;
@@ -136,21 +136,21 @@ pub fn table_of(
         .filter(seats::passe.eq(Nat::of(passe)?))
         .filter(seats::team_id.eq(team))
         .select(seats::table_no)
-        .first::<Option<i32>>(conn)
+        .first::<Option<Nat>>(conn)
         .optional()?
         .flatten()
-        .map(|t| t as u32))
+        .map(Nat::get))
 }
 
 /// The Passen drawn so far, in order.
 pub fn drawn_passen(conn: &mut Conn, tournament: TournamentId) -> QueryResult<Vec<u32>> {
-    let passen: Vec<i32> = seats::table
+    let passen: Vec<Nat> = seats::table
         .filter(seats::tournament_id.eq(tournament))
         .select(seats::passe)
         .distinct()
         .order(seats::passe)
         .load(conn)?;
-    Ok(passen.into_iter().map(|p| p as u32).collect())
+    Ok(passen.into_iter().map(Nat::get).collect())
 }
 
 pub fn table_count(conn: &mut Conn, tournament: TournamentId, passe: u32) -> QueryResult<u32> {
@@ -159,5 +159,5 @@ pub fn table_count(conn: &mut Conn, tournament: TournamentId, passe: u32) -> Que
         .filter(seats::passe.eq(Nat::of(passe)?))
         .select(diesel::dsl::count(seats::table_no).aggregate_distinct())
         .get_result(conn)?;
-    Ok(tables as u32)
+    Ok(u32::try_from(tables).map_err(|_| OutOfRange(tables.into()))?)
 }

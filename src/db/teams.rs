@@ -303,7 +303,7 @@ struct HeldRow {
     visa_by: Option<UserId>,
     visa_name: Option<String>,
     visa_at: NaiveDateTime,
-    total: i32,
+    total: Nat,
 }
 
 impl HeldRow {
@@ -315,7 +315,7 @@ impl HeldRow {
                 (None, Some(name)) => Some((Signer::Imported(name), self.visa_at)),
                 (None, None) => None,
             },
-            total: self.total as u32,
+            total: self.total.get(),
         }
     }
 }

@@ -4,7 +4,7 @@
 use super::models::{TournamentRow, TournamentValues};
 use super::schema::{results, teams, tournaments};
 use super::{Conn, now};
-use crate::db::types::Nat;
+use crate::db::types::{Nat, count_len};
 use crate::domain::draw::DrawMode;
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::standblatt::is_out;
@@ -92,7 +92,9 @@ pub fn set_public(conn: &mut Conn, id: TournamentId, public: bool) -> QueryResul
 pub fn set_draw(conn: &mut Conn, id: TournamentId, mode: DrawMode, seed: u64) -> QueryResult<()> {
     diesel::update(tournaments::table.find(id))
         .set((
-            tournaments::draw_seed.eq(Some(seed as i64)),
+            // BIGINT has no unsigned kind: the seed's 64 bits are stored as they are and read
+            // back the same way (app::draw), so every seed comes back unchanged.
+            tournaments::draw_seed.eq(Some(seed.cast_signed())),
             tournaments::draw_mode.eq(mode),
         ))
         .execute(conn)?;
@@ -160,27 +162,27 @@ pub fn passe_counts(
     use diesel::dsl::{count, count_star};
     let mut counts: std::collections::BTreeMap<u32, PasseCounts> = Default::default();
     // Tables counted, not seats: a table seats two teams, or four players (Einzelschieber).
-    let seated: Vec<(i32, i64)> = seats::table
+    let seated: Vec<(Nat, i64)> = seats::table
         .filter(seats::tournament_id.eq(id))
         .filter(seats::table_no.is_not_null())
         .group_by(seats::passe)
         .select((seats::passe, count(seats::table_no).aggregate_distinct()))
         .load(conn)?;
     for (passe, n) in seated {
-        counts.entry(passe as u32).or_default().tables = n as usize;
+        counts.entry(passe.get()).or_default().tables = count_len(n)?;
     }
     for passe in super::seats::drawn_passen(conn, id)? {
         counts.entry(passe).or_default();
     }
-    let stored: Vec<(i32, i64)> = results::table
+    let stored: Vec<(Nat, i64)> = results::table
         .filter(results::tournament_id.eq(id))
         .group_by(results::passe)
         .select((results::passe, count_star()))
         .load(conn)?;
     for (passe, n) in stored {
-        counts.entry(passe as u32).or_default().results = n as usize;
+        counts.entry(passe.get()).or_default().results = count_len(n)?;
     }
-    let visaed: Vec<(i32, i64)> = results::table
+    let visaed: Vec<(Nat, i64)> = results::table
         .filter(results::tournament_id.eq(id))
         .filter(results::visa_a_at.is_not_null())
         .filter(results::visa_b_at.is_not_null())
@@ -188,7 +190,7 @@ pub fn passe_counts(
         .select((results::passe, count_star()))
         .load(conn)?;
     for (passe, n) in visaed {
-        counts.entry(passe as u32).or_default().visaed = n as usize;
+        counts.entry(passe.get()).or_default().visaed = count_len(n)?;
     }
     for c in counts.values_mut() {
         c.played = c.tables;
@@ -215,25 +217,25 @@ pub fn tables_left(conn: &mut Conn, id: TournamentId) -> QueryResult<BTreeSet<(u
         .filter(teams::tournament_id.eq(id))
         .filter(teams::status.ne(TeamStatus::Aktiv))
         .select((teams::id, teams::status, teams::out_passe))
-        .load::<(TeamId, TeamStatus, Option<i32>)>(conn)?
+        .load::<(TeamId, TeamStatus, Option<Nat>)>(conn)?
         .into_iter()
-        .map(|(team, status, out_passe)| (team, (status, out_passe.map(|p| p as u32))))
+        .map(|(team, status, out_passe)| (team, (status, out_passe.map(Nat::get))))
         .collect();
     let mut left = BTreeSet::new();
     if out.is_empty() {
         return Ok(left);
     }
-    let seated: Vec<(TeamId, i32, Option<i32>)> = seats::table
+    let seated: Vec<(TeamId, Nat, Option<Nat>)> = seats::table
         .filter(seats::tournament_id.eq(id))
         .filter(seats::team_id.eq_any(out.keys().copied().collect::<Vec<_>>()))
         .select((seats::team_id, seats::passe, seats::table_no))
         .load(conn)?;
     for (team, passe, table) in seated {
-        let passe = passe as u32;
+        let passe = passe.get();
         if let (Some(table), Some(&(status, out_passe))) = (table, out.get(&team))
             && is_out(status, out_passe, passe)
         {
-            left.insert((passe, table as u32));
+            left.insert((passe, table.get()));
         }
     }
     Ok(left)

@@ -113,6 +113,11 @@ impl Nat {
     }
 }
 
+/// A `COUNT(…)` as a length: never negative, so a negative one is an error, not a wrap.
+pub fn count_len(n: i64) -> Result<usize, OutOfRange> {
+    usize::try_from(n).map_err(|_| OutOfRange(n.into()))
+}
+
 impl From<u16> for Nat {
     fn from(n: u16) -> Self {
         Nat(n.into())

@@ -4,11 +4,18 @@ use chrono::{NaiveDate, NaiveDateTime};
 
 /// Formats an integer with the Swiss thousands separator (apostrophe).
 pub fn number(value: i64) -> String {
-    let digits = value.unsigned_abs().to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
-    if value < 0 {
-        out.push('-');
-    }
+    let sign = if value < 0 { "-" } else { "" };
+    format!("{sign}{}", grouped(&value.unsigned_abs().to_string()))
+}
+
+/// A count (of teams, sheets, …) as [`number`] writes it.
+pub fn count(n: usize) -> String {
+    grouped(&n.to_string())
+}
+
+/// Digits with an apostrophe between each group of three from the right.
+fn grouped(digits: &str) -> String {
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, ch) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push('\'');
@@ -98,6 +105,9 @@ mod tests {
         assert_eq!(number(1884), "1'884");
         assert_eq!(number(1_000_000), "1'000'000");
         assert_eq!(number(-7536), "-7'536");
+        assert_eq!(count(0), "0");
+        assert_eq!(count(5_000), "5'000");
+        assert_eq!(count(usize::MAX), "18'446'744'073'709'551'615");
     }
 
     #[test]

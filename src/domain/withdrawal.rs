@@ -240,7 +240,7 @@ mod tests {
         let teams = (1..=4)
             .map(|i| TeamFacts {
                 id: TeamId(i),
-                startnummer: i as u32,
+                startnummer: u32::try_from(i).unwrap(),
                 status: TeamStatus::Aktiv,
                 out_passe: None,
                 final_visa: None,

@@ -230,7 +230,7 @@ impl Page {
             text.char_indices()
                 .filter(|(_, c)| *c == ' ')
                 .map(|(i, _)| i)
-                .min_by_key(|i| (*i as i64 - text.len() as i64 / 2).abs())
+                .min_by_key(|i| i.abs_diff(text.len() / 2))
         });
         match split {
             Some(at) if forced.is_some() || !single_fits(size * MIN_SHRINK) => {

@@ -226,8 +226,8 @@ async fn standblaetter(
             return Err(AppError::BadRequest(format!(
                 "Die Standblätter von {} Teams werden in {parts} Teilen zu höchstens {} gedruckt: \
                  bitte Teil 1 bis {parts} wählen (Turnierseite, «Drucken und Exporte»).",
-                format::number(data.teams.len() as i64),
-                format::number(SHEETS_PER_PDF as i64),
+                format::count(data.teams.len()),
+                format::count(SHEETS_PER_PDF),
             )));
         }
     };

@@ -212,12 +212,12 @@ async fn show(
     page(&ShowPage {
         ctx: user.0.ctx().with_tournament(&tournament),
         base: format!("/tournaments/{}", tournament.id),
-        teams: teams as usize,
-        sheet_parts: (1..=super::prints::sheet_parts(teams as usize)).collect(),
+        teams,
+        sheet_parts: (1..=super::prints::sheet_parts(teams)).collect(),
         drawn: tournament.draw_seed.is_some(),
         progress,
         unvisaed: unvisaed.1.iter().map(team_label).collect(),
-        unvisaed_count: unvisaed.0 as usize,
+        unvisaed_count: unvisaed.0,
         qr_points_here: state.listen.ip().is_loopback() && state.public_url.is_none(),
         t: TournamentView::new(tournament),
     })

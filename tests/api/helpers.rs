@@ -189,7 +189,7 @@ impl TestApp {
         )
         .get_result(&mut *conn)
         .unwrap();
-        size.bytes as u64
+        u64::try_from(size.bytes).unwrap()
     }
 
     pub fn data(&self, id: i32) -> TournamentData {
@@ -576,8 +576,8 @@ pub fn pdf_qr(bytes: &[u8], page: usize) -> Option<String> {
         // Anything lossy (JPEG) would blur the modules.
         Some(_) => return None,
     }
-    let modules = image.width as usize;
-    if image.height as usize != modules || pixels.len() < modules * modules {
+    let modules = usize::try_from(image.width).ok()?;
+    if usize::try_from(image.height).ok()? != modules || pixels.len() < modules * modules {
         return None;
     }
     // The image is scaled on the page by a `cm` operation: at least 15 mm (43 pt) wide, to

@@ -917,7 +917,7 @@ async fn the_demo_works_for_every_size_it_accepts() {
         );
         let pool = jassturnier::db::connect(db.to_str().unwrap(), 1).unwrap();
         let mut conn = pool.get().unwrap();
-        let d = results::load(&mut conn, TournamentId(id as i32 + 1)).unwrap();
+        let d = results::load(&mut conn, TournamentId(i32::try_from(id).unwrap() + 1)).unwrap();
         assert_eq!(d.teams.len(), teams.parse::<usize>().unwrap());
         let total = 157 * spiele.parse::<u32>().unwrap();
         assert!(

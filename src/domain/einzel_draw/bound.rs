@@ -90,7 +90,8 @@ fn pairwise(played: &[u32], seated: &[usize], most: u32) -> u32 {
 
 /// The counting bound (see the module comment).
 fn counted(players: usize, played: &[u32]) -> u32 {
-    let n = players as i64;
+    // A field of players is far below i64::MAX.
+    let n = i64::try_from(players).unwrap_or(i64::MAX);
     let seats: i64 = played.iter().map(|&r| 3 * i64::from(r)).sum();
     let meetings = seats / 2;
     let pairs = n * (n - 1) / 2;
@@ -99,7 +100,7 @@ fn counted(players: usize, played: &[u32]) -> u32 {
         .map(|&r| n - 1 - 3 * i64::from(r))
         .filter(|&unmet| unmet > 0)
         .collect();
-    let count = short.len() as i64;
+    let count = i64::try_from(short.len()).unwrap_or(i64::MAX);
     // Unmet pairs two short players can share: each at most once with each other one.
     let shared =
         (short.iter().map(|&d| d.min(count - 1)).sum::<i64>() / 2).min(count * (count - 1) / 2);

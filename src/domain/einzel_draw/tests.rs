@@ -533,7 +533,7 @@ fn a_laid_over_design_has_those_spielfrei_who_sat_out_least() {
 #[test]
 fn vereine_sit_apart_where_possible() {
     // 24 players of 6 Vereine (4 each): one table per Verein would be the worst; 0 is possible.
-    let clubs: Vec<Option<u32>> = (0..24).map(|p| Some(p as u32 % 6)).collect();
+    let clubs: Vec<Option<u32>> = (0..24u32).map(|p| Some(p % 6)).collect();
     let drawn = draw_einzel(&EinzelRequest {
         players: 24,
         fixed: &[],

@@ -18,7 +18,7 @@ fn visa() -> Option<Visa> {
 fn team(id: i32) -> TeamFacts {
     TeamFacts {
         id: TeamId(id),
-        startnummer: id as u32,
+        startnummer: u32::try_from(id).unwrap(),
         status: TeamStatus::Aktiv,
         out_passe: None,
         final_visa: None,
@@ -434,8 +434,8 @@ mod einzel_property {
                 absent: &[],
                 seed,
             });
-            let id = |i: usize| TeamId(i as i32 + 1);
-            let teams: Vec<TeamFacts> = (0..players).map(|i| team(i as i32 + 1)).collect();
+            let id = |i: usize| TeamId(i32::try_from(i + 1).unwrap());
+            let teams: Vec<TeamFacts> = (0..players).map(|i| team(i32::try_from(i + 1).unwrap())).collect();
             let mut seats = Vec::new();
             let mut results = Vec::new();
             let mut expected = vec![vec![0u32; passen]; players];
@@ -454,7 +454,7 @@ mod einzel_property {
                     }
                     let a = points[k % points.len()];
                     k += 1;
-                    let mut r = result(k as i32, passe_no, t as u32 + 1, 0, 0, 0, false, false);
+                    let mut r = result(i32::try_from(k).unwrap(), passe_no, t as u32 + 1, 0, 0, 0, false, false);
                     r.team_a = id(four[0]);
                     r.team_b = id(four[2]);
                     r.points_a = a;

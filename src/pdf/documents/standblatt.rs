@@ -68,7 +68,7 @@ pub fn qr_modules_fixed_mask(text: &str) -> Option<(usize, Vec<bool>)> {
         .into_iter()
         .map(|c| c == qrcode::Color::Dark)
         .collect();
-    Some((version.width().max(0) as usize, modules))
+    Some((usize::try_from(version.width()).ok()?, modules))
 }
 
 /// One A4 page per team: for the players to carry from table to table.

@@ -57,7 +57,7 @@ pub fn describe(e: &AuditRow, names: &Names<'_>) -> ProtocolLine {
     let any = if after.is_null() { &before } else { &after };
     let round = names.round;
     let team_name = |id: Option<i64>| {
-        id.and_then(|i| names.teams.get(&TeamId(i as i32)).cloned())
+        id.and_then(|i| names.teams.get(&TeamId(i32::try_from(i).ok()?)).cloned())
             .unwrap_or_else(|| id.map(|i| format!("Team #{i}")).unwrap_or_default())
     };
     let passe = int(any, "passe")
@@ -66,7 +66,7 @@ pub fn describe(e: &AuditRow, names: &Names<'_>) -> ProtocolLine {
                 .then(|| e.entity_id.map(i64::from))
                 .flatten()
         })
-        .map(|p| p as u32);
+        .and_then(|p| u32::try_from(p).ok());
     let at_table = || {
         format!(
             "{round} {}, Tisch {}",

@@ -15,7 +15,7 @@ use proptest::prelude::*;
 fn model(version: i32, teams: u32, results: &[ResultFacts], visaed: &[bool]) -> LiveModel {
     let facts: Vec<TeamFacts> = (1..=teams)
         .map(|n| TeamFacts {
-            id: TeamId(n as i32),
+            id: TeamId(i32::try_from(n).unwrap()),
             startnummer: n,
             status: TeamStatus::Aktiv,
             out_passe: None,
@@ -27,9 +27,9 @@ fn model(version: i32, teams: u32, results: &[ResultFacts], visaed: &[bool]) -> 
             let opponent = if n % 2 == 1 { n + 1 } else { n - 1 };
             SeatFacts {
                 passe: 1,
-                team: TeamId(n as i32),
+                team: TeamId(i32::try_from(n).unwrap()),
                 table: Some(n.div_ceil(2)),
-                opponent: Some(TeamId(opponent as i32)),
+                opponent: Some(TeamId(i32::try_from(opponent).unwrap())),
                 partner: None,
             }
         })
@@ -87,11 +87,11 @@ fn model(version: i32, teams: u32, results: &[ResultFacts], visaed: &[bool]) -> 
 
 fn result(table: u32, points_a: u32) -> ResultFacts {
     ResultFacts {
-        id: ResultId(table as i32),
+        id: ResultId(i32::try_from(table).unwrap()),
         passe: 1,
         table,
-        team_a: TeamId((2 * table - 1) as i32),
-        team_b: TeamId((2 * table) as i32),
+        team_a: TeamId(i32::try_from(2 * table - 1).unwrap()),
+        team_b: TeamId(i32::try_from(2 * table).unwrap()),
         points_a,
         points_b: 1884 - points_a,
         matches_a: 0,
@@ -162,7 +162,7 @@ proptest! {
                     }
                 }
             }
-            let next = model(n as i32 + 1, teams, &results, &visaed);
+            let next = model(i32::try_from(n).unwrap() + 1, teams, &results, &visaed);
             let delta = diff(&previous, &next);
             prop_assert!(delta.is_some(), "no delta from version {} to {}", n, n + 1);
             let delta = delta.unwrap();
