@@ -10,7 +10,7 @@ use std::process::ExitCode;
 #[derive(Parser)]
 #[command(
     name = "jassturnier",
-    version,
+    version = crate::build_info::LONG_VERSION,
     about = "Turnierbüro für Jassturniere (Partnerschieber, Jassmarathon, Einzelschieber)"
 )]
 struct Cli {

@@ -12,6 +12,7 @@ pub mod error;
 pub mod flash;
 pub mod hall;
 pub mod head;
+pub mod help;
 pub mod kontrolle;
 pub mod live;
 pub mod partners;
@@ -67,7 +68,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .configure(table_office::routes)
         .configure(hall::routes)
         .configure(kontrolle::routes)
-        .configure(ranking::routes);
+        .configure(ranking::routes)
+        .configure(help::routes);
 }
 
 /// Stylesheets and scripts are part of the binary, so it runs from any directory.

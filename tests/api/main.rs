@@ -11,6 +11,7 @@ mod disqualification;
 mod einzelschieber;
 mod foundation;
 mod hall;
+mod handbuch;
 mod helpers;
 mod imports;
 mod kontrolle;
