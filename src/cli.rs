@@ -1,6 +1,6 @@
 //! Command line: `serve` (default), `user add|passwd|unlock`, `backup`, `copy`, `demo`.
 
-use crate::config::{DEFAULT_BIND, DEFAULT_DATABASE, Settings};
+use crate::config::Settings;
 use crate::db::{self, users};
 use crate::domain::role::Role;
 use clap::{Parser, Subcommand};
@@ -15,7 +15,7 @@ use std::process::ExitCode;
 )]
 struct Cli {
     /// SQLite database file.
-    #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE, global = true)]
+    #[arg(long, env = "DATABASE_URL", default_value = crate::desktop::default_database(), global = true)]
     database_url: String,
     /// The server's settings (before `serve`, or without a command): only the server takes
     /// them, so the other commands' help lists only their own flags.
@@ -29,7 +29,7 @@ struct Cli {
 #[derive(clap::Args)]
 struct ServeArgs {
     /// Address to listen on.
-    #[arg(long, env = "JASSTURNIER_BIND", default_value = DEFAULT_BIND)]
+    #[arg(long, env = "JASSTURNIER_BIND", default_value = crate::desktop::default_bind())]
     bind: String,
     /// Address players reach the app at, printed as QR code on Standblätter.
     #[arg(long, env = "JASSTURNIER_PUBLIC_URL")]
@@ -200,6 +200,8 @@ pub fn run() -> ExitCode {
         Err(e) => e.exit(),
     };
     tracing_subscriber::fmt()
+        // A Windows console shows colour codes as text unless told otherwise.
+        .with_ansi(!cfg!(windows))
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
         )
@@ -259,16 +261,44 @@ pub fn run() -> ExitCode {
 fn serve(settings: Settings) -> Result<(), String> {
     actix_web::rt::System::new().block_on(async move {
         let app = crate::startup::build(&settings)?;
-        tracing::info!(
-            "Jassturnier läuft auf http://{}:{} (Datenbank {})",
-            settings
-                .bind
-                .rsplit_once(':')
-                .map(|(host, _)| host)
-                .unwrap_or("127.0.0.1"),
-            app.port,
-            db::shown_url(&settings.database_url)
-        );
+        let host = settings
+            .bind
+            .rsplit_once(':')
+            .map(|(host, _)| host)
+            .unwrap_or("127.0.0.1");
+        // The browser on this machine: the loopback address when listening everywhere.
+        let local_host = if host == "0.0.0.0" || host == "[::]" {
+            "127.0.0.1"
+        } else {
+            host
+        };
+        let local = format!("http://{local_host}:{}", app.port);
+        let listen: Option<std::net::SocketAddr> = format!("{host}:{}", app.port).parse().ok();
+        let interfaces: Vec<std::net::IpAddr> = if_addrs::get_if_addrs()
+            .map(|all| all.into_iter().map(|i| i.ip()).collect())
+            .unwrap_or_default();
+        let hall = listen
+            .map(|l| crate::web::hall::hall_addresses(l, &interfaces))
+            .unwrap_or_default();
+        let shown = db::shown_url(&settings.database_url);
+        // Full paths: a double-clicked exe's working directory says nothing to its user.
+        let data = match db::is_postgres(&settings.database_url) {
+            true => shown.clone(),
+            false => std::path::absolute(db::sqlite_path(&settings.database_url))
+                .map_or_else(|_| shown.clone(), |p| p.display().to_string()),
+        };
+        let backups =
+            std::path::absolute(settings.backup_dir()).unwrap_or_else(|_| settings.backup_dir());
+        for line in crate::desktop::start_lines(&data, &backups, &local, &hall) {
+            println!("{line}");
+        }
+        tracing::info!("Jassturnier läuft auf {local} (Datenbank {shown})");
+        crate::desktop::open_browser_if_double_clicked(&local);
+        let handle = app.server.handle();
+        actix_web::rt::spawn(async move {
+            crate::desktop::window_closed().await;
+            handle.stop(true).await;
+        });
         app.server.await.map_err(|e| e.to_string())
     })
 }

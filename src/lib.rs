@@ -6,6 +6,7 @@ pub mod cli;
 pub mod config;
 pub mod db;
 pub mod demo;
+pub mod desktop;
 pub mod domain;
 pub mod handbook;
 pub mod pdf;
