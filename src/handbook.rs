@@ -41,7 +41,24 @@ pub const CHAPTERS: &[Chapter] = chapters!(
 );
 
 /// Pictures the chapters show (`bilder/NAME.png`), made by `scripts/handbuch-bilder.sh`.
-pub const PICTURES: &[(&str, &[u8])] = &[];
+pub const PICTURES: &[(&str, &[u8])] = &[
+    (
+        "erfassen.png",
+        include_bytes!("../docs/handbuch/bilder/erfassen.png"),
+    ),
+    (
+        "passe.png",
+        include_bytes!("../docs/handbuch/bilder/passe.png"),
+    ),
+    (
+        "beamer.png",
+        include_bytes!("../docs/handbuch/bilder/beamer.png"),
+    ),
+    (
+        "teamseite.png",
+        include_bytes!("../docs/handbuch/bilder/teamseite.png"),
+    ),
+];
 
 pub fn chapter(slug: &str) -> Option<&'static Chapter> {
     CHAPTERS.iter().find(|c| c.slug == slug)

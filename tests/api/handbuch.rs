@@ -16,6 +16,7 @@ async fn the_handbuch_is_served_and_its_links_all_arrive() {
         .collect();
     assert!(chapters.len() >= 15, "{chapters:?}");
     let mut seen = BTreeSet::new();
+    let mut pictures = 0;
     for chapter in &chapters {
         let page = visitor.html(chapter).await;
         assert!(!text(&page, "#handbuch-text h1").is_empty(), "{chapter}");
@@ -35,7 +36,15 @@ async fn the_handbuch_is_served_and_its_links_all_arrive() {
             }
             seen.insert(target);
         }
+        for picture in select_attr(&page, "#handbuch-text img", "src") {
+            let r = visitor.get(&picture).await;
+            assert_eq!(r.status(), StatusCode::OK, "{chapter} → {picture}");
+            let bytes = r.bytes().await.unwrap();
+            assert!(bytes.starts_with(b"\x89PNG"), "{picture} is no PNG");
+            pictures += 1;
+        }
     }
+    assert!(pictures >= 4, "{pictures} pictures");
     assert!(seen.len() >= 10, "the chapters link each other: {seen:?}");
     let (status, _) = visitor.page("/hilfe/gibt-es-nicht").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
