@@ -35,9 +35,10 @@ Dann im Browser http://127.0.0.1:8080 öffnen. Für die Handys in der Halle:
     data='Die Datenbank jassturnier.sqlite3 entsteht im Ordner, in dem gestartet wird;
 Sicherungen im Unterordner backups.'
   fi
+  local title="Jassturnier $version"
   cat <<TEXT
-Jassturnier $version
-====================
+$title
+$(echo "$title" | sed 's/./=/g')
 
 Die Software für das Turnierbüro an Jassturnieren: Partnerschieber, Jassmarathon,
 Einzelschieber. Nichts zu installieren.
@@ -81,6 +82,25 @@ if [ "$which_ones" = all ] || [ "$which_ones" = linux ]; then
   cargo build --release --locked
   strip -o "$target/release/jassturnier.stripped" "$target/release/jassturnier"
   package linux-x86_64 "$target/release/jassturnier.stripped" jassturnier
+  # Self-contained: from an empty folder far from the sources it serves the app, its styles,
+  # the Handbuch and its pictures.
+  empty=$(mktemp -d)
+  cp "$target/release/jassturnier.stripped" "$empty/jassturnier"
+  (cd "$empty" && ./jassturnier --bind 127.0.0.1:18321 --backup-minutes 0 >console.txt 2>&1 &)
+  python3 - <<'PY'
+import time, urllib.request
+for _ in range(100):
+    try:
+        urllib.request.urlopen("http://127.0.0.1:18321/healthz", timeout=1)
+        break
+    except OSError:
+        time.sleep(0.1)
+for path in ["/healthz", "/login", "/static/style.css", "/hilfe", "/hilfe/resultate", "/hilfe/bilder/erfassen.png"]:
+    assert urllib.request.urlopen("http://127.0.0.1:18321" + path, timeout=5).status == 200, path
+print("Linux binary from an empty folder: app, styles and Handbuch served")
+PY
+  pkill -INT -f "jassturnier --bind 127.0.0.1:18321" || true
+  rm -rf "$empty"
 fi
 
 if [ "$which_ones" = all ] || [ "$which_ones" = windows ]; then
