@@ -22,6 +22,7 @@ pub mod schedule;
 pub mod score_kind;
 pub mod sitz;
 pub mod standblatt;
+pub mod streichresultat;
 pub mod table_code;
 pub mod table_report;
 pub mod team;
