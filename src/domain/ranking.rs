@@ -33,25 +33,30 @@ pub fn compare(a: &[u32], b: &[u32]) -> Ordering {
 }
 
 pub fn rank<K: Ord + Clone>(inputs: &[RankInput<K>]) -> Vec<Ranked<K>> {
-    let mut order: Vec<(&RankInput<K>, Vec<u32>, u32)> = inputs
+    rank_by(inputs, |passen| (passen.iter().sum(), tie_break(passen)))
+}
+
+/// Ranks by `key` of each team's Passen, the total first and then what breaks ties, the
+/// greater ahead; teams with equal keys share the rank (listed by their input key).
+pub fn rank_by<K: Ord + Clone, T: Ord>(
+    inputs: &[RankInput<K>],
+    key: impl Fn(&[u32]) -> (u32, T),
+) -> Vec<Ranked<K>> {
+    let mut order: Vec<(&RankInput<K>, (u32, T))> = inputs
         .iter()
-        .map(|input| (input, tie_break(&input.passen), input.passen.iter().sum()))
+        .map(|input| (input, key(&input.passen)))
         .collect();
-    order.sort_by(|x, y| {
-        y.2.cmp(&x.2)
-            .then_with(|| y.1.cmp(&x.1))
-            .then_with(|| x.0.key.cmp(&y.0.key))
-    });
+    order.sort_by(|x, y| y.1.cmp(&x.1).then_with(|| x.0.key.cmp(&y.0.key)));
     let mut ranked: Vec<Ranked<K>> = Vec::with_capacity(order.len());
-    for (position, (input, sorted, total)) in order.iter().enumerate() {
+    for (position, (input, key)) in order.iter().enumerate() {
         let rank = match position.checked_sub(1).map(|p| &order[p]) {
-            Some(prev) if prev.2 == *total && prev.1 == *sorted => ranked[position - 1].rank,
-            _ => position as u32 + 1,
+            Some((_, previous)) if previous == key => ranked[position - 1].rank,
+            _ => u32::try_from(position + 1).unwrap_or(u32::MAX),
         };
         ranked.push(Ranked {
             rank,
             key: input.key.clone(),
-            total: *total,
+            total: key.0,
         });
     }
     ranked

@@ -4,7 +4,7 @@
 //! Pauschale or a bye is a Passe like any other here. With every Passe counted (the default)
 //! the order is the one of [`super::ranking::rank`].
 
-use super::ranking::{RankInput, Ranked};
+use super::ranking::{RankInput, Ranked, rank_by};
 
 /// The counted total, the counted Passen best first, the struck ones best first.
 type RankKey = (u64, Vec<u32>, Vec<u32>);
@@ -71,24 +71,10 @@ impl Wertung {
 /// The Rangliste under a [`Wertung`]: ranks shared by teams equal in everything it looks at;
 /// `total` is the counted total.
 pub fn rank_with<K: Ord + Clone>(inputs: &[RankInput<K>], wertung: Wertung) -> Vec<Ranked<K>> {
-    let mut order: Vec<(&RankInput<K>, RankKey)> = inputs
-        .iter()
-        .map(|input| (input, wertung.key(&input.passen)))
-        .collect();
-    order.sort_by(|x, y| y.1.cmp(&x.1).then_with(|| x.0.key.cmp(&y.0.key)));
-    let mut ranked: Vec<Ranked<K>> = Vec::with_capacity(order.len());
-    for (position, (input, key)) in order.iter().enumerate() {
-        let rank = match position.checked_sub(1).map(|p| &order[p]) {
-            Some((_, previous)) if previous == key => ranked[position - 1].rank,
-            _ => u32::try_from(position + 1).unwrap_or(u32::MAX),
-        };
-        ranked.push(Ranked {
-            rank,
-            key: input.key.clone(),
-            total: u32::try_from(key.0).unwrap_or(u32::MAX),
-        });
-    }
-    ranked
+    rank_by(inputs, |passen| {
+        let (total, counted, struck) = wertung.key(passen);
+        (u32::try_from(total).unwrap_or(u32::MAX), (counted, struck))
+    })
 }
 
 #[cfg(test)]
