@@ -11,6 +11,7 @@ use jassturnier::domain::schedule::{PasseDraw, fixed_schedule, rematches};
 use jassturnier::domain::standblatt::{
     RanglisteKind, ResultFacts, SeatFacts, TeamFacts, TournamentFacts, rangliste, standblaetter,
 };
+use jassturnier::domain::streichresultat::Wertung;
 use jassturnier::domain::team::TeamStatus;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -136,7 +137,10 @@ fn main() {
         &format!("Standblätter + Rangliste, {TEAMS} teams × {PASSEN} Passen"),
         || {
             let sheets = standblaetter(&facts);
-            rangliste(RanglisteKind::Provisorisch, &sheets, &|_| true).len()
+            rangliste(RanglisteKind::Provisorisch, &sheets, Wertung::Alle, &|_| {
+                true
+            })
+            .len()
         },
     );
     assert_eq!(ranked, TEAMS as usize);

@@ -38,10 +38,12 @@ fn main() {
                     partner: String::new(),
                     opponent: format!("{} Gegner-Team Wädenswil", (n + p) % 1000 + 1),
                     points: "1'020".into(),
+                    struck: false,
                     visa: "kontrolle 14:02".into(),
                 })
                 .collect(),
             total: "8'160".into(),
+            rule: None,
             final_visa: String::new(),
             player: false,
             table_code: Some("KM4T-9QXD".into()),
@@ -64,6 +66,7 @@ fn main() {
             startnummer: n,
             team: format!("Jassfreunde Nr. {n} · Käthi Müller-{n} / Jürg Bär-{n}"),
             rounds: vec!["1'020".into(); PASSEN as usize],
+            struck: vec![false; PASSEN as usize],
             total: "8'160".into(),
             tie: None,
         })
@@ -75,7 +78,7 @@ fn main() {
         "Passe",
         PASSEN,
         &[RankSection { title: None, rows }],
-        None,
+        &[],
     );
     let elapsed = start.elapsed();
     println!(

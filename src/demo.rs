@@ -15,6 +15,7 @@ use crate::domain::mode::{Mode, POINTS_PER_SPIEL};
 use crate::domain::result::{ResultForm, TableScore};
 use crate::domain::result_import::ImportedTable;
 use crate::domain::role::{Actor, Role};
+use crate::domain::streichresultat::Wertung;
 use crate::domain::team::{TeamInput, TeamStatus};
 use crate::domain::team_import::ImportedTeam;
 use crate::domain::tournament::TournamentSettings;
@@ -224,6 +225,7 @@ fn fill(conn: &mut db::Conn, size: Size) -> Result<String, Failure> {
         double_entry: false,
         double_entry_same_user: false,
         separate_clubs: false,
+        wertung: Wertung::Alle,
         marathon: marathon.then(Rules::jassmarathon),
     };
     let id: TournamentId = app::tournaments::create(conn, &actor, &settings).map_err(err)?;

@@ -9,6 +9,7 @@ use crate::domain::marathon::{Ruling, Side, Trump};
 use crate::domain::mode::Mode;
 use crate::domain::role::Role;
 use crate::domain::sitz::Sitz;
+use crate::domain::streichresultat::Wertung;
 use crate::domain::team::TeamStatus;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
@@ -67,10 +68,20 @@ pub struct TournamentRow {
     pub double_entry: bool,
     pub double_entry_same_user: bool,
     pub separate_clubs: bool,
+    /// Streichresultat: only the best this many Passen count (None: all).
+    pub counted_best: Option<Nat>,
+}
+
+impl TournamentRow {
+    /// Which Passen count for the Rangliste.
+    pub fn wertung(&self) -> Wertung {
+        self.counted_best
+            .map_or(Wertung::Alle, |k| Wertung::Beste(k.get()))
+    }
 }
 
 #[derive(Debug, Insertable, AsChangeset, Serialize)]
-#[diesel(table_name = tournaments)]
+#[diesel(table_name = tournaments, treat_none_as_null = true)]
 pub struct TournamentValues {
     pub name: String,
     pub date: NaiveDate,
@@ -82,6 +93,7 @@ pub struct TournamentValues {
     pub double_entry: bool,
     pub double_entry_same_user: bool,
     pub separate_clubs: bool,
+    pub counted_best: Option<Nat>,
 }
 
 /// A player registered alone ("sucht Partner").

@@ -41,6 +41,7 @@ diesel::table! {
         double_entry -> Bool,
         double_entry_same_user -> Bool,
         separate_clubs -> Bool,
+        counted_best -> Nullable<Integer>,
     }
 }
 

@@ -8,6 +8,7 @@ use crate::db::types::{Nat, count_len};
 use crate::domain::draw::DrawMode;
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::standblatt::is_out;
+use crate::domain::streichresultat::Wertung;
 use crate::domain::team::TeamStatus;
 use crate::domain::tournament::TournamentSettings;
 use diesel::prelude::*;
@@ -51,6 +52,10 @@ fn values(settings: &TournamentSettings) -> QueryResult<TournamentValues> {
         double_entry: settings.double_entry,
         double_entry_same_user: settings.double_entry_same_user,
         separate_clubs: settings.separate_clubs,
+        counted_best: match settings.wertung {
+            Wertung::Alle => None,
+            Wertung::Beste(k) => Some(Nat::of(k)?),
+        },
     })
 }
 

@@ -187,6 +187,9 @@ pub struct TournamentJson {
     pub double_entry_same_user: bool,
     #[serde(default)]
     pub separate_clubs: bool,
+    /// Streichresultat: only the best this many Passen count (absent: all).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counted_best: Option<u32>,
     /// In a copy of a whole database: the tournament's id and creation, kept, so that printed
     /// QR codes, beamer addresses and phones' cookies open the same tournament after a copy.
     /// A single tournament's export has neither (an import gets a new id).
@@ -375,6 +378,7 @@ fn document(
             double_entry: t.double_entry,
             double_entry_same_user: t.double_entry_same_user,
             separate_clubs: t.separate_clubs,
+            counted_best: t.counted_best.map(Nat::get),
             id: None,
             created_at: None,
         },
@@ -455,6 +459,7 @@ pub fn insert_tournament(
             tournaments::double_entry.eq(t.double_entry),
             tournaments::double_entry_same_user.eq(t.double_entry_same_user),
             tournaments::separate_clubs.eq(t.separate_clubs),
+            tournaments::counted_best.eq(t.counted_best.map(Nat::of).transpose()?),
             tournaments::created_at.eq(t.created_at.unwrap_or_else(now)),
         ))
         .returning(tournaments::all_columns)

@@ -69,6 +69,8 @@ pub struct TieBreak {
     pub place: usize,
     pub ahead: u32,
     pub behind: u32,
+    /// Decided among the Passen struck by the Streichresultat (the counted ones were equal).
+    pub struck: bool,
 }
 
 /// The tie-break between two teams of equal total, `ahead` ranked first; None when the
@@ -78,12 +80,17 @@ pub fn tie_break_between(ahead: &[u32], behind: &[u32]) -> Option<TieBreak> {
     if total(ahead) != total(behind) {
         return None;
     }
-    let (a, b) = (tie_break(ahead), tie_break(behind));
-    let place = a.iter().zip(&b).position(|(x, y)| x != y)?;
+    first_difference(&tie_break(ahead), &tie_break(behind), false)
+}
+
+/// Where two tie-break sequences (best first) first differ.
+pub(super) fn first_difference(ahead: &[u32], behind: &[u32], struck: bool) -> Option<TieBreak> {
+    let place = ahead.iter().zip(behind).position(|(x, y)| x != y)?;
     Some(TieBreak {
         place,
-        ahead: a[place],
-        behind: b[place],
+        ahead: ahead[place],
+        behind: behind[place],
+        struck,
     })
 }
 
@@ -98,8 +105,9 @@ impl TieBreak {
             Some(ordinal) => format!("{ordinal}beste"),
             None => format!("{}.-beste", self.place + 1),
         };
+        let struck = if self.struck { "gestrichene " } else { "" };
         format!(
-            "Stichentscheid: {which} {round} {} / {}",
+            "Stichentscheid: {which} {struck}{round} {} / {}",
             super::format::number(i64::from(self.ahead)),
             super::format::number(i64::from(self.behind))
         )

@@ -15,7 +15,8 @@
 
 use super::ids::{ResultId, TeamId};
 use super::mode::Mode;
-use super::ranking::{RankInput, TieBreak, rank, tie_break_between};
+use super::ranking::{RankInput, TieBreak};
+use super::streichresultat::{Wertung, rank_with};
 use super::team::TeamStatus;
 use chrono::NaiveDateTime;
 use std::collections::HashMap;
@@ -445,6 +446,9 @@ pub struct RanglisteRow<'a> {
     pub sheet: &'a Standblatt,
     /// What counts per Passe in this Rangliste (see [`rangliste`]).
     pub scores: Vec<Option<Score>>,
+    /// Per Passe: struck by the Streichresultat (its points stand but do not count).
+    pub struck: Vec<bool>,
+    /// The counted total.
     pub total: u32,
     pub status: RankStatus,
     /// Ranked behind the row before on equal total: which Passe decided (players ask).
@@ -457,9 +461,11 @@ pub struct RanglisteRow<'a> {
 /// The provisional Rangliste counts a Pauschale or a bye only once its Passe is under way
 /// (`under_way`: some result of it entered), so a disqualification does not lift the
 /// opponents ahead of teams that still have to play. The official one counts all.
+/// Under a Streichresultat (`wertung`) the worst Passen are struck among those that count.
 pub fn rangliste<'a>(
     kind: RanglisteKind,
     sheets: &'a [Standblatt],
+    wertung: Wertung,
     under_way: &dyn Fn(u32) -> bool,
 ) -> Vec<RanglisteRow<'a>> {
     let section_of = |sheet: &Standblatt| match sheet.status {
@@ -476,25 +482,25 @@ pub fn rangliste<'a>(
         Section::Disqualifiziert,
         Section::Zurueckgezogen,
     ] {
-        let members: Vec<(&Standblatt, Vec<Option<Score>>)> = sheets
+        let members: Vec<(&Standblatt, Counted)> = sheets
             .iter()
             .filter(|s| section_of(s) == section)
-            .map(|s| (s, counted_scores(kind, s, under_way)))
+            .map(|s| (s, counted(kind, s, wertung, under_way)))
             .collect();
         let inputs: Vec<RankInput<(u32, usize)>> = members
             .iter()
             .enumerate()
-            .map(|(i, (s, scores))| RankInput {
+            .map(|(i, (s, counted))| RankInput {
                 key: (s.startnummer, i),
-                passen: scores.iter().flatten().map(|s| s.points).collect(),
+                passen: counted.scores.iter().flatten().map(|s| s.points).collect(),
             })
             .collect();
         let mut before: Option<(u32, usize)> = None;
-        for ranked in rank(&inputs) {
-            let (sheet, scores) = &members[ranked.key.1];
+        for ranked in rank_with(&inputs, wertung) {
+            let (sheet, counted) = &members[ranked.key.1];
             let tie = match before {
                 Some((rank, index)) if section == Section::Rangiert && rank != ranked.rank => {
-                    tie_break_between(&inputs[index].passen, &inputs[ranked.key.1].passen)
+                    wertung.tie_break_between(&inputs[index].passen, &inputs[ranked.key.1].passen)
                 }
                 _ => None,
             };
@@ -504,8 +510,9 @@ pub fn rangliste<'a>(
                 rank: (section == Section::Rangiert).then_some(ranked.rank),
                 section,
                 sheet,
-                total: scores.iter().flatten().map(|s| s.points).sum(),
-                scores: scores.clone(),
+                total: counted.total,
+                scores: counted.scores.clone(),
+                struck: counted.struck.clone(),
                 status: if section == Section::NichtBewertet {
                     RankStatus::NichtBewertet
                 } else {
@@ -519,17 +526,63 @@ pub fn rangliste<'a>(
 
 /// The total a Standblatt shows: the same as the Rangliste of that kind, so that sheet and
 /// Rangliste never disagree (the provisional one counts a Pauschale or bye once its Passe is
-/// under way; the official one counts every Passe).
+/// under way; the official one counts every Passe), without the struck Passen.
 pub fn counted_total(
     kind: RanglisteKind,
     sheet: &Standblatt,
+    wertung: Wertung,
     under_way: &dyn Fn(u32) -> bool,
 ) -> u32 {
-    counted_scores(kind, sheet, under_way)
+    counted(kind, sheet, wertung, under_way).total
+}
+
+/// The Passen (numbers from 1) the Streichresultat strikes on this sheet, as in the
+/// Rangliste of that kind.
+pub fn struck_passen(
+    kind: RanglisteKind,
+    sheet: &Standblatt,
+    wertung: Wertung,
+    under_way: &dyn Fn(u32) -> bool,
+) -> Vec<u32> {
+    (1..)
+        .zip(counted(kind, sheet, wertung, under_way).struck)
+        .filter(|(_, struck)| *struck)
+        .map(|(passe, _)| passe)
+        .collect()
+}
+
+/// What a sheet counts in a Rangliste: the scores per Passe, which of them are struck, and
+/// the total of the rest.
+struct Counted {
+    scores: Vec<Option<Score>>,
+    struck: Vec<bool>,
+    total: u32,
+}
+
+fn counted(
+    kind: RanglisteKind,
+    sheet: &Standblatt,
+    wertung: Wertung,
+    under_way: &dyn Fn(u32) -> bool,
+) -> Counted {
+    let scores = counted_scores(kind, sheet, under_way);
+    let points: Vec<u32> = scores.iter().flatten().map(|s| s.points).collect();
+    let mut keep = wertung.counted(&points).into_iter();
+    let struck: Vec<bool> = scores
         .iter()
-        .flatten()
-        .map(|s| s.points)
-        .sum()
+        .map(|s| s.is_some() && !keep.next().unwrap_or(true))
+        .collect();
+    let total = scores
+        .iter()
+        .zip(&struck)
+        .filter(|(_, struck)| !**struck)
+        .filter_map(|(s, _)| s.map(|s| s.points))
+        .sum();
+    Counted {
+        scores,
+        struck,
+        total,
+    }
 }
 
 /// The Passen whose points stand on the sheet but do not count yet: a Pauschale or bye of a

@@ -4,7 +4,7 @@
 //! Pauschale or a bye is a Passe like any other here. With every Passe counted (the default)
 //! the order is the one of [`super::ranking::rank`].
 
-use super::ranking::{RankInput, Ranked, rank_by};
+use super::ranking::{RankInput, Ranked, TieBreak, first_difference, rank_by, tie_break_between};
 
 /// The counted total, the counted Passen best first, the struck ones best first.
 type RankKey = (u64, Vec<u32>, Vec<u32>);
@@ -54,6 +54,21 @@ impl Wertung {
         counted.sort_unstable_by(|a, b| b.cmp(a));
         struck.sort_unstable_by(|a, b| b.cmp(a));
         (counted.iter().map(|&p| u64::from(p)).sum(), counted, struck)
+    }
+
+    /// Why `ahead` ranks before `behind` on equal counted total: the first counted Passe
+    /// (best first) where they differ, else the first struck one; None when the totals
+    /// differ or the two are equal in everything. Without Streichresultat the one of
+    /// [`tie_break_between`].
+    pub fn tie_break_between(self, ahead: &[u32], behind: &[u32]) -> Option<TieBreak> {
+        if self == Wertung::Alle {
+            return tie_break_between(ahead, behind);
+        }
+        let (a, b) = (self.key(ahead), self.key(behind));
+        if a.0 != b.0 {
+            return None;
+        }
+        first_difference(&a.1, &b.1, false).or_else(|| first_difference(&a.2, &b.2, true))
     }
 
     /// The line under the Rangliste: "Gewertet: die 3 besten von 4 Passen"; None when every
@@ -137,6 +152,20 @@ mod tests {
             r.iter().map(|x| (x.key, x.rank)).collect::<Vec<_>>(),
             [(2, 1), (1, 2)]
         );
+        let tie = Wertung::Beste(2)
+            .tie_break_between(&[900, 1000, 300], &[1000, 900, 100])
+            .unwrap();
+        assert_eq!(
+            tie.text("Passe"),
+            "Stichentscheid: beste gestrichene Passe 300 / 100"
+        );
+        let tie = Wertung::Beste(2)
+            .tie_break_between(&[1100, 900, 100], &[1000, 1000, 800])
+            .unwrap();
+        assert_eq!(
+            tie.text("Passe"),
+            "Stichentscheid: beste Passe 1'100 / 1'000"
+        );
         // Equal in everything: shared.
         let r = rank_with(
             &[input(1, &[1000, 900, 100]), input(2, &[900, 100, 1000])],
@@ -211,6 +240,27 @@ mod tests {
                 .map(|(i, p)| input(u32::try_from(i).unwrap(), p))
                 .collect();
             prop_assert_eq!(rank_with(&inputs, Wertung::Alle), rank(&inputs));
+        }
+
+        /// Two teams of equal counted total ranked apart: the tie-break names a Passe where
+        /// the one ahead has more; ranked alike, it names none.
+        #[test]
+        fn the_tie_break_explains_every_order_of_equal_totals(
+            a in proptest::collection::vec(0u32..6, 4),
+            b in proptest::collection::vec(0u32..6, 4),
+            k in 1u32..4,
+        ) {
+            let wertung = Wertung::Beste(k);
+            let r = rank_with(&[input(1, &a), input(2, &b)], wertung);
+            let (ahead, behind) = if r[0].key == 1 { (&a, &b) } else { (&b, &a) };
+            let tie = wertung.tie_break_between(ahead, behind);
+            match (r[0].total == r[1].total, r[0].rank == r[1].rank) {
+                (true, false) => {
+                    let tie = tie.expect("ranked apart on equal totals");
+                    prop_assert!(tie.ahead > tie.behind);
+                }
+                _ => prop_assert_eq!(tie, None),
+            }
         }
 
         #[test]

@@ -2,6 +2,7 @@
 
 use super::form::{FieldErrors, parse_number, parse_required_text, parse_text};
 use super::mode::{Mode, POINTS_PER_SPIEL};
+use super::streichresultat::Wertung;
 use chrono::NaiveDate;
 use serde::Deserialize;
 
@@ -43,6 +44,9 @@ pub struct TournamentForm {
     /// Checkbox: the per-Passe draw keeps teams of the same Verein apart where possible.
     #[serde(default)]
     pub separate_clubs: Option<String>,
+    /// Streichresultat: "die besten … Passen zählen"; empty: every Passe counts.
+    #[serde(default)]
+    pub counted_best: String,
     /// Jassmarathon rules; empty fields take the seed's values.
     #[serde(flatten)]
     pub marathon: MarathonForm,
@@ -209,6 +213,8 @@ pub struct TournamentSettings {
     pub double_entry: bool,
     pub double_entry_same_user: bool,
     pub separate_clubs: bool,
+    /// Streichresultat: which Passen count for the Rangliste.
+    pub wertung: Wertung,
     /// Modes counted in Striche only.
     pub marathon: Option<super::marathon::Rules>,
 }
@@ -218,6 +224,33 @@ impl TournamentSettings {
     /// checks no sum).
     pub fn passe_total(&self) -> u32 {
         self.mode.table_total(self.spiele_per_passe).unwrap_or(0)
+    }
+}
+
+/// The Streichresultat field: empty for every Passe, else how many of the best count — at
+/// least one and fewer than the tournament has (all of them is the same as empty).
+fn parse_wertung(
+    errors: &mut FieldErrors,
+    raw: &str,
+    passen: Option<u32>,
+    rounds: &str,
+) -> Wertung {
+    if raw.trim().is_empty() {
+        return Wertung::Alle;
+    }
+    let label = format!("Gewertete {rounds}");
+    match passen {
+        Some(p) if p < 2 => {
+            errors.add(
+                "counted_best",
+                format!("{label}: ein Streichresultat braucht mindestens 2 {rounds}; leer lassen."),
+            );
+            Wertung::Alle
+        }
+        Some(p) => parse_number(errors, "counted_best", &label, raw, 1, p - 1)
+            .map_or(Wertung::Alle, Wertung::Beste),
+        // The number of Passen is wrong and has its own message.
+        None => Wertung::Alle,
     }
 }
 
@@ -297,6 +330,7 @@ impl TryFrom<&TournamentForm> for TournamentSettings {
                 1000,
             ),
         };
+        let wertung = parse_wertung(&mut errors, &form.counted_best, passen, round_label);
         let marathon = striche.then(|| form.marathon.parse(&mut errors));
         match (name, date, mode, passen, spiele_per_passe, pauschale) {
             (
@@ -317,6 +351,7 @@ impl TryFrom<&TournamentForm> for TournamentSettings {
                 double_entry: form.double_entry.is_some(),
                 double_entry_same_user: form.double_entry_same_user.is_some(),
                 separate_clubs: form.separate_clubs.is_some(),
+                wertung,
                 marathon,
             }),
             _ => Err(errors),
@@ -379,6 +414,32 @@ mod tests {
         assert!(e.get("spiele_per_passe").is_some());
         let e = TournamentSettings::try_from(&form("4", "12", "5000")).unwrap_err();
         assert!(e.get("pauschale").is_some());
+    }
+
+    #[test]
+    fn streichresultat_counts_fewer_than_all_passen() {
+        let with = |passen: &str, k: &str| {
+            let mut f = form(passen, "12", "");
+            f.counted_best = k.into();
+            TournamentSettings::try_from(&f)
+        };
+        assert_eq!(with("4", "").unwrap().wertung, Wertung::Alle);
+        assert_eq!(with("4", " 3 ").unwrap().wertung, Wertung::Beste(3));
+        let e = with("4", "4").unwrap_err();
+        assert_eq!(
+            e.get("counted_best"),
+            Some("Gewertete Passen: muss zwischen 1 und 3 liegen.")
+        );
+        assert!(with("4", "0").unwrap_err().get("counted_best").is_some());
+        assert!(with("4", "drei").unwrap_err().get("counted_best").is_some());
+        let mut f = form("1", "12", "500");
+        f.counted_best = "1".into();
+        let e = TournamentSettings::try_from(&f).unwrap_err();
+        assert!(
+            e.get("counted_best")
+                .unwrap()
+                .contains("mindestens 2 Passen")
+        );
     }
 
     #[test]

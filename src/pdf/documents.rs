@@ -356,6 +356,8 @@ pub struct RankRow {
     pub startnummer: u32,
     pub team: String,
     pub rounds: Vec<String>,
+    /// Per round: struck by the Streichresultat (printed struck through).
+    pub struck: Vec<bool>,
     pub total: String,
     /// Ranked behind the row before on equal total: which Passe decided.
     pub tie: Option<String>,
@@ -367,15 +369,16 @@ pub struct RankSection {
     pub rows: Vec<RankRow>,
 }
 
-/// The Rangliste; `provisional` prints a clear PROVISORISCH mark on every page; `legend`
-/// explains the marks beside Pauschalen and byes when there are any.
+/// The Rangliste; `provisional` prints a clear PROVISORISCH mark on every page; `notes`
+/// under the list: the Streichresultat rule, the legend to the marks beside Pauschalen and
+/// byes when there are any.
 pub fn rangliste(
     mut header: Header,
     provisional: bool,
     round_label: &str,
     rounds: u32,
     sections: &[RankSection],
-    legend: Option<&str>,
+    notes: &[String],
 ) -> Vec<u8> {
     if provisional {
         header.subtitle = format!("PROVISORISCH · {}", header.subtitle);
@@ -457,16 +460,28 @@ pub fn rangliste(
                 cells
             })
             .collect();
-        y = table.draw(&mut doc, y, &rows) + 2.0;
+        // The round columns follow Rang, Nr. and Team.
+        let struck: Vec<Vec<usize>> = section
+            .rows
+            .iter()
+            .map(|r| {
+                (3..)
+                    .zip(&r.struck)
+                    .filter(|(_, s)| **s)
+                    .map(|(at, _)| at)
+                    .collect()
+            })
+            .collect();
+        y = table.draw_struck(&mut doc, y, &rows, &struck) + 2.0;
     }
-    if let Some(legend) = legend {
+    for note in notes {
         if y + 8.0 > CONTENT_BOTTOM {
             doc.new_page();
             y = CONTENT_TOP;
         }
         doc.current()
-            .text(MARGIN, y + 5.0, 8.0, Weight::Regular, legend);
-        y += 6.0;
+            .text(MARGIN, y + 5.0, 8.0, Weight::Regular, note);
+        y += 5.0;
     }
     // Equal totals ordered by the tie-break: said below the list, row by row.
     let mut ahead = String::new();

@@ -190,6 +190,29 @@ impl Page {
         self.text(left, y, size, weight, text);
     }
 
+    /// A line through a one-line text placed in `width` from `x` (as [`Page::text_box`] or
+    /// [`Page::text_in`] place it), at the height `middle` of the text: a Passe the
+    /// Streichresultat does not count.
+    #[allow(clippy::too_many_arguments)]
+    pub fn strike_through(
+        &mut self,
+        x: f32,
+        width: f32,
+        middle: f32,
+        size: f32,
+        weight: Weight,
+        align: Align,
+        text: &str,
+    ) {
+        let w = text_width(text, size, weight).min(width);
+        let left = match align {
+            Align::Left => x,
+            Align::Right => x + width - w,
+            Align::Center => x + (width - w) / 2.0,
+        };
+        self.line(left - 0.5, middle, left + w + 0.5, middle, 0.4);
+    }
+
     /// Writes `text` into a box (`top` and `height` in mm) without cutting it: one line,
     /// shrunk down to 60 % if needed; else two lines split at the space nearest the middle,
     /// shrunk to fit the box. Names are never shortened with "…".

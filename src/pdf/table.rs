@@ -37,17 +37,30 @@ impl Table {
     }
 
     /// Draws `rows` from `y` on, starting new pages as needed; returns the y after the table.
-    pub fn draw(&self, doc: &mut Document, mut y: f32, rows: &[Vec<(String, Weight)>]) -> f32 {
+    pub fn draw(&self, doc: &mut Document, y: f32, rows: &[Vec<(String, Weight)>]) -> f32 {
+        self.draw_struck(doc, y, rows, &[])
+    }
+
+    /// As [`Table::draw`]; the cells named in `struck` (per row, the column indices) are
+    /// struck through: a Passe the Streichresultat does not count.
+    pub fn draw_struck(
+        &self,
+        doc: &mut Document,
+        mut y: f32,
+        rows: &[Vec<(String, Weight)>],
+        struck: &[Vec<usize>],
+    ) -> f32 {
         let width: f32 = self.columns.iter().map(|c| c.width).sum();
         y = self.header(doc.current(), y);
-        for row in rows {
+        for (index, row) in rows.iter().enumerate() {
             if y + self.row_height > CONTENT_BOTTOM {
                 doc.new_page();
                 y = self.header(doc.current(), CONTENT_TOP);
             }
             let page = doc.current();
             let mut x = MARGIN;
-            for (column, (text, weight)) in self.columns.iter().zip(row) {
+            let struck_here = struck.get(index).map_or(&[][..], Vec::as_slice);
+            for (at, (column, (text, weight))) in self.columns.iter().zip(row).enumerate() {
                 page.text_box(
                     x + 1.0,
                     column.width - 2.0,
@@ -58,6 +71,17 @@ impl Table {
                     column.align,
                     text,
                 );
+                if struck_here.contains(&at) {
+                    page.strike_through(
+                        x + 1.0,
+                        column.width - 2.0,
+                        y + self.row_height / 2.0,
+                        self.size,
+                        *weight,
+                        column.align,
+                        text,
+                    );
+                }
                 x += column.width;
             }
             page.line(

@@ -161,6 +161,8 @@ async fn endvisa(
     let id = path.into_inner();
     let data = db(&state, move |conn| Ok(guard::load(conn, id)?)).await?;
     let sheets = data.standblaetter();
+    // The total of the Standblatt page: without a Passe struck by the Streichresultat.
+    let rule = super::standblatt::SheetRule::of(&data);
     let ready: Vec<_> = data
         .teams
         .iter()
@@ -173,7 +175,7 @@ async fn endvisa(
             team_id: team.id.0,
             startnummer: team.startnummer.get(),
             label: team_label(team),
-            total: format::number(i64::from(sheet.total)),
+            total: format::number(i64::from(rule.total(sheet))),
             next_anchor: String::new(),
         })
         .collect();

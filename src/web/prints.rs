@@ -15,7 +15,6 @@ use crate::domain::format;
 use crate::domain::ids::{RoundNo, TeamId, TournamentId};
 use crate::domain::mode::POINTS_PER_SPIEL;
 use crate::domain::standblatt::PasseLine;
-use crate::domain::standblatt::{coming_passen, counted_total};
 use crate::domain::table_code;
 use crate::domain::team::{display_name, players_line};
 use crate::pdf::Header;
@@ -116,15 +115,16 @@ fn sheets(
 ) -> Vec<Sheet> {
     let standblaetter = data.standblaetter();
     let player = data.tournament.mode.draws_partners();
-    let (kind, counted) = super::standblatt::rangliste_rule(data);
+    let rule = super::standblatt::SheetRule::of(data);
+    let note = super::ranking::wertung_note(&data.tournament);
     data.teams
         .iter()
         .zip(&standblaetter)
         .enumerate()
         .filter(|(index, (team, _))| keep(*index, team.id))
         .map(|(_, pair)| pair)
-        .map(|(team, sheet)| (team, sheet, coming_passen(kind, sheet, &counted)))
-        .map(|(team, sheet, coming)| Sheet {
+        .map(|(team, sheet)| (team, sheet, rule.coming(sheet), rule.struck(sheet)))
+        .map(|(team, sheet, coming, struck)| Sheet {
             startnummer: team.startnummer.get(),
             team: crate::domain::team::display_name(
                 team.name.as_deref(),
@@ -180,6 +180,7 @@ fn sheets(
                         partner,
                         // Both opponents, one per line of the cell.
                         opponent: opponents_cell(data, passe, line, "\n"),
+                        struck: !blank && struck.contains(&passe),
                         points,
                         visa,
                     }
@@ -188,8 +189,9 @@ fn sheets(
             total: if blank {
                 String::new()
             } else {
-                format::number(i64::from(counted_total(kind, sheet, &counted)))
+                format::number(i64::from(rule.total(sheet)))
             },
+            rule: note.clone(),
             final_visa: match (&sheet.final_visa, blank) {
                 (Some(v), false) => format!("{} {}", v.by, v.at.format("%H:%M")),
                 _ => String::new(),

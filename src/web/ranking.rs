@@ -23,6 +23,8 @@ pub struct RowView {
     pub label: String,
     /// What counts per Passe, with its kind (gespielt, Pauschale, spielfrei).
     pub scores: Vec<Option<Score>>,
+    /// Per Passe: struck by the Streichresultat.
+    pub struck: Vec<bool>,
     pub total: u32,
     pub status: RankStatus,
     /// Behind the row before on equal total: "Stichentscheid: beste Passe 1'174 / 1'170".
@@ -38,16 +40,36 @@ pub struct CellView {
     pub points: String,
     pub mark: &'static str,
     pub kind: Option<PointsKind>,
+    /// Struck by the Streichresultat: shown struck through, not in the total.
+    pub struck: bool,
 }
 
 impl CellView {
-    pub fn css(&self) -> &'static str {
-        self.kind.map_or("", PointsKind::key)
+    pub fn css(&self) -> String {
+        let kind = self.kind.map_or("", PointsKind::key);
+        match self.struck {
+            true if kind.is_empty() => STRUCK_CSS.into(),
+            true => format!("{kind} {STRUCK_CSS}"),
+            false => kind.into(),
+        }
     }
-    pub fn title(&self) -> &'static str {
-        self.kind.map_or("", PointsKind::label)
+    pub fn title(&self) -> String {
+        let kind = self.kind.map_or("", PointsKind::label);
+        match self.struck {
+            true if kind.is_empty() => STRUCK_TITLE.into(),
+            true => format!("{kind}, {STRUCK_TITLE}"),
+            false => kind.into(),
+        }
+    }
+    /// Whether the cell needs a title (a mark or a struck Passe to explain).
+    pub fn explained(&self) -> bool {
+        self.kind.is_some() || self.struck
     }
 }
+
+/// The class of a struck Passe (style.css strikes it through) and its tooltip.
+const STRUCK_CSS: &str = "gestrichen";
+const STRUCK_TITLE: &str = "Streichresultat: zählt nicht";
 
 impl RowView {
     pub fn rank_text(&self) -> String {
@@ -70,7 +92,8 @@ impl RowView {
     pub fn cells(&self) -> Vec<CellView> {
         self.scores
             .iter()
-            .map(|score| match score {
+            .zip(self.struck.iter().copied().chain(std::iter::repeat(false)))
+            .map(|(score, struck)| match score {
                 Some(s) => {
                     let points = format::number(i64::from(s.points));
                     let mark = s.kind.mark();
@@ -83,6 +106,7 @@ impl RowView {
                         points,
                         mark,
                         kind: (s.kind != PointsKind::Gespielt).then_some(s.kind),
+                        struck,
                     }
                 }
                 None => CellView {
@@ -90,6 +114,7 @@ impl RowView {
                     points: String::new(),
                     mark: "",
                     kind: None,
+                    struck: false,
                 },
             })
             .collect()
@@ -134,6 +159,27 @@ pub fn any_marks(sections: &[SectionView]) -> bool {
 /// The legend to the marks, the same on page, PDF and live page.
 pub const MARKS_LEGEND: &str = "P = Pauschale, s = spielfrei";
 
+/// The Streichresultat rule as printed under the Rangliste ("Gewertet: die 3 besten von 4
+/// Passen; gestrichene Passen sind durchgestrichen"); None when every Passe counts.
+pub fn wertung_note(t: &TournamentRow) -> Option<String> {
+    t.wertung()
+        .text(t.passen.get(), t.mode.rounds())
+        .map(|rule| {
+            format!(
+                "{rule}; gestrichene {} sind durchgestrichen.",
+                t.mode.rounds()
+            )
+        })
+}
+
+/// The lines under a Rangliste: the Streichresultat rule, the legend to the marks.
+pub fn notes(t: &TournamentRow, sections: &[SectionView]) -> Vec<String> {
+    wertung_note(t)
+        .into_iter()
+        .chain(any_marks(sections).then(|| MARKS_LEGEND.to_string()))
+        .collect()
+}
+
 /// The Rangliste as printed everywhere: official once the tournament is closed (or on request).
 pub fn ranking_view(data: &TournamentData, official: bool) -> Vec<SectionView> {
     let kind = if official {
@@ -145,7 +191,8 @@ pub fn ranking_view(data: &TournamentData, official: bool) -> Vec<SectionView> {
     let teams: HashMap<TeamId, &TeamRow> = data.teams.iter().map(|t| (t.id, t)).collect();
     let under_way = data.passen_under_way();
     let mut sections: Vec<SectionView> = Vec::new();
-    for row in rangliste(kind, &sheets, &|p| under_way.contains(&p)) {
+    let wertung = data.tournament.wertung();
+    for row in rangliste(kind, &sheets, wertung, &|p| under_way.contains(&p)) {
         let Some(team) = teams.get(&row.sheet.team) else {
             continue;
         };
@@ -154,6 +201,7 @@ pub fn ranking_view(data: &TournamentData, official: bool) -> Vec<SectionView> {
             label: team_label(team),
             team: (*team).clone(),
             scores: row.scores,
+            struck: row.struck,
             total: row.total,
             status: row.status,
             tie: row.tie.map(|t| t.text(data.tournament.mode.round())),
@@ -188,6 +236,8 @@ struct RankingPage {
     sections: Vec<SectionView>,
     marks: bool,
     legend: &'static str,
+    /// The Streichresultat rule, if any.
+    wertung: Option<String>,
     /// The tournament's date and place under its name (the public page has no menu that
     /// names it).
     when_where: String,
@@ -257,6 +307,7 @@ async fn make_page(
         passen: (1..=data.tournament.passen.get()).collect(),
         marks: any_marks(&sections),
         legend: MARKS_LEGEND,
+        wertung: wertung_note(&data.tournament),
         sections,
         when_where: [
             crate::domain::format::date(data.tournament.date),

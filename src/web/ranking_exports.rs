@@ -3,12 +3,12 @@
 
 use super::auth::MaybeUser;
 use super::ranking::{
-    MARKS_LEGEND, RankingQuery, RowView, SectionView, any_marks, ensure_visible, ranking_view,
-    served,
+    RankingQuery, RowView, SectionView, ensure_visible, notes, ranking_view, served,
 };
 use super::state::AppState;
 use crate::db::tournament_data::TournamentData;
 use crate::domain::ids::TournamentId;
+use crate::domain::streichresultat::Wertung;
 use crate::pdf::documents::{self, RankRow, RankSection};
 use crate::web::error::AppError;
 use actix_web::{HttpResponse, web};
@@ -51,7 +51,7 @@ async fn make_ranking_pdf(
 ) -> Result<HttpResponse, AppError> {
     let (data, official) = public_ranking(state, user, id, query).await?;
     let view = ranking_view(&data, official);
-    let legend = any_marks(&view).then_some(MARKS_LEGEND);
+    let notes = notes(&data.tournament, &view);
     let players = data.tournament.mode.draws_partners();
     let sections: Vec<RankSection> = view
         .iter()
@@ -69,6 +69,7 @@ async fn make_ranking_pdf(
                         None => r.players(),
                     },
                     rounds: r.passen_text(),
+                    struck: r.struck.clone(),
                     total: r.total_text(),
                     tie: r.tie.clone(),
                 })
@@ -86,7 +87,7 @@ async fn make_ranking_pdf(
     );
     let (label, rounds) = (round_label(&data), data.tournament.passen.get());
     let bytes =
-        made(move || documents::rangliste(header, provisional, label, rounds, &sections, legend))
+        made(move || documents::rangliste(header, provisional, label, rounds, &sections, &notes))
             .await?;
     let name = download_name(
         &data,
@@ -134,6 +135,11 @@ async fn make_ranking_csv(
     let round = data.tournament.mode.round().to_lowercase();
     header.extend((1..=rounds).map(|p| format!("{round}_{p}")));
     header.extend((1..=rounds).map(|p| format!("{round}_{p}_art")));
+    // Only under a Streichresultat: without one the file stays as it always was.
+    let streich = data.tournament.wertung() != Wertung::Alle;
+    if streich {
+        header.extend((1..=rounds).map(|p| format!("{round}_{p}_gestrichen")));
+    }
     header.extend(["total".to_string(), "status".to_string()]);
     let mode = data.tournament.mode;
     let rows = ranking_rows(&sections)
@@ -156,6 +162,13 @@ async fn make_ranking_csv(
                     .iter()
                     .map(|s| s.map(|s| s.kind.label().to_string()).unwrap_or_default()),
             );
+            if streich {
+                row.extend(
+                    r.struck
+                        .iter()
+                        .map(|&s| if s { "ja" } else { "" }.to_string()),
+                );
+            }
             row.extend([r.total.to_string(), r.status.label(mode)]);
             row
         })
@@ -179,6 +192,12 @@ struct RankingJson<'a> {
     /// In words: "offiziell", "Vorschau (Turnier offen)" or "provisorisch".
     kind: &'static str,
     rounds: u32,
+    /// Streichresultat: only the best this many rounds count (absent: all).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    counted_best: Option<u32>,
+    /// The rule in words, as under the Rangliste.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    counted_rule: Option<String>,
     teams: Vec<TeamJson<'a>>,
 }
 
@@ -208,6 +227,10 @@ struct TeamJson<'a> {
     rounds: Vec<Option<u32>>,
     /// Per Passe: "gespielt", "pauschale" or "spielfrei" (null: no points).
     round_kinds: Vec<Option<&'static str>>,
+    /// Under a Streichresultat: per round, struck (true) or counted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    struck: Option<Vec<bool>>,
+    /// The counted total.
     total: u32,
     /// Stable key: resultate_fehlen, erfasst, visiert, endvisum, nicht_bewertet,
     /// disqualifiziert, zurueckgezogen.
@@ -251,6 +274,11 @@ async fn make_ranking_json(
             (false, _) => "provisorisch",
         },
         rounds: t.passen.get(),
+        counted_best: match t.wertung() {
+            Wertung::Beste(k) => Some(k),
+            Wertung::Alle => None,
+        },
+        counted_rule: t.wertung().text(t.passen.get(), t.mode.rounds()),
         teams: ranking_rows(&sections)
             .map(|r| TeamJson {
                 rank: r.rank,
@@ -268,6 +296,7 @@ async fn make_ranking_json(
                 },
                 rounds: r.scores.iter().map(|s| s.map(|s| s.points)).collect(),
                 round_kinds: r.scores.iter().map(|s| s.map(|s| s.kind.key())).collect(),
+                struck: (t.wertung() != Wertung::Alle).then(|| r.struck.clone()),
                 total: r.total,
                 status: r.status.key(),
                 status_label: r.status.label(t.mode),

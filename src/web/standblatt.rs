@@ -16,7 +16,9 @@ use crate::domain::marathon::Details;
 use crate::domain::mode::Entrant;
 use crate::domain::standblatt::{
     PasseLine, RanglisteKind, Standblatt, coming_passen, counted_total, final_visa_refusal,
+    struck_passen,
 };
+use crate::domain::streichresultat::Wertung;
 use crate::domain::team::TeamStatus;
 use crate::domain::withdrawal::WithdrawalPlan;
 use crate::domain::withdrawal::{StatusAsk, StatusTyped, parse_status_ask};
@@ -24,7 +26,7 @@ use crate::web::error::AppError;
 use actix_web::{HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 pub struct LineView {
     pub passe: u32,
@@ -34,6 +36,8 @@ pub struct LineView {
     pub partner: String,
     pub opponent: String,
     pub points: String,
+    /// Struck by the Streichresultat (shown struck through; not in the total).
+    pub struck: bool,
     pub status: &'static str,
     pub visa: String,
     /// The table to visa, when this line waits for a visa.
@@ -90,6 +94,7 @@ fn line_views(
                         .map(|p| format::number(i64::from(p)))
                         .unwrap_or_default(),
                 },
+                struck: false,
                 status: line.status_label(),
                 visa,
                 visa_table,
@@ -110,6 +115,8 @@ struct StandblattPage {
     total: String,
     /// "Total bisher" while a Pauschale of a coming Passe is shown but not counted yet.
     total_label: &'static str,
+    /// The Streichresultat rule, if any.
+    wertung: Option<String>,
     status_css: &'static str,
     final_visa: Option<String>,
     final_visa_refusal: Option<String>,
@@ -120,17 +127,41 @@ struct StandblattPage {
     current_passe: u32,
 }
 
-/// Which Rangliste a sheet's total follows, with the Passen under way: the provisional one
-/// while the tournament is open, the official one once it is closed.
-pub(super) fn rangliste_rule(
-    data: &TournamentData,
-) -> (RanglisteKind, impl Fn(u32) -> bool + use<>) {
-    let kind = match data.tournament.closed {
-        true => RanglisteKind::Offiziell,
-        false => RanglisteKind::Provisorisch,
-    };
-    let under_way = data.passen_under_way();
-    (kind, move |passe| under_way.contains(&passe))
+/// Which Rangliste a sheet's total follows: the provisional one while the tournament is
+/// open, the official one once it is closed; with the Passen under way and the
+/// Streichresultat, so that a sheet and the Rangliste never disagree.
+pub(super) struct SheetRule {
+    kind: RanglisteKind,
+    wertung: Wertung,
+    under_way: BTreeSet<u32>,
+}
+
+impl SheetRule {
+    pub(super) fn of(data: &TournamentData) -> Self {
+        SheetRule {
+            kind: match data.tournament.closed {
+                true => RanglisteKind::Offiziell,
+                false => RanglisteKind::Provisorisch,
+            },
+            wertung: data.tournament.wertung(),
+            under_way: data.passen_under_way(),
+        }
+    }
+    fn is_under_way(&self) -> impl Fn(u32) -> bool + '_ {
+        |passe| self.under_way.contains(&passe)
+    }
+    /// The total as the Rangliste counts it.
+    pub(super) fn total(&self, sheet: &Standblatt) -> u32 {
+        counted_total(self.kind, sheet, self.wertung, &self.is_under_way())
+    }
+    /// Passen shown with points that do not count yet (a Pauschale of a coming Passe).
+    pub(super) fn coming(&self, sheet: &Standblatt) -> Vec<u32> {
+        coming_passen(self.kind, sheet, &self.is_under_way())
+    }
+    /// Passen struck by the Streichresultat.
+    pub(super) fn struck(&self, sheet: &Standblatt) -> Vec<u32> {
+        struck_passen(self.kind, sheet, self.wertung, &self.is_under_way())
+    }
 }
 
 async fn show(
@@ -173,8 +204,12 @@ async fn show(
     }
     // The same total as the Rangliste: a Pauschale of a Passe not under way is shown, but
     // counts only once that Passe begins.
-    let (kind, counted) = rangliste_rule(&data);
-    let coming = coming_passen(kind, sheet, &counted);
+    let rule = SheetRule::of(&data);
+    let coming = rule.coming(sheet);
+    let struck = rule.struck(sheet);
+    for line in lines.iter_mut() {
+        line.struck = struck.contains(&line.passe);
+    }
     let round = data.tournament.mode.round();
     for line in lines.iter_mut().filter(|l| coming.contains(&l.passe)) {
         line.points = format!(
@@ -192,7 +227,8 @@ async fn show(
         ctx: user.0.ctx().with_tournament(&data.tournament),
         label: team_label(&row),
         lines,
-        total: format::number(i64::from(counted_total(kind, sheet, &counted))),
+        total: format::number(i64::from(rule.total(sheet))),
+        wertung: super::ranking::wertung_note(&data.tournament),
         total_label: if coming.is_empty() {
             "Total"
         } else {

@@ -25,6 +25,8 @@ pub struct SeatLine {
     pub partner: String,
     pub opponent: String,
     pub points: String,
+    /// Struck by the Streichresultat.
+    pub struck: bool,
     pub state: &'static str,
     /// The first Passe still to play: "wo sitze ich".
     pub next: bool,
@@ -40,6 +42,8 @@ struct TeamPage {
     players: String,
     rank: String,
     total: String,
+    /// The Streichresultat rule, if any.
+    wertung: Option<String>,
     status: String,
     lines: Vec<SeatLine>,
     next: Option<String>,
@@ -79,7 +83,7 @@ async fn show(
         .lines
         .iter()
         .position(|l| matches!(l, PasseLine::Offen { .. }));
-    let lines: Vec<SeatLine> = sheet
+    let mut lines: Vec<SeatLine> = sheet
         .lines
         .iter()
         .enumerate()
@@ -96,6 +100,7 @@ async fn show(
                     .score()
                     .map(|s| format::number(i64::from(s.points)))
                     .unwrap_or_default(),
+                struck: false,
                 state: line.status_label(),
                 next: Some(index) == first_open,
             }
@@ -120,6 +125,11 @@ async fn show(
         .iter()
         .flat_map(|s| &s.rows)
         .find(|r| r.team.id == team.id);
+    if let Some(row) = row {
+        for (line, struck) in lines.iter_mut().zip(&row.struck) {
+            line.struck = *struck;
+        }
+    }
     let ctx = match &user.0 {
         Some(session) => session.ctx().with_tournament(&data.tournament),
         None => Ctx::anonymous(),
@@ -138,6 +148,7 @@ async fn show(
         },
         rank: row.map(|r| r.rank_text()).unwrap_or_default(),
         total: row.map(|r| r.total_text()).unwrap_or_default(),
+        wertung: super::ranking::wertung_note(&data.tournament),
         status: row
             .map(|r| r.status.label(data.tournament.mode))
             .unwrap_or_default(),

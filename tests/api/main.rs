@@ -29,5 +29,6 @@ mod protocol;
 mod request_log;
 mod safety;
 mod snapshots;
+mod streichresultat;
 mod table_entry;
 mod wall_prints;

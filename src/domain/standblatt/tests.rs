@@ -213,7 +213,7 @@ fn official_rangliste_excludes_teams_without_final_visa() {
     teams[3].status = TeamStatus::Disqualifiziert;
     teams[3].out_passe = Some(3);
     let s = sheets(&teams, &results);
-    let official = rangliste(RanglisteKind::Offiziell, &s, &|_| true);
+    let official = rangliste(RanglisteKind::Offiziell, &s, Wertung::Alle, &|_| true);
     let view: Vec<(Option<u32>, u32, Section)> = official
         .iter()
         .map(|r| (r.rank, r.sheet.startnummer, r.section))
@@ -227,7 +227,7 @@ fn official_rangliste_excludes_teams_without_final_visa() {
             (None, 4, Section::Disqualifiziert),
         ]
     );
-    let provisional = rangliste(RanglisteKind::Provisorisch, &s, &|_| true);
+    let provisional = rangliste(RanglisteKind::Provisorisch, &s, Wertung::Alle, &|_| true);
     let ranked: Vec<(u32, u32)> = provisional
         .iter()
         .filter_map(|r| r.rank.map(|rank| (r.sheet.startnummer, rank)))
@@ -255,7 +255,7 @@ fn a_pauschale_of_a_passe_not_under_way_does_not_count_provisionally() {
             .map(|r| (r.rank, r.total, r.scores.clone()))
             .unwrap()
     };
-    let before = rangliste(RanglisteKind::Provisorisch, &s, &|p| p == 1);
+    let before = rangliste(RanglisteKind::Provisorisch, &s, Wertung::Alle, &|p| p == 1);
     assert_eq!(
         team_2(&before),
         (
@@ -271,7 +271,7 @@ fn a_pauschale_of_a_passe_not_under_way_does_not_count_provisionally() {
         ),
         "behind team 1 (1'000) and team 3 (1'200), not lifted by the Pauschale"
     );
-    let under_way = rangliste(RanglisteKind::Provisorisch, &s, &|_| true);
+    let under_way = rangliste(RanglisteKind::Provisorisch, &s, Wertung::Alle, &|_| true);
     assert_eq!(team_2(&under_way).1, 1884);
     assert_eq!(team_2(&under_way).0, Some(1));
     assert_eq!(
@@ -281,7 +281,7 @@ fn a_pauschale_of_a_passe_not_under_way_does_not_count_provisionally() {
             kind: PointsKind::Pauschale
         })
     );
-    let official = rangliste(RanglisteKind::Offiziell, &s, &|p| p == 1);
+    let official = rangliste(RanglisteKind::Offiziell, &s, Wertung::Alle, &|p| p == 1);
     assert_eq!(team_2(&official).1, 1884);
     assert_eq!(team_2(&official).0, None, "no final visa: nicht bewertet");
     assert_eq!(
@@ -350,7 +350,7 @@ fn einzelschieber_partners_share_their_pairs_points_and_visa() {
     assert_eq!(s[1].lines[0].opponent(), Some(TeamId(3)));
     // The individual Rangliste is the same rule: points, then best Passe; 2 and 3 tie on
     // 1'984 and are told apart by their best Passe (3: 1'100 > 2: 1'000).
-    let ranked = rangliste(RanglisteKind::Provisorisch, &s, &|_| true);
+    let ranked = rangliste(RanglisteKind::Provisorisch, &s, Wertung::Alle, &|_| true);
     let order: Vec<(u32, Option<u32>)> = ranked
         .iter()
         .map(|r| (r.sheet.startnummer, r.rank))
@@ -489,7 +489,7 @@ mod einzel_property {
             let tables: usize = drawn.iter().map(|d| d.tables.len()).sum();
             let byes: usize = drawn.iter().map(|d| d.spielfrei.len()).sum();
             prop_assert_eq!(all as usize, tables * 2 * 1256 + byes * 600);
-            let ranked = rangliste(RanglisteKind::Provisorisch, &sheets, &|_| true);
+            let ranked = rangliste(RanglisteKind::Provisorisch, &sheets, Wertung::Alle, &|_| true);
             for pair in ranked.windows(2) {
                 let key = |s: &Standblatt| {
                     let mut best = s.passe_points();

@@ -12,6 +12,8 @@ pub struct SheetLine {
     pub opponent: String,
     /// Empty on a blank sheet.
     pub points: String,
+    /// Struck by the Streichresultat: the points are printed struck through.
+    pub struck: bool,
     pub visa: String,
 }
 
@@ -25,6 +27,8 @@ pub struct Sheet {
     pub url: Option<String>,
     pub lines: Vec<SheetLine>,
     pub total: String,
+    /// The Streichresultat rule under the total ("Gewertet: die 3 besten von 4 Passen").
+    pub rule: Option<String>,
     pub final_visa: String,
     /// Einzelschieber: one player's sheet, with seat and partner columns.
     pub player: bool,
@@ -236,7 +240,8 @@ fn standblatt_page(
                 ],
             };
             let mut x = MARGIN;
-            for ((_, width, align), text) in columns.iter().zip(cells) {
+            let points_column = columns.len() - 2;
+            for (at, ((_, width, align), text)) in columns.iter().zip(cells).enumerate() {
                 page.frame(x, y, *width, row, 0.6);
                 let size = match index_of_visa(*width) {
                     true => 8.0,
@@ -254,6 +259,17 @@ fn standblatt_page(
                     *align,
                     &text,
                 );
+                if line.struck && at == points_column {
+                    page.strike_through(
+                        x + 1.5,
+                        width - 3.0,
+                        y + row / 2.0,
+                        size,
+                        Weight::Regular,
+                        *align,
+                        &text,
+                    );
+                }
                 x += width;
             }
             y += row;
@@ -263,6 +279,7 @@ fn standblatt_page(
         let points_width = columns[columns.len() - 2].1;
         let points_x = MARGIN + 145.0 - points_width;
         page.text(points_x - 20.0, y + 9.0, 13.0, Weight::Bold, "Total");
+
         page.frame(points_x, y, points_width, row, 1.2);
         page.text_in(
             points_x + 1.5,
@@ -292,7 +309,11 @@ fn standblatt_page(
             Align::Center,
             "Endvisum Kontrolleur",
         );
-        let notes = y + row + 14.0;
+        let mut notes = y + row + 14.0;
+        if let Some(rule) = &sheet.rule {
+            page.text(MARGIN, notes, 10.0, Weight::Bold, rule);
+            notes += 6.0;
+        }
         page.text(MARGIN, notes, 8.0, Weight::Regular, &format!("Nach jeder {round_label} trägt der Schreiber das Resultat ein; ein Kontrolleur prüft und visiert es."));
         page.text(
             MARGIN,

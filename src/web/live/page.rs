@@ -129,11 +129,12 @@ fn parts(
         Some(c) => LiveClock { c }.render()?,
         None => String::new(),
     };
-    let marks = if crate::web::ranking::any_marks(sections) {
-        format!("{} · ", crate::web::ranking::MARKS_LEGEND)
-    } else {
-        String::new()
-    };
+    // The Streichresultat rule and the marks' legend, each followed by the dot that parts
+    // it from the status colours.
+    let marks: String = crate::web::ranking::notes(t, sections)
+        .iter()
+        .map(|note| format!("{} · ", note.trim_end_matches('.')))
+        .collect();
     Ok(vec![
         ("current-passe", passe),
         ("live-progress", entered),

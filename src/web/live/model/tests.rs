@@ -7,6 +7,7 @@ use crate::domain::standblatt::{
     RanglisteKind, ResultFacts, SeatFacts, TeamFacts, TournamentFacts, Visa, rangliste,
     standblaetter,
 };
+use crate::domain::streichresultat::Wertung;
 use crate::domain::team::TeamStatus;
 use proptest::prelude::*;
 
@@ -54,7 +55,10 @@ fn model(version: i32, teams: u32, results: &[ResultFacts], visaed: &[bool]) -> 
         seats: &seats,
         results: &results,
     });
-    let rows: Vec<RowModel> = rangliste(RanglisteKind::Provisorisch, &sheets, &|_| true)
+    let rows: Vec<RowModel> =
+        rangliste(RanglisteKind::Provisorisch, &sheets, Wertung::Alle, &|_| {
+            true
+        })
         .into_iter()
         .map(|row| RowModel {
             nr: row.sheet.startnummer,
