@@ -13,12 +13,13 @@ use crate::db::models::{Signer, VisaMark};
 use crate::db::table_entry;
 use crate::db::transfer::{self, Export, FORMAT, ImportedResult};
 use crate::db::types::Nat;
-use crate::db::{Conn, audit, marathon, results, seats, teams, tournament_data, write_tx};
+use crate::db::{Conn, audit, marathon, prizes, results, seats, teams, tournament_data, write_tx};
 use crate::domain::clock::ClockFacts;
 use crate::domain::draw::DrawMode;
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::marathon::tafel::compute;
 use crate::domain::mode::Mode;
+use crate::domain::prizes::{PrizeForm, PrizeList};
 use crate::domain::result_import::ImportedTable;
 use crate::domain::role::{Actor, Permission};
 use crate::domain::sitz::Sitz;
@@ -350,6 +351,13 @@ pub fn check_document(doc: &Export) -> Result<(Mode, DrawMode), Vec<String>> {
             }
         }
     }
+    // The prize list as the form checks it: texts, and Startnummern of this field.
+    if let Some(list) = &doc.prizes {
+        let known = |n: u32| doc.teams.iter().any(|t| t.startnummer == n);
+        if let Err(errors) = PrizeList::parse(&PrizeForm::of(list), &known) {
+            problems.extend(errors.messages().map(|m| format!("Preisliste: {m}")));
+        }
+    }
     if problems.is_empty() {
         Ok((mode, draw_mode))
     } else {
@@ -601,6 +609,9 @@ pub fn write_tournament(
             };
             marathon::save_clock(conn, id, clock.passe, &facts)?;
         }
+    }
+    if let Some(list) = &doc.prizes {
+        prizes::replace(conn, id, list)?;
     }
     if let Some(entry) = &doc.table_entry {
         let mut codes = Vec::with_capacity(entry.codes.len());

@@ -11,6 +11,7 @@ pub mod entry;
 pub mod guard;
 pub mod import;
 pub mod partners;
+pub mod prizes;
 pub mod read;
 pub mod result_write;
 pub mod table_entry;

@@ -4,7 +4,7 @@ use super::{Refusal, guard};
 use crate::db::Lock;
 use crate::db::audit::{AuditEvent, TournamentAction};
 use crate::db::models::TournamentRow;
-use crate::db::{Conn, audit, marathon, tournaments, write_tx};
+use crate::db::{Conn, audit, marathon, prizes, tournaments, write_tx};
 use crate::domain::ids::TournamentId;
 use crate::domain::role::{Actor, Permission};
 use crate::domain::tournament::TournamentSettings;
@@ -92,7 +92,11 @@ pub fn set_closed(
                 "Das Turnier ist bereits offen."
             }));
         }
-        let after = tournaments::set_closed(conn, id, closed)?;
+        let mut after = tournaments::set_closed(conn, id, closed)?;
+        // Reopening withdraws the Absenden: only an official Rangliste is read out.
+        if !closed && after.absenden_step.is_some() {
+            after = prizes::set_step(conn, id, None)?;
+        }
         record(
             conn,
             actor,

@@ -70,6 +70,10 @@ pub struct TournamentRow {
     pub separate_clubs: bool,
     /// Streichresultat: only the best this many Passen count (None: all).
     pub counted_best: Option<Nat>,
+    /// The prize of every ranked team beyond the listed places.
+    pub prize_others: Option<String>,
+    /// The Absenden under way: how many names have been shown (None: not under way).
+    pub absenden_step: Option<Nat>,
 }
 
 impl TournamentRow {

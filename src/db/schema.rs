@@ -42,6 +42,19 @@ diesel::table! {
         double_entry_same_user -> Bool,
         separate_clubs -> Bool,
         counted_best -> Nullable<Integer>,
+        prize_others -> Nullable<Text>,
+        absenden_step -> Nullable<Integer>,
+    }
+}
+
+diesel::table! {
+    prizes (id) {
+        id -> Integer,
+        tournament_id -> Integer,
+        position -> Integer,
+        prize -> Text,
+        title -> Nullable<Text>,
+        startnummer -> Nullable<Integer>,
     }
 }
 
@@ -310,6 +323,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     tafel_gongs,
     suspended_final_visas,
     single_registrations,
+    prizes,
     table_entry,
     table_codes,
     table_access,

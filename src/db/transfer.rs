@@ -12,6 +12,7 @@ use crate::domain::draw::DrawMode;
 use crate::domain::ids::{ResultId, TeamId, TournamentId, UserId};
 use crate::domain::marathon::{Cards, Rules, Ruling, Side, Spiel, Trump};
 use crate::domain::mode::Mode;
+use crate::domain::prizes::PrizeList;
 use crate::domain::team::TeamStatus;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
@@ -35,6 +36,9 @@ pub struct Export {
     /// Standblätter stay valid in a copy). Reports still waiting are not carried.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub table_entry: Option<TableEntryJson>,
+    /// The Gabentisch: prizes by place, for all others, special prizes (absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prizes: Option<PrizeList>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -304,6 +308,8 @@ pub fn export(conn: &mut Conn, id: TournamentId) -> QueryResult<Export> {
     let marathon = marathon_of(conn, &data)?;
     let suspended = super::teams::suspended_in(conn, id)?;
     let mut doc = document(&data, audit, marathon, &suspended);
+    let prizes = super::prizes::load(conn, &data.tournament)?;
+    doc.prizes = (!prizes.is_empty()).then_some(prizes);
     let opening = super::table_entry::opening(conn, id)?;
     if opening.is_on() {
         let open_passe = opening.passe();
@@ -431,6 +437,7 @@ fn document(
         audit: audit.into_iter().map(AuditJson::of).collect(),
         marathon,
         table_entry: None,
+        prizes: None,
     }
 }
 

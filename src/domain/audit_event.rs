@@ -95,6 +95,8 @@ actions!(
         Reopen = "reopen",
         Visibility = "visibility",
         Import = "import",
+        Prizes = "prizes",
+        Absenden = "absenden",
     }
 );
 

@@ -30,6 +30,15 @@ impl FieldErrors {
             .map(|(_, message)| message.as_str())
     }
 
+    /// Every message of one field (a list of lines may have several).
+    pub fn all(&self, field: &str) -> Vec<&str> {
+        self.0
+            .iter()
+            .filter(|(name, _)| *name == field)
+            .map(|(_, message)| message.as_str())
+            .collect()
+    }
+
     pub fn messages(&self) -> impl Iterator<Item = &str> {
         self.0.iter().map(|(_, message)| message.as_str())
     }

@@ -14,6 +14,7 @@ pub mod marathon;
 pub mod mode;
 pub mod partner_draw;
 pub mod passe_draw;
+pub mod prizes;
 pub mod ranking;
 pub mod result;
 pub mod result_import;

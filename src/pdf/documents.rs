@@ -5,6 +5,8 @@ use super::table::{Column, Table};
 use super::{Align, CONTENT_BOTTOM, CONTENT_TOP, CONTENT_WIDTH, Document, Header, MARGIN, Weight};
 use crate::domain::mode::{Entrant, POINTS_PER_SPIEL};
 
+mod prizes;
+pub use prizes::{Certificate, PrizeLine, preisliste, urkunden};
 mod standblatt;
 pub use standblatt::{Sheet, SheetLine, qr_modules, qr_modules_fixed_mask, standblaetter};
 

@@ -390,6 +390,8 @@ pub struct Header {
 pub struct Document {
     header: Header,
     pages: Vec<Page>,
+    /// Running header and footer on every page (not on a certificate).
+    framed: bool,
 }
 
 impl Document {
@@ -397,7 +399,15 @@ impl Document {
         Document {
             header,
             pages: Vec::new(),
+            framed: true,
         }
+    }
+
+    /// A document whose pages are designed whole (a certificate): no running header, no
+    /// footer, no page numbers.
+    pub fn unframed(mut self) -> Self {
+        self.framed = false;
+        self
     }
 
     pub fn new_page(&mut self) -> &mut Page {
@@ -441,50 +451,52 @@ impl Document {
             .iter_mut()
             .enumerate()
             .map(|(index, page)| {
-                // Header and footer: about 30 operations, without doubling the page's room.
-                page.ops.reserve_exact(32);
-                page.text_in(
-                    MARGIN,
-                    120.0,
-                    12.0,
-                    9.0,
-                    Weight::Bold,
-                    Align::Left,
-                    &self.header.title,
-                );
-                page.text_in(
-                    MARGIN,
-                    PAGE_WIDTH - 2.0 * MARGIN,
-                    12.0,
-                    9.0,
-                    Weight::Regular,
-                    Align::Right,
-                    &self.header.subtitle,
-                );
-                page.line(MARGIN, 14.5, PAGE_WIDTH - MARGIN, 14.5, 0.5);
-                page.line(
-                    MARGIN,
-                    PAGE_HEIGHT - 12.5,
-                    PAGE_WIDTH - MARGIN,
-                    PAGE_HEIGHT - 12.5,
-                    0.5,
-                );
-                page.text(
-                    MARGIN,
-                    PAGE_HEIGHT - 8.5,
-                    8.0,
-                    Weight::Regular,
-                    &self.header.footer,
-                );
-                page.text_in(
-                    MARGIN,
-                    PAGE_WIDTH - 2.0 * MARGIN,
-                    PAGE_HEIGHT - 8.5,
-                    8.0,
-                    Weight::Regular,
-                    Align::Right,
-                    &format!("Seite {} von {}", index + 1, total),
-                );
+                if self.framed {
+                    // Header and footer: about 30 operations, without doubling the page's room.
+                    page.ops.reserve_exact(32);
+                    page.text_in(
+                        MARGIN,
+                        120.0,
+                        12.0,
+                        9.0,
+                        Weight::Bold,
+                        Align::Left,
+                        &self.header.title,
+                    );
+                    page.text_in(
+                        MARGIN,
+                        PAGE_WIDTH - 2.0 * MARGIN,
+                        12.0,
+                        9.0,
+                        Weight::Regular,
+                        Align::Right,
+                        &self.header.subtitle,
+                    );
+                    page.line(MARGIN, 14.5, PAGE_WIDTH - MARGIN, 14.5, 0.5);
+                    page.line(
+                        MARGIN,
+                        PAGE_HEIGHT - 12.5,
+                        PAGE_WIDTH - MARGIN,
+                        PAGE_HEIGHT - 12.5,
+                        0.5,
+                    );
+                    page.text(
+                        MARGIN,
+                        PAGE_HEIGHT - 8.5,
+                        8.0,
+                        Weight::Regular,
+                        &self.header.footer,
+                    );
+                    page.text_in(
+                        MARGIN,
+                        PAGE_WIDTH - 2.0 * MARGIN,
+                        PAGE_HEIGHT - 8.5,
+                        8.0,
+                        Weight::Regular,
+                        Align::Right,
+                        &format!("Seite {} von {}", index + 1, total),
+                    );
+                }
                 let ops = std::mem::take(&mut page.ops)
                     .into_iter()
                     .map(|op| match op {

@@ -18,6 +18,7 @@ pub mod live;
 pub mod partners;
 pub mod passe;
 pub mod prints;
+pub mod prizes;
 pub mod public_cache;
 pub mod ranking;
 pub mod ranking_exports;
@@ -58,6 +59,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .configure(correction::routes)
         .configure(results_import::routes)
         .configure(prints::routes)
+        .configure(prizes::routes)
         .configure(ranking_exports::routes)
         .configure(live::routes)
         .configure(spielrunde::routes)
@@ -73,7 +75,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 }
 
 /// Stylesheets and scripts are part of the binary, so it runs from any directory.
-const ASSETS: [(&str, &str, &str); 8] = [
+const ASSETS: [(&str, &str, &str); 9] = [
     (
         "style.css",
         "text/css; charset=utf-8",
@@ -113,6 +115,11 @@ const ASSETS: [(&str, &str, &str); 8] = [
         "tournament_form.js",
         "text/javascript; charset=utf-8",
         include_str!("../../static/tournament_form.js"),
+    ),
+    (
+        "absenden.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../static/absenden.js"),
     ),
 ];
 

@@ -76,6 +76,7 @@ fn expected(route: &str) -> Option<(Body, &'static str)> {
             (Form, "l")
         }
         "/tournaments/{id}/tisch" | "/tournaments/{id}/tisch/codes/{team}" => (Form, "l"),
+        "/tournaments/{id}/preise" | "/tournaments/{id}/absenden" => (Form, "l"),
         "/tournaments/{id}/passen/{passe}/tables/{table}/entscheiden" => (Form, "lbk"),
         "/tournaments/{id}/team/{startnummer}/tisch/code" => (Public, "lbk"),
         "/tournaments/{id}/team/{startnummer}/tisch/{action:melden|bestaetigen|widersprechen}" => {

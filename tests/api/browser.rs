@@ -1051,3 +1051,69 @@ async fn the_public_team_page_follows_its_results() {
     )
     .await;
 }
+
+/// The Absenden by keyboard: Space shows the next name, ← the one before; the live page
+/// shows the same name and hides the Rangliste meanwhile.
+#[tokio::test]
+async fn the_absenden_goes_on_with_the_space_bar_and_the_hall_follows() {
+    let Some(s) = open("absenden", 1920, 1080, false).await else {
+        return;
+    };
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = crate::absenden::finished(&app, &leitung).await;
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/preise"),
+            &[("prizes", "Gold\nSilber\nBronze")],
+        )
+        .await;
+    leitung
+        .post_ok(&format!("/tournaments/{id}/close"), &[])
+        .await;
+    s.login(&app, LEITUNG).await;
+    s.goto(&format!("{}/tournaments/{id}/absenden", app.address))
+        .await;
+    s.keys(&char::from(Key::Enter).to_string()).await;
+    s.wait_for(
+        "return (document.getElementById('what') || {}).textContent === '3. Rang'",
+        "the first name after Absenden beginnen",
+    )
+    .await;
+    s.keys(" ").await;
+    s.wait_for(
+        "return document.getElementById('what').textContent === '2. Rang'",
+        "the next name after Space",
+    )
+    .await;
+    s.keys(" ").await;
+    s.wait_for(
+        "return document.getElementById('what').textContent === '1. Rang' && !!document.getElementById('last')",
+        "the winner, the last",
+    )
+    .await;
+    s.keys(&char::from(Key::Left).to_string()).await;
+    s.wait_for(
+        "return document.getElementById('what').textContent === '2. Rang'",
+        "the name before after ←",
+    )
+    .await;
+    let name = s
+        .js("return document.getElementById('name').textContent")
+        .await;
+    s.goto(&format!("{}/tournaments/{id}/live", app.address))
+        .await;
+    s.wait_for(
+        "return !!document.getElementById('absenden-live')",
+        "the Absenden on the live page",
+    )
+    .await;
+    let shown = s
+        .js("var box = document.getElementById('absenden-live'); return [box.querySelector('.name').textContent, getComputedStyle(document.getElementById('board')).display];")
+        .await;
+    s.ensure(
+        shown == serde_json::json!([name, "none"]),
+        format!("the live page shows {shown}, the Rangliste hidden"),
+    )
+    .await;
+}

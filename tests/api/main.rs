@@ -3,6 +3,7 @@
 // A test or benchmark that cannot go on says so by panicking.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod absenden;
 mod authorization;
 mod backends;
 mod browser;

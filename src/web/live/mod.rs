@@ -70,11 +70,11 @@ async fn own_page(
     // rendering for the hall yields to the Büro's writes.
     let html = web::block(move || -> Result<Option<String>, AppError> {
         let mut conn = pool.get()?;
-        let (data, clock) = load_live(&mut conn, id)?;
+        let (data, clock, absenden) = load_live(&mut conn, id)?;
         if !data.tournament.public {
             return Ok(None);
         }
-        let view = live_view(&data, clock.as_ref())?;
+        let view = live_view(&data, clock.as_ref(), absenden.as_ref())?;
         Ok(Some(render(&data, &view, &base, Some(own))?))
     })
     .await??

@@ -3,6 +3,7 @@
 //! phone view.
 
 use super::model::{LiveModel, RowModel, SectionModel};
+use crate::app::prizes::Absenden;
 use crate::db::Conn;
 use crate::db::tournament_data::TournamentData;
 use crate::domain::format;
@@ -76,6 +77,14 @@ struct LiveRow<'a> {
     shown_passen: usize,
 }
 
+/// The prize giving on the hall's screens while the Leitung reads it out.
+#[derive(Template)]
+#[template(path = "live_absenden.html")]
+struct LiveAbsenden {
+    a: crate::web::views::awards::AwardView,
+    progress: String,
+}
+
 #[derive(Template)]
 #[template(path = "live_podium.html")]
 struct LivePodium<'a> {
@@ -99,6 +108,7 @@ fn parts(
     data: &TournamentData,
     sections: &[SectionView],
     clock: Option<&ClockView>,
+    absenden: Option<&Absenden>,
 ) -> Result<Vec<(&'static str, String)>, AppError> {
     let t = &data.tournament;
     // Separate parts, so that an entered result sends the count alone.
@@ -135,6 +145,13 @@ fn parts(
         .iter()
         .map(|note| format!("{} · ", note.trim_end_matches('.')))
         .collect();
+    let prize_giving = match absenden {
+        Some(a) => match crate::web::views::awards::screen(data, a) {
+            (Some(a), progress, _) => LiveAbsenden { a, progress }.render()?,
+            (None, _, _) => String::new(),
+        },
+        None => String::new(),
+    };
     Ok(vec![
         ("current-passe", passe),
         ("live-progress", entered),
@@ -143,10 +160,15 @@ fn parts(
         ("clock-box", clock),
         ("podium-box", podium),
         ("legend-marks", marks),
+        ("absenden-box", prize_giving),
     ])
 }
 
-pub fn live_view(data: &TournamentData, clock: Option<&ClockView>) -> Result<LiveView, AppError> {
+pub fn live_view(
+    data: &TournamentData,
+    clock: Option<&ClockView>,
+    absenden: Option<&Absenden>,
+) -> Result<LiveView, AppError> {
     let sections = ranking_view(data, data.tournament.closed);
     let t = &data.tournament;
     let shown_passen = data.current_passe() as usize;
@@ -183,7 +205,7 @@ pub fn live_view(data: &TournamentData, clock: Option<&ClockView>) -> Result<Liv
             titles.join(","),
             t.mode
         ),
-        parts: parts(data, &sections, clock)?,
+        parts: parts(data, &sections, clock, absenden)?,
         sections: model_sections,
     };
     Ok(LiveView { model, sections })
@@ -219,14 +241,16 @@ pub(super) fn render(
     .render()?)
 }
 
-pub(super) type LiveData = (TournamentData, Option<ClockView>);
+pub(super) type LiveData = (TournamentData, Option<ClockView>, Option<Absenden>);
 
 pub(super) fn load_live(conn: &mut Conn, id: TournamentId) -> Result<LiveData, AppError> {
     let (data, clock) = crate::app::read::live(conn, id, |data| {
         current_progress(data).map(|p| p.passe).unwrap_or(1)
     })?;
     let clock = clock.map(|(rules, facts)| clock_view(&rules, facts.as_ref()));
-    Ok((data, clock))
+    // The prize giving, while the Leitung reads it out.
+    let absenden = crate::app::prizes::current(conn, &data)?;
+    Ok((data, clock, absenden))
 }
 
 #[cfg(test)]

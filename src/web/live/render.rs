@@ -23,11 +23,11 @@ pub(super) async fn render_shared(
     let rendered = web::block(
         move || -> Result<Option<(CachedPage, Option<Delta>)>, AppError> {
             let mut conn = pool.get()?;
-            let (data, clock) = load_live(&mut conn, id)?;
+            let (data, clock, absenden) = load_live(&mut conn, id)?;
             if !data.tournament.public {
                 return Ok(None);
             }
-            let view = live_view(&data, clock.as_ref())?;
+            let view = live_view(&data, clock.as_ref(), absenden.as_ref())?;
             let html = render(&data, &view, &base, None)?;
             let delta = previous.and_then(|p| diff(&p.model, &view.model));
             Ok(Some((CachedPage::new(id, view.model, base, html), delta)))

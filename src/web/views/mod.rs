@@ -1,6 +1,7 @@
 //! View types shared by several pages: a table of a round, the clock of a Spielrunde, the
 //! label of a team. Pages hold these, not rows.
 
+pub mod awards;
 pub mod clock;
 pub mod protocol;
 pub mod table;
