@@ -78,6 +78,7 @@ fn main() {
         "Passe",
         PASSEN,
         &[RankSection { title: None, rows }],
+        None,
         &[],
     );
     let elapsed = start.elapsed();

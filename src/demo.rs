@@ -226,6 +226,7 @@ fn fill(conn: &mut db::Conn, size: Size) -> Result<String, Failure> {
         double_entry_same_user: false,
         separate_clubs: false,
         wertung: Wertung::Alle,
+        club_best: None,
         marathon: marathon.then(Rules::jassmarathon),
     };
     let id: TournamentId = app::tournaments::create(conn, &actor, &settings).map_err(err)?;

@@ -175,6 +175,7 @@ pub fn check_document(doc: &Export) -> Result<(Mode, DrawMode), Vec<String>> {
         spiele_per_passe: t.spiele_per_passe.to_string(),
         pauschale: t.pauschale.to_string(),
         counted_best: t.counted_best.map(|k| k.to_string()).unwrap_or_default(),
+        club_best: t.club_best.map(|k| k.to_string()).unwrap_or_default(),
         marathon: doc
             .marathon
             .as_ref()

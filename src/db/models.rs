@@ -74,6 +74,8 @@ pub struct TournamentRow {
     pub prize_others: Option<String>,
     /// The Absenden under way: how many names have been shown (None: not under way).
     pub absenden_step: Option<Nat>,
+    /// Vereinswertung: the best this many teams of each club count (None: no club ranking).
+    pub club_best: Option<Nat>,
 }
 
 impl TournamentRow {
@@ -98,6 +100,7 @@ pub struct TournamentValues {
     pub double_entry_same_user: bool,
     pub separate_clubs: bool,
     pub counted_best: Option<Nat>,
+    pub club_best: Option<Nat>,
 }
 
 /// A player registered alone ("sucht Partner").

@@ -44,6 +44,7 @@ diesel::table! {
         counted_best -> Nullable<Integer>,
         prize_others -> Nullable<Text>,
         absenden_step -> Nullable<Integer>,
+        club_best -> Nullable<Integer>,
     }
 }
 

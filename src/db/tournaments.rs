@@ -56,6 +56,7 @@ fn values(settings: &TournamentSettings) -> QueryResult<TournamentValues> {
             Wertung::Alle => None,
             Wertung::Beste(k) => Some(Nat::of(k)?),
         },
+        club_best: settings.club_best.map(Nat::of).transpose()?,
     })
 }
 

@@ -194,6 +194,9 @@ pub struct TournamentJson {
     /// Streichresultat: only the best this many Passen count (absent: all).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub counted_best: Option<u32>,
+    /// Vereinswertung: the best this many teams of each club count (absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub club_best: Option<u32>,
     /// In a copy of a whole database: the tournament's id and creation, kept, so that printed
     /// QR codes, beamer addresses and phones' cookies open the same tournament after a copy.
     /// A single tournament's export has neither (an import gets a new id).
@@ -385,6 +388,7 @@ fn document(
             double_entry_same_user: t.double_entry_same_user,
             separate_clubs: t.separate_clubs,
             counted_best: t.counted_best.map(Nat::get),
+            club_best: t.club_best.map(Nat::get),
             id: None,
             created_at: None,
         },
@@ -467,6 +471,7 @@ pub fn insert_tournament(
             tournaments::double_entry_same_user.eq(t.double_entry_same_user),
             tournaments::separate_clubs.eq(t.separate_clubs),
             tournaments::counted_best.eq(t.counted_best.map(Nat::of).transpose()?),
+            tournaments::club_best.eq(t.club_best.map(Nat::of).transpose()?),
             tournaments::created_at.eq(t.created_at.unwrap_or_else(now)),
         ))
         .returning(tournaments::all_columns)

@@ -31,4 +31,5 @@ pub mod team_import;
 pub mod text_import;
 pub mod throttle;
 pub mod tournament;
+pub mod vereinswertung;
 pub mod withdrawal;

@@ -8,6 +8,8 @@ use serde::Deserialize;
 
 pub const MAX_PASSEN: u32 = 30;
 pub const MAX_SPIELE_PER_PASSE: u32 = 40;
+/// Vereinswertung: more than this many teams per club is a club championship of its own.
+pub const MAX_CLUB_BEST: u32 = 20;
 
 /// Pauschale from the examples in seed 004 §9, where the format matches one.
 /// (The seed's "3 à 12 → 660" does not fit "4 à 12 → 1000"; it is taken as written.)
@@ -47,6 +49,9 @@ pub struct TournamentForm {
     /// Streichresultat: "die besten … Passen zählen"; empty: every Passe counts.
     #[serde(default)]
     pub counted_best: String,
+    /// Vereinswertung: "die besten … Teams pro Verein"; empty: no club ranking.
+    #[serde(default)]
+    pub club_best: String,
     /// Jassmarathon rules; empty fields take the seed's values.
     #[serde(flatten)]
     pub marathon: MarathonForm,
@@ -215,6 +220,8 @@ pub struct TournamentSettings {
     pub separate_clubs: bool,
     /// Streichresultat: which Passen count for the Rangliste.
     pub wertung: Wertung,
+    /// Vereinswertung: the best this many teams (players) of each club count.
+    pub club_best: Option<u32>,
     /// Modes counted in Striche only.
     pub marathon: Option<super::marathon::Rules>,
 }
@@ -331,6 +338,17 @@ impl TryFrom<&TournamentForm> for TournamentSettings {
             ),
         };
         let wertung = parse_wertung(&mut errors, &form.counted_best, passen, round_label);
+        let club_best = match form.club_best.trim().is_empty() {
+            true => None,
+            false => parse_number(
+                &mut errors,
+                "club_best",
+                "Vereinswertung",
+                &form.club_best,
+                1,
+                MAX_CLUB_BEST,
+            ),
+        };
         let marathon = striche.then(|| form.marathon.parse(&mut errors));
         match (name, date, mode, passen, spiele_per_passe, pauschale) {
             (
@@ -352,6 +370,7 @@ impl TryFrom<&TournamentForm> for TournamentSettings {
                 double_entry_same_user: form.double_entry_same_user.is_some(),
                 separate_clubs: form.separate_clubs.is_some(),
                 wertung,
+                club_best,
                 marathon,
             }),
             _ => Err(errors),

@@ -365,6 +365,14 @@ pub struct RankRow {
     pub tie: Option<String>,
 }
 
+/// The Vereinswertung under the Rangliste.
+pub struct ClubSection {
+    /// "Vereinswertung: es zählen die besten 2 Teams jedes Vereins".
+    pub rule: String,
+    /// Rank, Verein, total, the teams that counted.
+    pub rows: Vec<[String; 4]>,
+}
+
 pub struct RankSection {
     /// None for the ranked teams; else e.g. "nicht bewertet".
     pub title: Option<String>,
@@ -380,6 +388,7 @@ pub fn rangliste(
     round_label: &str,
     rounds: u32,
     sections: &[RankSection],
+    clubs: Option<&ClubSection>,
     notes: &[String],
 ) -> Vec<u8> {
     if provisional {
@@ -475,6 +484,56 @@ pub fn rangliste(
             })
             .collect();
         y = table.draw_struck(&mut doc, y, &rows, &struck) + 2.0;
+    }
+    if let Some(clubs) = clubs {
+        if y + 30.0 > CONTENT_BOTTOM {
+            doc.new_page();
+            y = CONTENT_TOP;
+        }
+        doc.current()
+            .text(MARGIN, y + 8.0, 12.0, Weight::Bold, "Vereinswertung");
+        doc.current()
+            .text(MARGIN, y + 13.0, 8.0, Weight::Regular, &clubs.rule);
+        y += 16.0;
+        let table = Table {
+            columns: vec![
+                Column {
+                    title: "Rang".into(),
+                    width: 13.0,
+                    align: Align::Right,
+                },
+                Column {
+                    title: "Verein".into(),
+                    width: 50.0,
+                    align: Align::Left,
+                },
+                Column {
+                    title: "Total".into(),
+                    width: 20.0,
+                    align: Align::Right,
+                },
+                Column {
+                    title: "gezählt".into(),
+                    width: CONTENT_WIDTH - 83.0,
+                    align: Align::Left,
+                },
+            ],
+            size: 9.0,
+            row_height: 8.0,
+        };
+        let rows: Vec<Vec<(String, Weight)>> = clubs
+            .rows
+            .iter()
+            .map(|[rank, club, total, counted]| {
+                vec![
+                    (rank.clone(), Weight::Bold),
+                    (club.clone(), Weight::Regular),
+                    (total.clone(), Weight::Bold),
+                    (counted.clone(), Weight::Regular),
+                ]
+            })
+            .collect();
+        y = table.draw(&mut doc, y, &rows) + 2.0;
     }
     for note in notes {
         if y + 8.0 > CONTENT_BOTTOM {

@@ -11,6 +11,7 @@ use crate::db::tournament_data::TournamentData;
 use crate::domain::format;
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::standblatt::{PointsKind, RanglisteKind, RankStatus, Score, Section, rangliste};
+use crate::domain::vereinswertung::{Member, vereinswertung};
 use crate::web::error::AppError;
 use actix_web::{HttpResponse, web};
 use askama::Template;
@@ -172,6 +173,73 @@ pub fn wertung_note(t: &TournamentRow) -> Option<String> {
         })
 }
 
+/// A club in the Vereinswertung, print-ready.
+pub struct ClubView {
+    pub rank: u32,
+    pub club: String,
+    pub total: String,
+    pub points: u64,
+    /// The teams that counted with their totals: "2 Die Schellen-Asse 3'712 · 7 …".
+    pub counted: String,
+    pub startnummern: Vec<u32>,
+}
+
+/// The Vereinswertung over the ranked teams of the Rangliste, when the tournament has one:
+/// the rule in words and the clubs.
+pub fn club_ranking(
+    t: &TournamentRow,
+    sections: &[SectionView],
+) -> Option<(String, Vec<ClubView>)> {
+    let n = t.club_best?.get();
+    let ranked: Vec<&RowView> = sections
+        .iter()
+        .filter(|s| s.ranked())
+        .flat_map(|s| &s.rows)
+        .filter(|r| r.rank.is_some())
+        .collect();
+    let members: Vec<Member<usize>> = ranked
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| {
+            Some(Member {
+                club: r.team.club.clone()?,
+                key: i,
+                total: r.total,
+            })
+        })
+        .collect();
+    let clubs = vereinswertung(&members, usize::try_from(n).unwrap_or(usize::MAX))
+        .into_iter()
+        .map(|c| ClubView {
+            rank: c.rank,
+            total: format::number(i64::try_from(c.total).unwrap_or(i64::MAX)),
+            points: c.total,
+            counted: c
+                .counted
+                .iter()
+                .map(|(i, total)| {
+                    format!("{} {}", ranked[*i].label, format::number(i64::from(*total)))
+                })
+                .collect::<Vec<_>>()
+                .join(" · "),
+            startnummern: c
+                .counted
+                .iter()
+                .map(|(i, _)| ranked[*i].team.startnummer.get())
+                .collect(),
+            club: c.club,
+        })
+        .collect();
+    let rule = format!(
+        "Vereinswertung: es zählen die besten {n} {} jedes Vereins",
+        match n {
+            1 => t.mode.entrant().one(),
+            _ => t.mode.entrant().many(),
+        }
+    );
+    Some((rule, clubs))
+}
+
 /// The lines under a Rangliste: the Streichresultat rule, the legend to the marks.
 pub fn notes(t: &TournamentRow, sections: &[SectionView]) -> Vec<String> {
     wertung_note(t)
@@ -238,6 +306,8 @@ struct RankingPage {
     legend: &'static str,
     /// The Streichresultat rule, if any.
     wertung: Option<String>,
+    /// The Vereinswertung's rule and clubs, if the tournament has one.
+    clubs: Option<(String, Vec<ClubView>)>,
     /// The tournament's date and place under its name (the public page has no menu that
     /// names it).
     when_where: String,
@@ -308,6 +378,7 @@ async fn make_page(
         marks: any_marks(&sections),
         legend: MARKS_LEGEND,
         wertung: wertung_note(&data.tournament),
+        clubs: club_ranking(&data.tournament, &sections),
         sections,
         when_where: [
             crate::domain::format::date(data.tournament.date),

@@ -3,13 +3,13 @@
 
 use super::auth::MaybeUser;
 use super::ranking::{
-    RankingQuery, RowView, SectionView, ensure_visible, notes, ranking_view, served,
+    RankingQuery, RowView, SectionView, club_ranking, ensure_visible, notes, ranking_view, served,
 };
 use super::state::AppState;
 use crate::db::tournament_data::TournamentData;
 use crate::domain::ids::TournamentId;
 use crate::domain::streichresultat::Wertung;
-use crate::pdf::documents::{self, RankRow, RankSection};
+use crate::pdf::documents::{self, ClubSection, RankRow, RankSection};
 use crate::web::error::AppError;
 use actix_web::{HttpResponse, web};
 use serde::Serialize;
@@ -52,6 +52,13 @@ async fn make_ranking_pdf(
     let (data, official) = public_ranking(state, user, id, query).await?;
     let view = ranking_view(&data, official);
     let notes = notes(&data.tournament, &view);
+    let clubs = club_ranking(&data.tournament, &view).map(|(rule, clubs)| ClubSection {
+        rule,
+        rows: clubs
+            .into_iter()
+            .map(|c| [format!("{}.", c.rank), c.club, c.total, c.counted])
+            .collect(),
+    });
     let players = data.tournament.mode.draws_partners();
     let sections: Vec<RankSection> = view
         .iter()
@@ -86,9 +93,18 @@ async fn make_ranking_pdf(
         },
     );
     let (label, rounds) = (round_label(&data), data.tournament.passen.get());
-    let bytes =
-        made(move || documents::rangliste(header, provisional, label, rounds, &sections, &notes))
-            .await?;
+    let bytes = made(move || {
+        documents::rangliste(
+            header,
+            provisional,
+            label,
+            rounds,
+            &sections,
+            clubs.as_ref(),
+            &notes,
+        )
+    })
+    .await?;
     let name = download_name(
         &data,
         &["Rangliste", if official { "" } else { "Zwischenstand" }],
@@ -199,6 +215,18 @@ struct RankingJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     counted_rule: Option<String>,
     teams: Vec<TeamJson<'a>>,
+    /// The Vereinswertung, when the tournament has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    clubs: Option<Vec<ClubJson>>,
+}
+
+#[derive(Serialize)]
+struct ClubJson {
+    rank: u32,
+    club: String,
+    total: u64,
+    /// The Startnummern of the teams that counted, best first.
+    counted: Vec<u32>,
 }
 
 /// Who a line of the Rangliste is: a team and its two players, or (Einzelschieber) one
@@ -279,6 +307,17 @@ async fn make_ranking_json(
             Wertung::Alle => None,
         },
         counted_rule: t.wertung().text(t.passen.get(), t.mode.rounds()),
+        clubs: club_ranking(t, &sections).map(|(_, clubs)| {
+            clubs
+                .into_iter()
+                .map(|c| ClubJson {
+                    rank: c.rank,
+                    club: c.club,
+                    total: c.points,
+                    counted: c.startnummern,
+                })
+                .collect()
+        }),
         teams: ranking_rows(&sections)
             .map(|r| TeamJson {
                 rank: r.rank,

@@ -240,6 +240,7 @@ fn form_of(row: &TournamentRow, rules: &crate::domain::marathon::Rules) -> Tourn
         double_entry_same_user: row.double_entry_same_user.then(|| "1".into()),
         separate_clubs: row.separate_clubs.then(|| "1".into()),
         counted_best: row.counted_best.map(|k| k.to_string()).unwrap_or_default(),
+        club_best: row.club_best.map(|k| k.to_string()).unwrap_or_default(),
         marathon: crate::domain::tournament::MarathonForm::of(rules),
     }
 }

@@ -32,4 +32,5 @@ mod safety;
 mod snapshots;
 mod streichresultat;
 mod table_entry;
+mod vereinswertung;
 mod wall_prints;
