@@ -71,7 +71,7 @@ async fn the_clubs_are_ranked_by_their_best_two_teams() {
             (club.to_string(), t.iter().take(2).sum())
         })
         .collect();
-    expected.sort_by(|a, b| b.1.cmp(&a.1));
+    expected.sort_by_key(|e| std::cmp::Reverse(e.1));
     let html = leitung.html(&format!("/tournaments/{id}/ranking")).await;
     let shown: Vec<(String, u32)> = select_all(&html, "#clubs tbody td:nth-child(2)")
         .into_iter()
