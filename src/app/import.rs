@@ -352,10 +352,20 @@ pub fn check_document(doc: &Export) -> Result<(Mode, DrawMode), Vec<String>> {
             }
         }
     }
+    if let Some(c) = &doc.categories
+        && let Err(errors) = crate::domain::category::parse_names(&c.names.join("\n"))
+    {
+        problems.extend(errors.messages().map(|m| format!("Kategorien: {m}")));
+    }
     // The prize list as the form checks it: texts, and Startnummern of this field.
     if let Some(list) = &doc.prizes {
         let known = |n: u32| doc.teams.iter().any(|t| t.startnummer == n);
-        if let Err(errors) = PrizeList::parse(&PrizeForm::of(list), &known) {
+        let categories = doc
+            .categories
+            .as_ref()
+            .map(|c| c.names.clone())
+            .unwrap_or_default();
+        if let Err(errors) = PrizeList::parse(&PrizeForm::of(list), &known, &categories) {
             problems.extend(errors.messages().map(|m| format!("Preisliste: {m}")));
         }
     }
@@ -613,6 +623,28 @@ pub fn write_tournament(
     }
     if let Some(list) = &doc.prizes {
         prizes::replace(conn, id, list)?;
+    }
+    if let Some(c) = &doc.categories {
+        crate::db::categories::replace_list(conn, id, &c.names)?;
+        let stored = crate::db::categories::load(conn, id)?;
+        let mut pairs = Vec::new();
+        for (startnummer, names) in &c.members {
+            for name in names {
+                let category = stored
+                    .list
+                    .iter()
+                    .find(|x| crate::domain::category::same_name(&x.name, name))
+                    .ok_or_else(|| {
+                        Refusal::invalid(format!(
+                            "Unbekannte Kategorie «{name}» bei Team {startnummer}."
+                        ))
+                    })?;
+                pairs.push((team(*startnummer)?, category.id));
+            }
+        }
+        pairs.sort();
+        pairs.dedup();
+        crate::db::categories::set_members(conn, id, &pairs)?;
     }
     if let Some(entry) = &doc.table_entry {
         let mut codes = Vec::with_capacity(entry.codes.len());

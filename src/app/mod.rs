@@ -4,6 +4,7 @@
 //! It answers with a [`Refusal`] that the web edge turns into HTTP and German text.
 
 pub mod accounts;
+pub mod categories;
 pub mod copy;
 pub mod double_entry;
 pub mod draw;

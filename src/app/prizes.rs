@@ -9,6 +9,7 @@ use crate::db::models::TournamentRow;
 use crate::db::tournament_data::{self, TournamentData};
 use crate::db::types::Nat;
 use crate::db::{Conn, prizes, tournaments, write_tx};
+use crate::domain::category::same_name;
 use crate::domain::form::FieldErrors;
 use crate::domain::ids::TournamentId;
 use crate::domain::prizes::{Award, PrizeForm, PrizeList, readout};
@@ -57,7 +58,12 @@ pub fn save(
             .iter()
             .map(|team| team.startnummer.get())
             .collect();
-        let list = match PrizeList::parse(form, &|n| numbers.contains(&n)) {
+        let categories: Vec<String> = crate::db::categories::load(conn, id)?
+            .list
+            .into_iter()
+            .map(|c| c.name)
+            .collect();
+        let list = match PrizeList::parse(form, &|n| numbers.contains(&n), &categories) {
             Ok(list) => list,
             Err(errors) => return Ok(Saved::Invalid(errors)),
         };
@@ -141,7 +147,33 @@ pub fn official_order(data: &TournamentData) -> Vec<u32> {
 /// Every name of the prize giving in the order it is read out.
 pub fn awards(conn: &mut Conn, data: &TournamentData) -> Result<Vec<Award>, Refusal> {
     let list = prizes::load(conn, &data.tournament)?;
-    Ok(readout(&list, &official_order(data)))
+    let order = official_order(data);
+    let winners = category_winners(data, &order);
+    let winner = |name: &str| {
+        winners
+            .iter()
+            .find(|(category, _)| same_name(category, name))
+            .map(|(_, nr)| *nr)
+    };
+    Ok(readout(&list, &order, &winner))
+}
+
+/// Each category's winner (its best ranked member in `order`, the official Rangliste), for
+/// the categories that have a ranked member.
+pub fn category_winners(data: &TournamentData, order: &[u32]) -> Vec<(String, u32)> {
+    let c = &data.categories;
+    c.list
+        .iter()
+        .filter_map(|category| {
+            let winner = order.iter().copied().find(|nr| {
+                data.teams
+                    .iter()
+                    .find(|t| t.startnummer.get() == *nr)
+                    .is_some_and(|t| c.is_member(t.id, category.id))
+            })?;
+            Some((category.name.clone(), winner))
+        })
+        .collect()
 }
 
 /// The Absenden under way, if it is (for the Absenden screen and the live page).

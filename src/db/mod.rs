@@ -2,6 +2,7 @@
 
 pub mod audit;
 pub mod backup;
+pub mod categories;
 pub mod dump;
 pub mod marathon;
 pub mod models;

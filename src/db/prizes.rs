@@ -5,7 +5,7 @@ use super::models::TournamentRow;
 use super::schema::{prizes, tournaments};
 use super::types::Nat;
 use crate::domain::ids::TournamentId;
-use crate::domain::prizes::{PrizeList, SpecialPrize};
+use crate::domain::prizes::{PrizeList, Recipient, SpecialPrize};
 use diesel::prelude::*;
 
 #[derive(Debug, Clone, Queryable, Selectable)]
@@ -15,6 +15,7 @@ struct PrizeRow {
     prize: String,
     title: Option<String>,
     startnummer: Option<Nat>,
+    category: Option<String>,
 }
 
 /// A row that is neither a place's prize nor a special prize, or places with gaps: the list
@@ -34,8 +35,8 @@ pub fn load(conn: &mut Conn, tournament: &TournamentRow) -> QueryResult<PrizeLis
         ..PrizeList::default()
     };
     for row in rows {
-        match (row.title, row.startnummer) {
-            (None, None) => {
+        match (row.title, row.startnummer, row.category) {
+            (None, None, None) => {
                 if usize::try_from(row.position.get()).ok() != Some(list.by_place.len() + 1) {
                     return Err(corrupt(format!(
                         "Preisliste von Turnier {}: Platz {} folgt auf Platz {}",
@@ -46,14 +47,19 @@ pub fn load(conn: &mut Conn, tournament: &TournamentRow) -> QueryResult<PrizeLis
                 }
                 list.by_place.push(row.prize);
             }
-            (Some(title), Some(startnummer)) => list.special.push(SpecialPrize {
+            (Some(title), Some(startnummer), None) => list.special.push(SpecialPrize {
                 title,
-                startnummer: startnummer.get(),
+                to: Recipient::Startnummer(startnummer.get()),
+                prize: row.prize,
+            }),
+            (Some(title), None, Some(category)) => list.special.push(SpecialPrize {
+                title,
+                to: Recipient::Category(category),
                 prize: row.prize,
             }),
             _ => {
                 return Err(corrupt(format!(
-                    "Preisliste von Turnier {}: Sonderpreis ohne Titel oder Startnummer",
+                    "Preisliste von Turnier {}: Spezialpreis ohne Titel, oder nicht genau einer Startnummer oder Kategorie",
                     tournament.id
                 )));
             }
@@ -77,15 +83,21 @@ pub fn replace(
             prizes::prize.eq(prize.clone()),
             prizes::title.eq(None::<String>),
             prizes::startnummer.eq(None::<Nat>),
+            prizes::category.eq(None::<String>),
         ));
     }
     for (position, special) in (1..).zip(&list.special) {
+        let (startnummer, category) = match &special.to {
+            Recipient::Startnummer(n) => (Some(Nat::of(*n)?), None),
+            Recipient::Category(name) => (None, Some(name.clone())),
+        };
         rows.push((
             prizes::tournament_id.eq(tournament),
             prizes::position.eq(Nat::of(position)?),
             prizes::prize.eq(special.prize.clone()),
             prizes::title.eq(Some(special.title.clone())),
-            prizes::startnummer.eq(Some(Nat::of(special.startnummer)?)),
+            prizes::startnummer.eq(startnummer),
+            prizes::category.eq(category),
         ));
     }
     // One statement per row: SQLite's bound-parameter limit stays far away, and a list is

@@ -49,6 +49,23 @@ diesel::table! {
 }
 
 diesel::table! {
+    categories (id) {
+        id -> Integer,
+        tournament_id -> Integer,
+        position -> Integer,
+        name -> Text,
+    }
+}
+
+diesel::table! {
+    team_categories (team_id, category_id) {
+        team_id -> Integer,
+        category_id -> Integer,
+        tournament_id -> Integer,
+    }
+}
+
+diesel::table! {
     prizes (id) {
         id -> Integer,
         tournament_id -> Integer,
@@ -56,6 +73,7 @@ diesel::table! {
         prize -> Text,
         title -> Nullable<Text>,
         startnummer -> Nullable<Integer>,
+        category -> Nullable<Text>,
     }
 }
 
@@ -325,6 +343,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     suspended_final_visas,
     single_registrations,
     prizes,
+    categories,
+    team_categories,
     table_entry,
     table_codes,
     table_access,

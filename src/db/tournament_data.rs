@@ -54,6 +54,8 @@ pub struct TournamentData {
     /// Tafeln with lines that are not closed yet (no gong): their Striche are provisional
     /// and their table is not final.
     pub open_tafeln: std::collections::HashSet<(u32, u32)>,
+    /// The categories and their members (the whole tournament only; empty otherwise).
+    pub categories: super::categories::Categories,
     /// Which rows were read: [`load`] reads all, the others a part.
     scope: Scope,
     index: Index,
@@ -213,7 +215,12 @@ fn load_scoped(
     let results: Vec<ResultRow> = results.load(conn)?;
     let pending: Vec<PendingEntry> = pending.load(conn)?;
     let index = Index::of(&teams, &seats, &results, &pending);
+    let categories = match scope {
+        Scope::Tournament => super::categories::load(conn, id)?,
+        _ => Default::default(),
+    };
     Ok(TournamentData {
+        categories,
         tournament,
         teams,
         seats,

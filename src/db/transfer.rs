@@ -39,6 +39,16 @@ pub struct Export {
     /// The Gabentisch: prizes by place, for all others, special prizes (absent: none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prizes: Option<PrizeList>,
+    /// The categories and their members by Startnummer (absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub categories: Option<CategoriesJson>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CategoriesJson {
+    pub names: Vec<String>,
+    /// Startnummer and the names of its categories.
+    pub members: Vec<(u32, Vec<String>)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -311,6 +321,19 @@ pub fn export(conn: &mut Conn, id: TournamentId) -> QueryResult<Export> {
     let marathon = marathon_of(conn, &data)?;
     let suspended = super::teams::suspended_in(conn, id)?;
     let mut doc = document(&data, audit, marathon, &suspended);
+    let c = &data.categories;
+    doc.categories = (!c.list.is_empty()).then(|| CategoriesJson {
+        names: c.list.iter().map(|x| x.name.clone()).collect(),
+        members: data
+            .teams
+            .iter()
+            .map(|t| {
+                let names = c.names_of(t.id).into_iter().map(String::from).collect();
+                (t.startnummer.get(), names)
+            })
+            .filter(|(_, names): &(u32, Vec<String>)| !names.is_empty())
+            .collect(),
+    });
     let prizes = super::prizes::load(conn, &data.tournament)?;
     doc.prizes = (!prizes.is_empty()).then_some(prizes);
     let opening = super::table_entry::opening(conn, id)?;
@@ -442,6 +465,7 @@ fn document(
         marathon,
         table_entry: None,
         prizes: None,
+        categories: None,
     }
 }
 

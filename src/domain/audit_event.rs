@@ -97,6 +97,8 @@ actions!(
         Import = "import",
         Prizes = "prizes",
         Absenden = "absenden",
+        Categories = "categories",
+        CategoryMembers = "category_members",
     }
 );
 

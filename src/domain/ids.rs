@@ -24,6 +24,7 @@ id_type!(TeamId);
 id_type!(UserId);
 id_type!(ResultId);
 id_type!(SingleId);
+id_type!(CategoryId);
 
 /// The number of a Passe (or Spielrunde) as an address names it: 1 or more. An address
 /// with 0 or a negative number does not reach a handler (404); whether the tournament

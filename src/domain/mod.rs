@@ -1,6 +1,7 @@
 //! The rules of the game: pure functions and types, no web or database code.
 
 pub mod audit_event;
+pub mod category;
 pub mod clock;
 pub mod collation;
 pub mod double_entry;

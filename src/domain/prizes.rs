@@ -35,8 +35,28 @@ pub struct PrizeList {
 pub struct SpecialPrize {
     /// What it is for: "beste Dame", "ältester Teilnehmer".
     pub title: String,
-    pub startnummer: u32,
+    /// Who gets it: a Startnummer given by hand, or the winner of a category.
+    #[serde(flatten)]
+    pub to: Recipient,
     pub prize: String,
+}
+
+/// Who a special prize goes to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Recipient {
+    Startnummer(u32),
+    /// The best ranked member of the category (by its name).
+    Category(String),
+}
+
+impl std::fmt::Display for Recipient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Recipient::Startnummer(n) => write!(f, "{n}"),
+            Recipient::Category(name) => f.write_str(name),
+        }
+    }
 }
 
 /// The prize-list form: a column pasted from Excel, one prize per line from the winner down;
@@ -59,7 +79,7 @@ impl PrizeForm {
             special: list
                 .special
                 .iter()
-                .map(|s| format!("{}; {}; {}", s.title, s.startnummer, s.prize))
+                .map(|s| format!("{}; {}; {}", s.title, s.to, s.prize))
                 .collect::<Vec<_>>()
                 .join("\n"),
         }
@@ -79,9 +99,14 @@ fn prize_text(raw: &str) -> Result<String, String> {
 }
 
 impl PrizeList {
-    /// Parses the form; `known` says whether a Startnummer belongs to the tournament.
+    /// Parses the form; `known` says whether a Startnummer belongs to the tournament,
+    /// `categories` are its category names (a special prize may go to a category's winner).
     /// Excel pastes a column with tabs or a trailing "\r": both are taken as line ends.
-    pub fn parse(form: &PrizeForm, known: &dyn Fn(u32) -> bool) -> Result<Self, FieldErrors> {
+    pub fn parse(
+        form: &PrizeForm,
+        known: &dyn Fn(u32) -> bool,
+        categories: &[String],
+    ) -> Result<Self, FieldErrors> {
         let mut errors = FieldErrors::new();
         let mut by_place = Vec::new();
         let lines: Vec<&str> = form.prizes.lines().collect();
@@ -131,30 +156,32 @@ impl PrizeList {
                 );
                 continue;
             };
-            let startnummer = match nr.parse::<u32>() {
-                Ok(n) if known(n) => n,
-                Ok(n) => {
+            let category = categories
+                .iter()
+                .find(|c| super::category::same_name(c, nr));
+            let to = match (nr.parse::<u32>(), category) {
+                (_, Some(category)) => Recipient::Category(category.clone()),
+                (Ok(n), None) if known(n) => Recipient::Startnummer(n),
+                (Ok(n), None) => {
                     errors.add(
                         "special",
                         format!("Zeile {number}: Startnummer {n} gibt es in diesem Turnier nicht."),
                     );
                     continue;
                 }
-                Err(_) => {
+                (Err(_), None) => {
                     errors.add(
                         "special",
-                        format!("Zeile {number}: «{nr}» ist keine Startnummer."),
+                        format!(
+                            "Zeile {number}: «{nr}» ist weder eine Startnummer noch eine Kategorie."
+                        ),
                     );
                     continue;
                 }
             };
             match (prize_text(title), prize_text(prize)) {
                 (Ok(title), Ok(prize)) if !title.is_empty() && !prize.is_empty() => {
-                    special.push(SpecialPrize {
-                        title,
-                        startnummer,
-                        prize,
-                    });
+                    special.push(SpecialPrize { title, to, prize });
                 }
                 (Ok(_), Ok(_)) => errors.add(
                     "special",
@@ -199,13 +226,24 @@ pub struct Award {
 
 /// The Absenden in the order it is read out: the special prizes, then every place with a
 /// prize from the last up to the winner. `ranked`: the Startnummern of the official
-/// Rangliste's ranked teams, in order.
-pub fn readout(list: &PrizeList, ranked: &[u32]) -> Vec<Award> {
-    let special = list.special.iter().map(|s| Award {
-        title: Some(s.title.clone()),
-        place: None,
-        startnummer: s.startnummer,
-        prize: s.prize.clone(),
+/// Rangliste's ranked teams, in order; `winner`: a category's winner (a special prize for
+/// a category nobody of which is ranked is left out).
+pub fn readout(
+    list: &PrizeList,
+    ranked: &[u32],
+    winner: &dyn Fn(&str) -> Option<u32>,
+) -> Vec<Award> {
+    let special = list.special.iter().filter_map(|s| {
+        let startnummer = match &s.to {
+            Recipient::Startnummer(n) => *n,
+            Recipient::Category(name) => winner(name)?,
+        };
+        Some(Award {
+            title: Some(s.title.clone()),
+            place: None,
+            startnummer,
+            prize: s.prize.clone(),
+        })
     });
     let places = ranked
         .iter()
@@ -245,6 +283,7 @@ mod tests {
                 "",
             ),
             &|_| true,
+            &[],
         )
         .unwrap();
         assert_eq!(
@@ -265,6 +304,7 @@ mod tests {
                 "beste Dame; 99; Blumen\nältester; x; Wein\nnur zwei; 3",
             ),
             &|n| n < 10,
+            &[],
         )
         .unwrap_err();
         let messages: Vec<&str> = e.messages().collect();
@@ -273,22 +313,32 @@ mod tests {
             [
                 "Zeile 2: leer — jeder Rang bis zum letzten Preis braucht einen Preis.",
                 "Zeile 1: Startnummer 99 gibt es in diesem Turnier nicht.",
-                "Zeile 2: «x» ist keine Startnummer.",
+                "Zeile 2: «x» ist weder eine Startnummer noch eine Kategorie.",
                 "Zeile 3: bitte «Titel; Startnummer; Preis» (drei Teile).",
             ]
         );
         assert!(e.get("prizes").is_some() && e.get("special").is_some());
         let long = "x".repeat(MAX_PRIZE_TEXT + 1);
-        let e = PrizeList::parse(&form("", &long, ""), &|_| true).unwrap_err();
+        let e = PrizeList::parse(&form("", &long, ""), &|_| true, &[]).unwrap_err();
         assert!(e.get("others").unwrap().contains("höchstens 120 Zeichen"));
     }
 
     #[test]
     fn the_form_shows_what_was_saved() {
-        let list =
-            PrizeList::parse(&form("A\nB", "C", "beste Dame; 7; Blumen"), &|_| true).unwrap();
+        let categories = ["Senioren".to_string()];
+        let list = PrizeList::parse(
+            &form(
+                "A\nB",
+                "C",
+                "beste Dame; 7; Blumen\nbeste Seniorin; senioren; Wein",
+            ),
+            &|_| true,
+            &categories,
+        )
+        .unwrap();
+        assert_eq!(list.special[1].to, Recipient::Category("Senioren".into()));
         assert_eq!(
-            PrizeList::parse(&PrizeForm::of(&list), &|_| true).unwrap(),
+            PrizeList::parse(&PrizeForm::of(&list), &|_| true, &categories).unwrap(),
             list
         );
     }
@@ -300,11 +350,11 @@ mod tests {
             others: None,
             special: vec![SpecialPrize {
                 title: "beste Dame".into(),
-                startnummer: 9,
+                to: Recipient::Startnummer(9),
                 prize: "Blumen".into(),
             }],
         };
-        let order: Vec<(Option<usize>, u32, String)> = readout(&list, &[4, 9, 2, 7, 5])
+        let order: Vec<(Option<usize>, u32, String)> = readout(&list, &[4, 9, 2, 7, 5], &|_| None)
             .into_iter()
             .map(|a| (a.place, a.startnummer, a.prize))
             .collect();
@@ -316,6 +366,27 @@ mod tests {
                 (Some(2), 9, "Silber".into()),
                 (Some(1), 4, "Gold".into()),
             ]
+        );
+    }
+
+    #[test]
+    fn a_category_prize_goes_to_its_winner_or_is_left_out() {
+        let prize = |category: &str| SpecialPrize {
+            title: format!("bester {category}"),
+            to: Recipient::Category(category.into()),
+            prize: "Wein".into(),
+        };
+        let list = PrizeList {
+            special: vec![prize("Senioren"), prize("Junioren")],
+            ..PrizeList::default()
+        };
+        let awards = readout(&list, &[4, 9], &|c| (c == "Senioren").then_some(9));
+        assert_eq!(
+            awards
+                .iter()
+                .map(|a| (a.title.as_deref(), a.startnummer))
+                .collect::<Vec<_>>(),
+            [(Some("bester Senioren"), 9)]
         );
     }
 
@@ -334,7 +405,7 @@ mod tests {
                 special: Vec::new(),
             };
             let field: Vec<u32> = (1..=u32::try_from(ranked).unwrap()).collect();
-            let places: Vec<usize> = readout(&list, &field).iter().filter_map(|a| a.place).collect();
+            let places: Vec<usize> = readout(&list, &field, &|_| None).iter().filter_map(|a| a.place).collect();
             let expected = if everyone { ranked } else { prizes.min(ranked) };
             prop_assert_eq!(places, (1..=expected).rev().collect::<Vec<_>>());
         }

@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod audit;
 pub mod auth;
+pub mod categories;
 pub mod correction;
 pub mod ctx;
 pub mod draw;
@@ -60,6 +61,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .configure(results_import::routes)
         .configure(prints::routes)
         .configure(prizes::routes)
+        .configure(categories::routes)
         .configure(ranking_exports::routes)
         .configure(live::routes)
         .configure(spielrunde::routes)

@@ -201,23 +201,35 @@ async fn preisliste_pdf(
     Ok(pdf(bytes, &download_name(&data, &["Preisliste"], "pdf")))
 }
 
-/// Certificates for the first three places (prize or not) and every special prize.
+/// Certificates for the first three places (prize or not), each category winner and every
+/// special prize.
 async fn urkunden_pdf(
     state: web::Data<AppState>,
     _user: User,
     path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     let (data, awards) = official_awards(&state, path.into_inner()).await?;
-    let podium: Vec<Award> = app::prizes::official_order(&data)
-        .into_iter()
+    let order = app::prizes::official_order(&data);
+    let podium: Vec<Award> = order
+        .iter()
         .take(3)
         .enumerate()
-        .map(|(i, startnummer)| Award {
+        .map(|(i, &startnummer)| Award {
             title: None,
             place: Some(i + 1),
             startnummer,
             prize: String::new(),
         })
+        .chain(
+            app::prizes::category_winners(&data, &order)
+                .into_iter()
+                .map(|(category, startnummer)| Award {
+                    title: Some(format!("1. Rang Kategorie {category}")),
+                    place: None,
+                    startnummer,
+                    prize: String::new(),
+                }),
+        )
         .chain(awards.into_iter().filter(|a| a.title.is_some()))
         .collect();
     let views = award_views(&data, &podium);

@@ -8,6 +8,7 @@ use super::views::team_label;
 use crate::app::guard;
 use crate::db::models::{TeamRow, TournamentRow};
 use crate::db::tournament_data::TournamentData;
+use crate::domain::category::category_ranks;
 use crate::domain::format;
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::standblatt::{PointsKind, RanglisteKind, RankStatus, Score, Section, rangliste};
@@ -173,6 +174,57 @@ pub fn wertung_note(t: &TournamentRow) -> Option<String> {
         })
 }
 
+/// The ranked rows of a Rangliste, in order (what categories and clubs are made of).
+pub fn ranked_rows(sections: &[SectionView]) -> Vec<&RowView> {
+    sections
+        .iter()
+        .filter(|s| s.ranked())
+        .flat_map(|s| &s.rows)
+        .filter(|r| r.rank.is_some())
+        .collect()
+}
+
+/// One category's Rangliste: its name and its members' ranks within it, each with the
+/// member's index in [`ranked_rows`].
+pub struct CategoryRanking {
+    pub name: String,
+    pub members: Vec<(u32, usize)>,
+}
+
+/// The Rangliste of every category of the tournament, in the list's order.
+pub fn category_rankings(data: &TournamentData, sections: &[SectionView]) -> Vec<CategoryRanking> {
+    let ranked = ranked_rows(sections);
+    let overall: Vec<(usize, u32)> = ranked
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| Some((i, r.rank?)))
+        .collect();
+    let c = &data.categories;
+    c.list
+        .iter()
+        .map(|category| CategoryRanking {
+            name: category.name.clone(),
+            members: category_ranks(&overall, |i| c.is_member(ranked[i].team.id, category.id))
+                .into_iter()
+                .map(|(i, rank)| (rank, i))
+                .collect(),
+        })
+        .collect()
+}
+
+/// A category's table on the Rangliste page.
+pub struct CategoryView {
+    pub name: String,
+    pub rows: Vec<CategoryRowView>,
+}
+
+pub struct CategoryRowView {
+    pub rank: u32,
+    pub team: TeamRow,
+    pub label: String,
+    pub total: String,
+}
+
 /// A club in the Vereinswertung, print-ready.
 pub struct ClubView {
     pub rank: u32,
@@ -191,12 +243,7 @@ pub fn club_ranking(
     sections: &[SectionView],
 ) -> Option<(String, Vec<ClubView>)> {
     let n = t.club_best?.get();
-    let ranked: Vec<&RowView> = sections
-        .iter()
-        .filter(|s| s.ranked())
-        .flat_map(|s| &s.rows)
-        .filter(|r| r.rank.is_some())
-        .collect();
+    let ranked = ranked_rows(sections);
     let members: Vec<Member<usize>> = ranked
         .iter()
         .enumerate()
@@ -308,6 +355,8 @@ struct RankingPage {
     wertung: Option<String>,
     /// The Vereinswertung's rule and clubs, if the tournament has one.
     clubs: Option<(String, Vec<ClubView>)>,
+    /// One table per category of the tournament.
+    categories: Vec<CategoryView>,
     /// The tournament's date and place under its name (the public page has no menu that
     /// names it).
     when_where: String,
@@ -379,6 +428,25 @@ async fn make_page(
         legend: MARKS_LEGEND,
         wertung: wertung_note(&data.tournament),
         clubs: club_ranking(&data.tournament, &sections),
+        categories: {
+            let ranked = ranked_rows(&sections);
+            category_rankings(&data, &sections)
+                .into_iter()
+                .map(|c| CategoryView {
+                    name: c.name,
+                    rows: c
+                        .members
+                        .into_iter()
+                        .map(|(rank, i)| CategoryRowView {
+                            rank,
+                            team: ranked[i].team.clone(),
+                            label: ranked[i].label.clone(),
+                            total: ranked[i].total_text(),
+                        })
+                        .collect(),
+                })
+                .collect()
+        },
         sections,
         when_where: [
             crate::domain::format::date(data.tournament.date),

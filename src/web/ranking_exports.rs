@@ -3,7 +3,8 @@
 
 use super::auth::MaybeUser;
 use super::ranking::{
-    RankingQuery, RowView, SectionView, club_ranking, ensure_visible, notes, ranking_view, served,
+    RankingQuery, RowView, SectionView, category_rankings, club_ranking, ensure_visible, notes,
+    ranked_rows, ranking_view, served,
 };
 use super::state::AppState;
 use crate::db::tournament_data::TournamentData;
@@ -60,29 +61,42 @@ async fn make_ranking_pdf(
             .collect(),
     });
     let players = data.tournament.mode.draws_partners();
-    let sections: Vec<RankSection> = view
+    let line = |r: &RowView, rank: String, tie: Option<String>| RankRow {
+        rank,
+        startnummer: r.team.startnummer.get(),
+        team: match &r.team.name {
+            Some(name) if players => name.clone(),
+            Some(name) => format!("{name} · {}", r.players()),
+            None => r.players(),
+        },
+        rounds: r.passen_text(),
+        struck: r.struck.clone(),
+        total: r.total_text(),
+        tie,
+    };
+    let mut sections: Vec<RankSection> = view
         .iter()
         .map(|s| RankSection {
             title: (!s.ranked()).then(|| s.title().to_string()),
             rows: s
                 .rows
                 .iter()
-                .map(|r| RankRow {
-                    rank: r.rank_text(),
-                    startnummer: r.team.startnummer.get(),
-                    team: match &r.team.name {
-                        Some(name) if players => name.clone(),
-                        Some(name) => format!("{name} · {}", r.players()),
-                        None => r.players(),
-                    },
-                    rounds: r.passen_text(),
-                    struck: r.struck.clone(),
-                    total: r.total_text(),
-                    tie: r.tie.clone(),
-                })
+                .map(|r| line(r, r.rank_text(), r.tie.clone()))
                 .collect(),
         })
         .collect();
+    // One section per category, ranked within it.
+    let ranked = ranked_rows(&view);
+    sections.extend(category_rankings(&data, &view).into_iter().map(|c| {
+        RankSection {
+            title: Some(format!("Kategorie {}", c.name)),
+            rows: c
+                .members
+                .iter()
+                .map(|&(rank, i)| line(ranked[i], format!("{rank}."), None))
+                .collect(),
+        }
+    }));
     let provisional = !data.tournament.closed;
     let header = header(
         &data,
@@ -157,6 +171,11 @@ async fn make_ranking_csv(
         header.extend((1..=rounds).map(|p| format!("{round}_{p}_gestrichen")));
     }
     header.extend(["total".to_string(), "status".to_string()]);
+    // Only with categories: without them the file stays as it always was.
+    let categorised = !data.categories.list.is_empty();
+    if categorised {
+        header.push("kategorien".into());
+    }
     let mode = data.tournament.mode;
     let rows = ranking_rows(&sections)
         .map(|r| {
@@ -186,6 +205,9 @@ async fn make_ranking_csv(
                 );
             }
             row.extend([r.total.to_string(), r.status.label(mode)]);
+            if categorised {
+                row.push(data.categories.names_of(r.team.id).join(", "));
+            }
             row
         })
         .collect();
@@ -218,6 +240,22 @@ struct RankingJson<'a> {
     /// The Vereinswertung, when the tournament has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     clubs: Option<Vec<ClubJson>>,
+    /// Each category's Rangliste, when the tournament has categories.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    categories: Option<Vec<CategoryJson>>,
+}
+
+#[derive(Serialize)]
+struct CategoryJson {
+    name: String,
+    /// Rank within the category and Startnummer, in order.
+    teams: Vec<CategoryMemberJson>,
+}
+
+#[derive(Serialize)]
+struct CategoryMemberJson {
+    rank: u32,
+    startnummer: u32,
 }
 
 #[derive(Serialize)]
@@ -307,6 +345,23 @@ async fn make_ranking_json(
             Wertung::Alle => None,
         },
         counted_rule: t.wertung().text(t.passen.get(), t.mode.rounds()),
+        categories: (!data.categories.list.is_empty()).then(|| {
+            let ranked = ranked_rows(&sections);
+            category_rankings(&data, &sections)
+                .into_iter()
+                .map(|c| CategoryJson {
+                    name: c.name,
+                    teams: c
+                        .members
+                        .iter()
+                        .map(|&(rank, i)| CategoryMemberJson {
+                            rank,
+                            startnummer: ranked[i].team.startnummer.get(),
+                        })
+                        .collect(),
+                })
+                .collect()
+        }),
         clubs: club_ranking(t, &sections).map(|(_, clubs)| {
             clubs
                 .into_iter()

@@ -7,6 +7,7 @@ mod absenden;
 mod authorization;
 mod backends;
 mod browser;
+mod categories;
 mod crash;
 mod disqualification;
 mod einzelschieber;

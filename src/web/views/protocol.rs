@@ -225,6 +225,12 @@ pub fn describe(e: &AuditRow, names: &Names<'_>) -> ProtocolLine {
                 }
                 TournamentAction::Import => format!("Turnier «{name}» importiert von {by}"),
                 TournamentAction::Prizes => format!("Preisliste von «{name}» geändert von {by}"),
+                TournamentAction::Categories => {
+                    format!("Kategorien von «{name}» geändert von {by}")
+                }
+                TournamentAction::CategoryMembers => {
+                    format!("Kategorien der Teams von «{name}» geändert von {by}")
+                }
                 TournamentAction::Absenden => match after.get("absenden_step") {
                     Some(Value::Null) | None => format!("Absenden von «{name}» beendet von {by}"),
                     Some(_) => format!("Absenden von «{name}» begonnen von {by}"),

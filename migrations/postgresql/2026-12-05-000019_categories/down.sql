@@ -1,0 +1,3 @@
+ALTER TABLE prizes DROP COLUMN category;
+DROP TABLE team_categories;
+DROP TABLE categories;
