@@ -37,6 +37,7 @@ pub const CHAPTERS: &[Chapter] = chapters!(
     "datensicherung",
     "benutzer",
     "einstellungen",
+    "register",
     "fragen",
 );
 

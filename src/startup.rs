@@ -35,8 +35,21 @@ pub struct Application {
     pub backup_checks: Arc<AtomicU64>,
 }
 
+/// The register follows the teams of a database from before it (or of an older version):
+/// their players become persons, once, at start.
+fn link_register(pool: &db::Pool) -> Result<(), String> {
+    let mut conn = pool.get().map_err(|e| e.to_string())?;
+    let added = db::persons::link_existing(&mut conn)
+        .map_err(|e| format!("Register der Personen nicht nachgeführt: {e}"))?;
+    if added > 0 {
+        tracing::info!(added, "Register: Personen aus bestehenden Teams angelegt");
+    }
+    Ok(())
+}
+
 pub fn build(settings: &Settings) -> Result<Application, String> {
     let pool = db::connect(&settings.database_url, DB_CONNECTIONS)?;
+    link_register(&pool)?;
     let listener =
         TcpListener::bind(&settings.bind).map_err(|e| format!("{}: {e}", settings.bind))?;
     let listen = listener.local_addr().map_err(|e| e.to_string())?;

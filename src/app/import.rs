@@ -548,6 +548,8 @@ pub fn write_tournament(
             })?;
         team_ids.insert(team.startnummer, new_id);
     }
+    // The register follows: the imported players linked to persons (found or added).
+    crate::db::persons::link_tournament(conn, &row)?;
     let team = |nr: u32| {
         team_ids
             .get(&nr)

@@ -12,6 +12,7 @@ pub mod entry;
 pub mod guard;
 pub mod import;
 pub mod partners;
+pub mod persons;
 pub mod prizes;
 pub mod read;
 pub mod result_write;

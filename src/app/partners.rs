@@ -157,6 +157,7 @@ pub fn form_teams(
                 place: joined(a.place.as_deref(), b.place.as_deref()),
             };
             let row = teams::insert(conn, tournament, &input, next)?;
+            crate::db::persons::link_teams(conn, &t, std::slice::from_ref(&row))?;
             record(
                 conn,
                 actor,

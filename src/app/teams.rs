@@ -88,6 +88,7 @@ pub fn create(
             }
         };
         let row = teams::insert(conn, tournament, input, startnummer)?;
+        crate::db::persons::link_teams(conn, &t, std::slice::from_ref(&row))?;
         record(
             conn,
             actor,
@@ -109,7 +110,7 @@ pub fn update(
 ) -> Result<(), TeamRefusal> {
     guard::require(actor, Permission::ManageTeams)?;
     write_tx(conn, Lock::Tournament(tournament), |conn| {
-        guard::begin_write(conn, tournament)?;
+        let t = guard::begin_write(conn, tournament)?;
         let before = teams::find(conn, tournament, team)?.ok_or_else(no_team)?;
         // A Startnummer is never renumbered silently: an empty field keeps the old one.
         let startnummer = input.startnummer.unwrap_or(before.startnummer.get());
@@ -117,6 +118,7 @@ pub fn update(
             return Err(TeamRefusal::StartnummerTaken(startnummer));
         }
         let after = teams::update(conn, team, input, startnummer)?;
+        crate::db::persons::link_teams(conn, &t, std::slice::from_ref(&after))?;
         record(
             conn,
             actor,
@@ -225,6 +227,8 @@ pub fn import(
         let new: Vec<(&TeamInput, u32)> =
             imported.iter().map(|t| (&t.team, t.startnummer)).collect();
         let rows = teams::insert_many(conn, tournament, &new)?;
+        let t = guard::tournament(conn, tournament)?;
+        crate::db::persons::link_teams(conn, &t, &rows)?;
         audit::record_many(
             conn,
             actor,

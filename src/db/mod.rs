@@ -7,6 +7,7 @@ pub mod dump;
 pub mod marathon;
 pub mod models;
 pub mod notify;
+pub mod persons;
 pub mod prizes;
 pub mod results;
 pub mod schema;

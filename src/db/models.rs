@@ -4,7 +4,7 @@ use super::schema::*;
 // Rows carry it; the web reads rows, so it is named here too.
 pub use super::types::Nat;
 use crate::domain::draw::DrawMode;
-use crate::domain::ids::{ResultId, SingleId, TeamId, TournamentId, UserId};
+use crate::domain::ids::{PersonId, ResultId, SingleId, TeamId, TournamentId, UserId};
 use crate::domain::marathon::{Ruling, Side, Trump};
 use crate::domain::mode::Mode;
 use crate::domain::role::Role;
@@ -379,4 +379,31 @@ pub struct TableAccessRow {
     pub csrf_token: String,
     pub address: String,
     pub created_at: NaiveDateTime,
+}
+
+/// A person of the club's register.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Serialize)]
+#[diesel(table_name = persons)]
+pub struct PersonRow {
+    pub id: PersonId,
+    pub name: String,
+    pub vorname: String,
+    pub verein: Option<String>,
+    pub ort: Option<String>,
+    pub jahrgang: Option<Nat>,
+    /// Office only: never on a public page or in a public export.
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    pub created_at: NaiveDateTime,
+}
+
+impl PersonRow {
+    pub fn key(&self) -> crate::domain::person::PersonKey {
+        crate::domain::person::PersonKey {
+            name: self.name.clone(),
+            vorname: self.vorname.clone(),
+            verein: self.verein.clone(),
+            ort: self.ort.clone(),
+        }
+    }
 }

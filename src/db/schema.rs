@@ -49,6 +49,29 @@ diesel::table! {
 }
 
 diesel::table! {
+    persons (id) {
+        id -> Integer,
+        name -> Text,
+        vorname -> Text,
+        verein -> Nullable<Text>,
+        ort -> Nullable<Text>,
+        jahrgang -> Nullable<Integer>,
+        email -> Nullable<Text>,
+        phone -> Nullable<Text>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    team_persons (team_id, seat) {
+        team_id -> Integer,
+        seat -> Integer,
+        person_id -> Integer,
+        tournament_id -> Integer,
+    }
+}
+
+diesel::table! {
     categories (id) {
         id -> Integer,
         tournament_id -> Integer,
@@ -345,6 +368,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     prizes,
     categories,
     team_categories,
+    persons,
+    team_persons,
     table_entry,
     table_codes,
     table_access,

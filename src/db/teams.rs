@@ -152,6 +152,7 @@ pub fn update(
 pub fn delete(conn: &mut Conn, team: TeamId) -> QueryResult<()> {
     super::table_entry::forget_team(conn, team)?;
     super::categories::forget_team(conn, team)?;
+    super::persons::forget_team(conn, team)?;
     diesel::delete(teams::table.find(team)).execute(conn)?;
     Ok(())
 }

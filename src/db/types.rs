@@ -6,7 +6,7 @@
 //! a corrupt row must not turn a disqualified team into an active one.
 
 use crate::domain::draw::DrawMode;
-use crate::domain::ids::{CategoryId, ResultId, SingleId, TeamId, TournamentId, UserId};
+use crate::domain::ids::{CategoryId, PersonId, ResultId, SingleId, TeamId, TournamentId, UserId};
 use crate::domain::marathon::{Ruling, Side, Trump};
 use crate::domain::mode::Mode;
 use crate::domain::role::Role;
@@ -55,6 +55,7 @@ integer_id!(
     ResultId => ResultIdColumn,
     SingleId => SingleIdColumn,
     CategoryId => CategoryIdColumn,
+    PersonId => PersonIdColumn,
 );
 
 /// A Passe or table number, a Startnummer, points, a count: an `INTEGER` column that

@@ -25,6 +25,7 @@ id_type!(UserId);
 id_type!(ResultId);
 id_type!(SingleId);
 id_type!(CategoryId);
+id_type!(PersonId);
 
 /// The number of a Passe (or Spielrunde) as an address names it: 1 or more. An address
 /// with 0 or a negative number does not reach a handler (404); whether the tournament

@@ -15,6 +15,7 @@ pub mod marathon;
 pub mod mode;
 pub mod partner_draw;
 pub mod passe_draw;
+pub mod person;
 pub mod prizes;
 pub mod ranking;
 pub mod result;

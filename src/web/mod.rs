@@ -23,6 +23,7 @@ pub mod prizes;
 pub mod public_cache;
 pub mod ranking;
 pub mod ranking_exports;
+pub mod register;
 pub mod render;
 pub mod request_log;
 pub mod result_save;
@@ -62,6 +63,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .configure(prints::routes)
         .configure(prizes::routes)
         .configure(categories::routes)
+        .configure(register::routes)
         .configure(ranking_exports::routes)
         .configure(live::routes)
         .configure(spielrunde::routes)

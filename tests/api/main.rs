@@ -28,6 +28,7 @@ mod partnerschieber;
 mod per_passe_draw;
 mod prints;
 mod protocol;
+mod register;
 mod request_log;
 mod safety;
 mod snapshots;

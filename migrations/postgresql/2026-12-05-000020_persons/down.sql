@@ -1,0 +1,2 @@
+DROP TABLE team_persons;
+DROP TABLE persons;

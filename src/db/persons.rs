@@ -1,0 +1,225 @@
+//! The register: persons, and which team seat each plays in.
+
+use super::models::{PersonRow, TeamRow, TournamentRow};
+use super::schema::{persons, team_persons, teams, tournaments};
+use super::types::Nat;
+use super::{Conn, now};
+use crate::domain::ids::{PersonId, TeamId, TournamentId};
+use crate::domain::person::PersonKey;
+use crate::domain::person::team_persons as persons_of_team;
+use diesel::prelude::*;
+use std::collections::HashMap;
+
+pub fn list(conn: &mut Conn) -> QueryResult<Vec<PersonRow>> {
+    persons::table
+        .select(PersonRow::as_select())
+        .order((persons::name, persons::vorname, persons::id))
+        .load(conn)
+}
+
+pub fn find(conn: &mut Conn, id: PersonId) -> QueryResult<Option<PersonRow>> {
+    persons::table
+        .find(id)
+        .select(PersonRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// How many tournaments each person played in.
+pub fn participations(conn: &mut Conn) -> QueryResult<HashMap<PersonId, usize>> {
+    let pairs: Vec<(PersonId, TournamentId)> = team_persons::table
+        .select((team_persons::person_id, team_persons::tournament_id))
+        .distinct()
+        .load(conn)?;
+    let mut count: HashMap<PersonId, usize> = HashMap::new();
+    for (person, _) in pairs {
+        *count.entry(person).or_default() += 1;
+    }
+    Ok(count)
+}
+
+/// The team seats a person played: (tournament, team, seat), oldest tournament first.
+pub fn seats_of(
+    conn: &mut Conn,
+    person: PersonId,
+) -> QueryResult<Vec<(TournamentId, TeamId, Nat)>> {
+    team_persons::table
+        .inner_join(tournaments::table.on(tournaments::id.eq(team_persons::tournament_id)))
+        .filter(team_persons::person_id.eq(person))
+        .select((
+            team_persons::tournament_id,
+            team_persons::team_id,
+            team_persons::seat,
+        ))
+        .order((tournaments::date, tournaments::id, team_persons::seat))
+        .load(conn)
+}
+
+/// Links every team seat of the tournament to its person (see [`link_teams`]).
+pub fn link_tournament(conn: &mut Conn, tournament: &TournamentRow) -> QueryResult<usize> {
+    // Read here, not through db::teams (which calls this module when a team goes).
+    let teams: Vec<TeamRow> = teams::table
+        .filter(teams::tournament_id.eq(tournament.id))
+        .select(TeamRow::as_select())
+        .order(teams::startnummer)
+        .load(conn)?;
+    link_teams(conn, tournament, &teams)
+}
+
+/// Links the seats of `teams` (of `tournament`) to their persons: a seat already linked to
+/// the same person stays; otherwise the person is found in the register (Name, Vorname,
+/// Ort) or added. Seats without a player lose their link. Returns how many were added.
+pub fn link_teams(
+    conn: &mut Conn,
+    tournament: &TournamentRow,
+    teams: &[TeamRow],
+) -> QueryResult<usize> {
+    let entrant = tournament.mode.entrant();
+    let ids: Vec<TeamId> = teams.iter().map(|t| t.id).collect();
+    let mut linked: HashMap<(TeamId, u32), PersonId> = HashMap::new();
+    for chunk in ids.chunks(super::audit::BATCH_ROWS) {
+        let rows: Vec<(TeamId, Nat, PersonId)> = team_persons::table
+            .filter(team_persons::team_id.eq_any(chunk))
+            .select((
+                team_persons::team_id,
+                team_persons::seat,
+                team_persons::person_id,
+            ))
+            .load(conn)?;
+        linked.extend(rows.into_iter().map(|(t, s, p)| ((t, s.get()), p)));
+    }
+    // The register by identity (Name, Vorname, Ort); of two alike the older.
+    let mut by_identity: HashMap<String, PersonId> = HashMap::new();
+    let mut identity_of: HashMap<PersonId, String> = HashMap::new();
+    for person in list(conn)? {
+        let identity = person.key().identity();
+        let id = by_identity.entry(identity.clone()).or_insert(person.id);
+        *id = (*id).min(person.id);
+        identity_of.insert(person.id, identity);
+    }
+    // The seats of each team as they should be; teams with a change are linked anew.
+    let mut relink: Vec<(TeamId, Vec<(u32, PersonKey)>)> = Vec::new();
+    for team in teams {
+        let wanted = persons_of_team(
+            entrant,
+            &team.player1,
+            &team.player2,
+            team.club.as_deref(),
+            team.place.as_deref(),
+        );
+        let unchanged = [1u32, 2].iter().all(|&seat| {
+            let current = linked.get(&(team.id, seat));
+            let key = wanted.iter().find(|(s, _)| *s == seat).map(|(_, k)| k);
+            match (current, key) {
+                (Some(p), Some(k)) => identity_of.get(p) == Some(&k.identity()),
+                (None, None) => true,
+                _ => false,
+            }
+        });
+        if !unchanged {
+            relink.push((team.id, wanted));
+        }
+    }
+    if relink.is_empty() {
+        return Ok(0);
+    }
+    // Persons not in the register yet, each once, in few statements.
+    let mut new: Vec<&PersonKey> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for (_, wanted) in &relink {
+        for (_, key) in wanted {
+            let identity = key.identity();
+            if !by_identity.contains_key(&identity) && seen.insert(identity) {
+                new.push(key);
+            }
+        }
+    }
+    let created = now();
+    for chunk in new.chunks(super::audit::BATCH_ROWS) {
+        let rows: Vec<_> = chunk
+            .iter()
+            .map(|key| {
+                (
+                    persons::name.eq(key.name.clone()),
+                    persons::vorname.eq(key.vorname.clone()),
+                    persons::verein.eq(key.verein.clone()),
+                    persons::ort.eq(key.ort.clone()),
+                    persons::created_at.eq(created),
+                )
+            })
+            .collect();
+        super::on_backend!(conn, |c| diesel::insert_into(persons::table)
+            .values(&rows)
+            .execute(c))?;
+    }
+    if !new.is_empty() {
+        for person in list(conn)? {
+            by_identity
+                .entry(person.key().identity())
+                .or_insert(person.id);
+        }
+    }
+    let teams_relinked: Vec<TeamId> = relink.iter().map(|(t, _)| *t).collect();
+    for chunk in teams_relinked.chunks(super::audit::BATCH_ROWS) {
+        diesel::delete(team_persons::table.filter(team_persons::team_id.eq_any(chunk)))
+            .execute(conn)?;
+    }
+    let mut links = Vec::new();
+    for (team, wanted) in &relink {
+        for (seat, key) in wanted {
+            let person = by_identity
+                .get(&key.identity())
+                .copied()
+                .ok_or_else(|| diesel::result::Error::NotFound)?;
+            links.push((
+                team_persons::team_id.eq(*team),
+                team_persons::seat.eq(Nat::of(*seat)?),
+                team_persons::person_id.eq(person),
+                team_persons::tournament_id.eq(tournament.id),
+            ));
+        }
+    }
+    for chunk in links.chunks(super::audit::BATCH_ROWS) {
+        super::on_backend!(conn, |c| diesel::insert_into(team_persons::table)
+            .values(chunk)
+            .execute(c))?;
+    }
+    Ok(new.len())
+}
+
+/// The tournaments with a team none of whose seats is linked yet: the teams of a database
+/// from before the register (or written by an older version).
+pub fn unlinked_tournaments(conn: &mut Conn) -> QueryResult<Vec<TournamentId>> {
+    let linked = team_persons::table.select(team_persons::team_id);
+    teams::table
+        .filter(teams::id.ne_all(linked))
+        .select(teams::tournament_id)
+        .distinct()
+        .load(conn)
+}
+
+/// A team deleted: its seats' links go with it (the persons stay in the register).
+pub fn forget_team(conn: &mut Conn, team: TeamId) -> QueryResult<()> {
+    diesel::delete(team_persons::table.filter(team_persons::team_id.eq(team))).execute(conn)?;
+    Ok(())
+}
+
+/// At start: the teams of tournaments from before the register (or written by an older
+/// version) get their persons — the migration of existing names. Idempotent.
+pub fn link_existing(conn: &mut Conn) -> QueryResult<usize> {
+    let pending = unlinked_tournaments(conn)?;
+    if pending.is_empty() {
+        return Ok(0);
+    }
+    super::write_tx(conn, super::Lock::Global, |conn| {
+        let mut added = 0;
+        let rows: Vec<TournamentRow> = tournaments::table
+            .filter(tournaments::id.eq_any(&pending))
+            .select(TournamentRow::as_select())
+            .load(conn)?;
+        for t in rows {
+            added += link_tournament(conn, &t)?;
+        }
+        Ok(added)
+    })
+}

@@ -1,0 +1,166 @@
+//! The person register (#79, first part): players of every tournament become persons (same
+//! Name, Vorname and Ort = one person), existing tournaments are linked at start without
+//! changing any export, the register is searched and a person's page lists the tournaments.
+
+use crate::helpers::*;
+use diesel::RunQueryDsl;
+use reqwest::StatusCode;
+
+async fn tournament_with(leitung: &Client, mode: &str, csv: &str) -> i32 {
+    let r = leitung
+        .post(
+            "/tournaments",
+            &[
+                ("name", &format!("Turnier {mode}")),
+                ("date", "2026-12-05"),
+                ("mode", mode),
+                ("passen", "2"),
+                ("spiele_per_passe", "2"),
+                ("pauschale", "150"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    let id: i32 = location(&r).rsplit('/').next().unwrap().parse().unwrap();
+    import_teams(leitung, id, csv.as_bytes().to_vec()).await;
+    id
+}
+
+#[tokio::test]
+async fn players_across_tournaments_are_one_person_in_the_register() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let buero = app.account(&leitung, BUERO, "buero").await;
+    let first = tournament_with(
+        &leitung,
+        "partnerschieber",
+        "nr;spieler1;spieler2;verein;ort\n1;Anna Müller;Urs Bär;JC Uster;Uster\n2;Käthi Frei;Hans Peter Meier;;Zug\n",
+    )
+    .await;
+    let second = tournament_with(
+        &leitung,
+        "partnerschieber",
+        "nr;spieler1;spieler2;verein;ort\n1;anna  müller;Käthi Frei;Jassfreunde;Uster\n2;Anna Müller;Beat Egli;;Zürich\n",
+    )
+    .await;
+    let third = tournament_with(
+        &leitung,
+        "einzelschieber",
+        "nr;name;vorname;ort\n1;Müller;Anna;Uster\n2;Bär;Urs;Uster\n3;Egli;Beat;Zürich\n4;Frei;Käthi;Zug\n",
+    )
+    .await;
+
+    // Anna Müller of Uster: three tournaments (the one of Zürich is another person).
+    let html = leitung.html("/personen?q=anna+uster").await;
+    let found = select_attr(&html, "#persons tbody tr", "data-person");
+    assert_eq!(
+        found.len(),
+        1,
+        "{:?}",
+        select_all(&html, "#persons tbody tr")
+    );
+    assert_eq!(
+        select_all(&html, "#persons tbody td:last-child"),
+        ["3"],
+        "three tournaments"
+    );
+    let page = leitung.html(&format!("/personen/{}", found[0])).await;
+    assert_eq!(text(&page, "#person-name"), "Anna Müller");
+    assert_eq!(text(&page, "#participations"), "3 Turniere");
+    let tournaments: Vec<String> = select_attr(&page, "#played tbody tr", "data-tournament");
+    assert_eq!(
+        tournaments,
+        [first.to_string(), second.to_string(), third.to_string()]
+    );
+    // "Hans Peter Meier": Vorname "Hans Peter", Name "Meier".
+    let html = leitung.html("/personen?q=meier").await;
+    assert_eq!(
+        select_all(&html, "#persons tbody td:nth-child(2)"),
+        ["Hans Peter"]
+    );
+    // Käthi Frei: of Zug in the first, of Uster in the second (the team's Ort): two persons.
+    let html = leitung.html("/personen?q=frei").await;
+    assert_eq!(select_all(&html, "#persons tbody tr").len(), 2);
+
+    // The register is the Leitung's.
+    assert_eq!(buero.get("/personen").await.status(), StatusCode::FORBIDDEN);
+    assert_eq!(
+        app.client().get("/personen").await.status(),
+        StatusCode::SEE_OTHER
+    );
+
+    // A renamed player moves to another person; a deleted team leaves the register as it was.
+    let d = app.data(first);
+    let team = d.teams.iter().find(|t| t.startnummer.get() == 2).unwrap();
+    leitung
+        .post_ok(
+            &format!("/tournaments/{first}/teams/{}/edit", team.id),
+            &[
+                ("startnummer", "2"),
+                ("player1", "Käthi Frei"),
+                ("player2", "Hans Peter Meierhans"),
+                ("place", "Zug"),
+            ],
+        )
+        .await;
+    let html = leitung.html("/personen?q=meierhans").await;
+    assert_eq!(select_all(&html, "#persons tbody td:last-child"), ["1"]);
+    let html = leitung.html("/personen?q=hans+peter").await;
+    assert_eq!(
+        select_all(&html, "#persons tbody td:last-child"),
+        ["0", "1"],
+        "Meier keeps his row, with no tournament now"
+    );
+    let r = leitung
+        .post(
+            &format!("/tournaments/{first}/teams/{}/delete", team.id),
+            &[],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+}
+
+/// Tournaments from before the register: their players are linked when the server starts,
+/// and their exports do not change.
+#[tokio::test]
+async fn existing_tournaments_get_their_persons_without_changing_an_export() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = drawn_field(&leitung, "2", "2", "150", 4).await;
+    enter(&leitung, id, 1, 1, 200).await;
+    let (_, _, before) = bytes(&leitung, &format!("/tournaments/{id}/export.json")).await;
+    let (_, _, ranking_before) = bytes(&leitung, &format!("/tournaments/{id}/ranking.csv")).await;
+    // As a database of the version before: no person, no link.
+    {
+        let mut conn = app.pool.get().unwrap();
+        diesel::sql_query("DELETE FROM team_persons")
+            .execute(&mut *conn)
+            .unwrap();
+        diesel::sql_query("DELETE FROM persons")
+            .execute(&mut *conn)
+            .unwrap();
+    }
+    let html = leitung.html("/personen").await;
+    assert!(select_all(&html, "#persons tbody tr").is_empty());
+    let added = {
+        let mut conn = app.pool.get().unwrap();
+        jassturnier::db::persons::link_existing(&mut conn).unwrap()
+    };
+    assert_eq!(added, 8, "two players of four teams");
+    let again = {
+        let mut conn = app.pool.get().unwrap();
+        jassturnier::db::persons::link_existing(&mut conn).unwrap()
+    };
+    assert_eq!(again, 0, "linking twice adds nobody");
+    let html = leitung.html("/personen").await;
+    assert_eq!(select_all(&html, "#persons tbody tr").len(), 8);
+    let (_, _, after) = bytes(&leitung, &format!("/tournaments/{id}/export.json")).await;
+    let (_, _, ranking_after) = bytes(&leitung, &format!("/tournaments/{id}/ranking.csv")).await;
+    let strip_audit = |doc: &[u8]| {
+        let mut v: serde_json::Value = serde_json::from_slice(doc).unwrap();
+        v.as_object_mut().unwrap().remove("audit");
+        v
+    };
+    assert_eq!(strip_audit(&after), strip_audit(&before));
+    assert_eq!(ranking_after, ranking_before);
+}
