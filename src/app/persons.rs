@@ -1,9 +1,12 @@
 //! The club's register (Leitung): search, and a person's tournaments with rank and points.
 
 use super::{Refusal, guard};
+use crate::db::Lock;
 use crate::db::models::PersonRow;
-use crate::db::{Conn, persons};
+use crate::db::{Conn, persons, write_tx};
+use crate::domain::audit_event::{AuditEvent, PersonAction};
 use crate::domain::ids::{PersonId, TournamentId};
+use crate::domain::person::PersonInput;
 use crate::domain::person::matches_search;
 use crate::domain::role::{Actor, Permission};
 use crate::domain::standblatt::{RanglisteKind, rangliste};
@@ -83,4 +86,108 @@ pub fn history(
         });
     }
     Ok((person, played))
+}
+
+fn record(
+    conn: &mut Conn,
+    actor: &Actor,
+    action: PersonAction,
+    entity: PersonId,
+    before: &serde_json::Value,
+    after: &serde_json::Value,
+) -> Result<(), Refusal> {
+    crate::db::audit::record(
+        conn,
+        Some(actor),
+        crate::db::audit::Entry {
+            tournament: None,
+            event: AuditEvent::Person(action),
+            entity_id: Some(entity.0),
+        },
+        Some(before),
+        Some(after),
+    )?;
+    Ok(())
+}
+
+/// The Protokoll's view of a person: who, not how to reach them.
+fn shown(p: &PersonRow) -> serde_json::Value {
+    serde_json::json!({"id": p.id.0, "name": p.name, "vorname": p.vorname, "verein": p.verein, "ort": p.ort, "jahrgang": p.jahrgang})
+}
+
+fn person(conn: &mut Conn, id: PersonId) -> Result<PersonRow, Refusal> {
+    persons::find(conn, id)?
+        .ok_or_else(|| Refusal::NotFound("Diese Person gibt es im Register nicht.".into()))
+}
+
+/// Changes a person's data (the teams keep the names as entered).
+pub fn update(
+    conn: &mut Conn,
+    actor: &Actor,
+    id: PersonId,
+    input: &PersonInput,
+) -> Result<(), Refusal> {
+    guard::require(actor, Permission::ManageTournament)?;
+    write_tx(conn, Lock::Global, |conn| {
+        let before = person(conn, id)?;
+        let after = persons::update(conn, id, input)?;
+        record(
+            conn,
+            actor,
+            PersonAction::Update,
+            id,
+            &shown(&before),
+            &shown(&after),
+        )
+    })
+}
+
+/// Merges `from` into `into`: every tournament of `from` becomes `into`'s; the Protokoll
+/// names both records.
+pub fn merge(
+    conn: &mut Conn,
+    actor: &Actor,
+    from: PersonId,
+    into: PersonId,
+) -> Result<(), Refusal> {
+    guard::require(actor, Permission::ManageTournament)?;
+    if from == into {
+        return Err(Refusal::invalid(
+            "Eine Person lässt sich nicht mit sich selbst zusammenführen.",
+        ));
+    }
+    write_tx(conn, Lock::Global, |conn| {
+        let source = person(conn, from)?;
+        let target = person(conn, into)?;
+        persons::merge(conn, from, into)?;
+        record(
+            conn,
+            actor,
+            PersonAction::Merge,
+            into,
+            &shown(&source),
+            &shown(&target),
+        )
+    })
+}
+
+/// Deletes a person on request: past Ranglisten keep the line as «gelöscht» with its rank
+/// and points, nothing else; the Protokoll keeps only the number of the record.
+pub fn erase(conn: &mut Conn, actor: &Actor, id: PersonId) -> Result<(), Refusal> {
+    guard::require(actor, Permission::ManageTournament)?;
+    write_tx(conn, Lock::Global, |conn| {
+        person(conn, id)?;
+        for tournament in persons::erase(conn, id)? {
+            crate::db::tournaments::bump_version(conn, tournament)?;
+        }
+        let gone = serde_json::json!({"id": id.0, "name": persons::ERASED});
+        record(
+            conn,
+            actor,
+            PersonAction::Delete,
+            id,
+            &gone,
+            &serde_json::Value::Null,
+        )
+    })
 }

@@ -223,3 +223,77 @@ pub fn link_existing(conn: &mut Conn) -> QueryResult<usize> {
         Ok(added)
     })
 }
+
+pub fn update(
+    conn: &mut Conn,
+    id: PersonId,
+    p: &crate::domain::person::PersonInput,
+) -> QueryResult<PersonRow> {
+    diesel::update(persons::table.find(id))
+        .set((
+            persons::name.eq(&p.name),
+            persons::vorname.eq(&p.vorname),
+            persons::verein.eq(&p.verein),
+            persons::ort.eq(&p.ort),
+            persons::jahrgang.eq(p.jahrgang.map(Nat::of).transpose()?),
+            persons::email.eq(&p.email),
+            persons::phone.eq(&p.phone),
+        ))
+        .returning(persons::all_columns)
+        .get_result(conn)
+}
+
+/// Every seat of `from` goes to `into`; `from` is removed. How many seats moved.
+pub fn merge(conn: &mut Conn, from: PersonId, into: PersonId) -> QueryResult<usize> {
+    let moved = diesel::update(team_persons::table.filter(team_persons::person_id.eq(from)))
+        .set(team_persons::person_id.eq(into))
+        .execute(conn)?;
+    diesel::delete(persons::table.find(from)).execute(conn)?;
+    Ok(moved)
+}
+
+/// Deletion on request: every team seat of the person reads «gelöscht» (its rank and points
+/// stay), a player's own Verein and Ort go, the links and the person go. The tournaments
+/// touched, for their versions.
+pub fn erase(conn: &mut Conn, id: PersonId) -> QueryResult<Vec<TournamentId>> {
+    let seats = seats_of(conn, id)?;
+    let mut touched = Vec::new();
+    for (tournament, team, seat) in &seats {
+        let mode: crate::domain::mode::Mode = tournaments::table
+            .find(tournament)
+            .select(tournaments::mode)
+            .first(conn)?;
+        let target = teams::table.find(team);
+        match (mode.entrant(), seat.get()) {
+            (crate::domain::mode::Entrant::Player, _) => {
+                diesel::update(target)
+                    .set((
+                        teams::player1.eq(ERASED),
+                        teams::player2.eq(""),
+                        teams::club.eq(None::<String>),
+                        teams::place.eq(None::<String>),
+                    ))
+                    .execute(conn)?;
+            }
+            (_, 1) => {
+                diesel::update(target)
+                    .set(teams::player1.eq(ERASED))
+                    .execute(conn)?;
+            }
+            _ => {
+                diesel::update(target)
+                    .set(teams::player2.eq(ERASED))
+                    .execute(conn)?;
+            }
+        }
+        if !touched.contains(tournament) {
+            touched.push(*tournament);
+        }
+    }
+    diesel::delete(team_persons::table.filter(team_persons::person_id.eq(id))).execute(conn)?;
+    diesel::delete(persons::table.find(id)).execute(conn)?;
+    Ok(touched)
+}
+
+/// What a deleted person's seat reads in every Rangliste.
+pub const ERASED: &str = "gelöscht";

@@ -161,6 +161,15 @@ actions!(
 );
 
 actions!(
+    /// A person of the register.
+    PersonAction {
+        Update = "update",
+        Merge = "merge",
+        Delete = "delete",
+    }
+);
+
+actions!(
     /// An account.
     UserAction {
         Create = "create",
@@ -187,6 +196,7 @@ pub enum AuditEvent {
     TableEntry(SwitchAction),
     Single(SingleAction),
     User(UserAction),
+    Person(PersonAction),
 }
 
 /// The clock's actions as stored (they are the clock's own texts).
@@ -222,6 +232,7 @@ impl AuditEvent {
             AuditEvent::TableEntry(_) => "table_entry",
             AuditEvent::Single(_) => "single",
             AuditEvent::User(_) => "user",
+            AuditEvent::Person(_) => "person",
         }
     }
 
@@ -241,6 +252,7 @@ impl AuditEvent {
             AuditEvent::TableEntry(a) => a.as_str(),
             AuditEvent::Single(a) => a.as_str(),
             AuditEvent::User(a) => a.as_str(),
+            AuditEvent::Person(a) => a.as_str(),
         }
     }
 
@@ -260,6 +272,7 @@ impl AuditEvent {
             "table_entry" => AuditEvent::TableEntry(SwitchAction::parse(action)?),
             "single" => AuditEvent::Single(SingleAction::parse(action)?),
             "user" => AuditEvent::User(UserAction::parse(action)?),
+            "person" => AuditEvent::Person(PersonAction::parse(action)?),
             _ => return None,
         })
     }
@@ -296,6 +309,7 @@ impl AuditEvent {
         all.extend(SwitchAction::ALL.iter().map(|&a| AuditEvent::TableEntry(a)));
         all.extend(SingleAction::ALL.iter().map(|&a| AuditEvent::Single(a)));
         all.extend(UserAction::ALL.iter().map(|&a| AuditEvent::User(a)));
+        all.extend(PersonAction::ALL.iter().map(|&a| AuditEvent::Person(a)));
         all
     }
 }

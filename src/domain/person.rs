@@ -155,3 +155,113 @@ mod tests {
         assert!(!matches_search(&anna, "anna zug"));
     }
 }
+
+/// The person form of the register (Leitung).
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+pub struct PersonForm {
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub vorname: String,
+    #[serde(default)]
+    pub verein: String,
+    #[serde(default)]
+    pub ort: String,
+    #[serde(default)]
+    pub jahrgang: String,
+    #[serde(default)]
+    pub email: String,
+    #[serde(default)]
+    pub phone: String,
+}
+
+/// A person as the form gives it, checked.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct PersonInput {
+    pub name: String,
+    pub vorname: String,
+    pub verein: Option<String>,
+    pub ort: Option<String>,
+    pub jahrgang: Option<u32>,
+    pub email: Option<String>,
+    pub phone: Option<String>,
+}
+
+impl PersonForm {
+    /// `this_year` bounds the Jahrgang.
+    pub fn parse(&self, this_year: u32) -> Result<PersonInput, super::form::FieldErrors> {
+        use super::form::{FieldErrors, parse_number, parse_required_text, parse_text};
+        let mut errors = FieldErrors::new();
+        let name = parse_required_text(&mut errors, "name", "Name", &self.name, 100);
+        let vorname = parse_text(&mut errors, "vorname", "Vorname", &self.vorname, 100);
+        let verein = parse_text(&mut errors, "verein", "Verein", &self.verein, 100);
+        let ort = parse_text(&mut errors, "ort", "Ort", &self.ort, 100);
+        let jahrgang = match self.jahrgang.trim().is_empty() {
+            true => None,
+            false => parse_number(
+                &mut errors,
+                "jahrgang",
+                "Jahrgang",
+                &self.jahrgang,
+                1900,
+                this_year,
+            ),
+        };
+        let email = parse_text(&mut errors, "email", "E-Mail", &self.email, 200);
+        if email.as_deref().is_some_and(|e| {
+            let (user, host) = e.split_once('@').unwrap_or_default();
+            user.is_empty() || !host.contains('.') || e.contains(char::is_whitespace)
+        }) {
+            errors.add("email", "E-Mail: bitte als name@beispiel.ch eingeben.");
+        }
+        let phone = parse_text(&mut errors, "phone", "Telefon", &self.phone, 40);
+        if phone.as_deref().is_some_and(|p| {
+            !p.chars()
+                .all(|c| c.is_ascii_digit() || " +()/-".contains(c))
+        }) {
+            errors.add("phone", "Telefon: nur Ziffern, Leerzeichen und + ( ) / -.");
+        }
+        match name {
+            Some(name) if errors.is_empty() => Ok(PersonInput {
+                name,
+                vorname: vorname.unwrap_or_default(),
+                verein,
+                ort,
+                jahrgang,
+                email,
+                phone,
+            }),
+            _ => Err(errors),
+        }
+    }
+}
+
+#[cfg(test)]
+mod form_tests {
+    use super::*;
+
+    #[test]
+    fn the_form_gives_a_person_or_messages_at_the_fields() {
+        let form = PersonForm {
+            name: " Müller ".into(),
+            vorname: "Anna".into(),
+            jahrgang: "1950".into(),
+            email: "anna@jassclub.ch".into(),
+            phone: "+41 44 123 45 67".into(),
+            ..Default::default()
+        };
+        let p = form.parse(2026).unwrap();
+        assert_eq!((p.name.as_str(), p.jahrgang), ("Müller", Some(1950)));
+        let bad = PersonForm {
+            name: String::new(),
+            jahrgang: "2030".into(),
+            email: "anna".into(),
+            phone: "abc".into(),
+            ..Default::default()
+        };
+        let e = bad.parse(2026).unwrap_err();
+        for field in ["name", "jahrgang", "email", "phone"] {
+            assert!(e.get(field).is_some(), "{field}");
+        }
+    }
+}

@@ -1,14 +1,17 @@
 //! The club's register (Leitung): search over every person, and a person's tournaments.
 
-use super::auth::{Permitted, gate};
+use super::auth::{Permitted, Secured, flash_redirect, gate};
 use super::ctx::Ctx;
-use super::render::page;
+use super::render::{page, page_with};
 use super::state::{AppState, db};
 use crate::app::persons::Played;
 use crate::db::models::PersonRow;
+use crate::domain::form::FieldErrors;
 use crate::domain::format;
 use crate::domain::ids::PersonId;
+use crate::domain::person::PersonForm;
 use crate::web::error::AppError;
+use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
@@ -60,6 +63,20 @@ struct PersonPage {
     ctx: Ctx,
     person: PersonRow,
     played: Vec<PlayedView>,
+    form: PersonForm,
+    errors: FieldErrors,
+}
+
+fn form_of(p: &PersonRow) -> PersonForm {
+    PersonForm {
+        name: p.name.clone(),
+        vorname: p.vorname.clone(),
+        verein: p.verein.clone().unwrap_or_default(),
+        ort: p.ort.clone().unwrap_or_default(),
+        jahrgang: p.jahrgang.map(|j| j.to_string()).unwrap_or_default(),
+        email: p.email.clone().unwrap_or_default(),
+        phone: p.phone.clone().unwrap_or_default(),
+    }
 }
 
 async fn show(
@@ -67,9 +84,28 @@ async fn show(
     user: Permitted<gate::ManageTournament>,
     path: web::Path<PersonId>,
 ) -> Result<HttpResponse, AppError> {
+    let ctx = user.session.ctx();
     let actor = user.session.actor().clone();
-    let id = path.into_inner();
-    let (person, played) = db(&state, move |conn| {
+    person_page(
+        &state,
+        ctx,
+        actor,
+        path.into_inner(),
+        None,
+        FieldErrors::new(),
+    )
+    .await
+}
+
+async fn person_page(
+    state: &web::Data<AppState>,
+    ctx: Ctx,
+    actor: crate::domain::role::Actor,
+    id: PersonId,
+    form: Option<PersonForm>,
+    errors: FieldErrors,
+) -> Result<HttpResponse, AppError> {
+    let (person, played) = db(state, move |conn| {
         Ok(crate::app::persons::history(conn, &actor, id)?)
     })
     .await?;
@@ -86,14 +122,98 @@ async fn show(
             played: p,
         })
         .collect();
-    page(&PersonPage {
-        ctx: user.session.ctx(),
-        person,
-        played,
+    let status = match errors.is_empty() {
+        true => StatusCode::OK,
+        false => StatusCode::UNPROCESSABLE_ENTITY,
+    };
+    page_with(
+        &PersonPage {
+            ctx,
+            form: form.unwrap_or_else(|| form_of(&person)),
+            errors,
+            person,
+            played,
+        },
+        status,
+    )
+}
+
+async fn update(
+    state: web::Data<AppState>,
+    path: web::Path<PersonId>,
+    post: Secured<PersonForm, gate::ManageTournament>,
+) -> Result<HttpResponse, AppError> {
+    let id = path.into_inner();
+    let actor = post.session.actor().clone();
+    let this_year =
+        u32::try_from(chrono::Datelike::year(&crate::app::read::now().date())).unwrap_or(u32::MAX);
+    match post.form.parse(this_year) {
+        Ok(input) => {
+            db(&state, move |conn| {
+                Ok(crate::app::persons::update(conn, &actor, id, &input)?)
+            })
+            .await?;
+            flash_redirect(&format!("/personen/{id}"), "Person gespeichert.".into())
+        }
+        Err(errors) => {
+            let ctx = post.session.ctx();
+            person_page(&state, ctx, actor, id, Some(post.form), errors).await
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct MergeForm {
+    #[serde(default)]
+    into: String,
+}
+
+async fn merge(
+    state: web::Data<AppState>,
+    path: web::Path<PersonId>,
+    post: Secured<MergeForm, gate::ManageTournament>,
+) -> Result<HttpResponse, AppError> {
+    let from = path.into_inner();
+    let into = post
+        .form
+        .into
+        .trim()
+        .trim_start_matches('#')
+        .parse::<i32>()
+        .map(PersonId)
+        .map_err(|_| AppError::BadRequest("Bitte die Nummer der anderen Person angeben.".into()))?;
+    let actor = post.session.actor().clone();
+    db(&state, move |conn| {
+        Ok(crate::app::persons::merge(conn, &actor, from, into)?)
     })
+    .await?;
+    flash_redirect(
+        &format!("/personen/{into}"),
+        format!("Person #{from} mit dieser zusammengeführt."),
+    )
+}
+
+async fn erase(
+    state: web::Data<AppState>,
+    path: web::Path<PersonId>,
+    post: Secured<std::collections::HashMap<String, String>, gate::ManageTournament>,
+) -> Result<HttpResponse, AppError> {
+    let id = path.into_inner();
+    let actor = post.session.actor().clone();
+    db(&state, move |conn| {
+        Ok(crate::app::persons::erase(conn, &actor, id)?)
+    })
+    .await?;
+    flash_redirect(
+        "/personen",
+        "Person gelöscht; ihre Ranglisten-Zeilen lauten «gelöscht».".into(),
+    )
 }
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/personen", web::get().to(list))
-        .route("/personen/{id}", web::get().to(show));
+        .route("/personen/{id}", web::get().to(show))
+        .route("/personen/{id}", web::post().to(update))
+        .route("/personen/{id}/zusammenfuehren", web::post().to(merge))
+        .route("/personen/{id}/loeschen", web::post().to(erase));
 }

@@ -78,6 +78,9 @@ fn expected(route: &str) -> Option<(Body, &'static str)> {
         "/tournaments/{id}/tisch" | "/tournaments/{id}/tisch/codes/{team}" => (Form, "l"),
         "/tournaments/{id}/preise" | "/tournaments/{id}/absenden" => (Form, "l"),
         "/tournaments/{id}/kategorien" => (Form, "l"),
+        "/personen/{id}" | "/personen/{id}/zusammenfuehren" | "/personen/{id}/loeschen" => {
+            (Form, "l")
+        }
         "/tournaments/{id}/kategorien/mitglieder" => (Form, "lb"),
         "/tournaments/{id}/passen/{passe}/tables/{table}/entscheiden" => (Form, "lbk"),
         "/tournaments/{id}/team/{startnummer}/tisch/code" => (Public, "lbk"),

@@ -164,3 +164,101 @@ async fn existing_tournaments_get_their_persons_without_changing_an_export() {
     assert_eq!(strip_audit(&after), strip_audit(&before));
     assert_eq!(ranking_after, ranking_before);
 }
+
+/// The Leitung corrects a person, merges a double and deletes a person on request.
+#[tokio::test]
+async fn a_person_is_corrected_merged_and_deleted_on_request() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = drawn_field(&leitung, "2", "2", "150", 4).await;
+    let other = tournament_with(
+        &leitung,
+        "partnerschieber",
+        "nr;spieler1;spieler2;ort\n1;Anna1 Meier;Urs9 Keller;Zug\n2;Beat Egli;Ida Frei;Zug\n",
+    )
+    .await;
+    let find = |html: &scraper::Html| select_attr(html, "#persons tbody tr", "data-person");
+    let anna = find(&leitung.html("/personen?q=anna1").await);
+    assert_eq!(anna.len(), 2, "Anna1 (no Ort) and Anna1 Meier of Zug");
+    let page = format!("/personen/{}", anna[0]);
+
+    // Bad fields: messages at the fields, nothing written.
+    let before = app.dump();
+    let r = leitung
+        .post(
+            &page,
+            &[("name", ""), ("jahrgang", "1850"), ("email", "anna")],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let html = scraper::Html::parse_document(&r.text().await.unwrap());
+    assert!(text(&html, "#name-error").contains("Name"));
+    assert!(text(&html, "#jahrgang-error").contains("zwischen 1'900"));
+    assert!(text(&html, "#email-error").contains("name@beispiel.ch"));
+    assert_eq!(app.dump(), before);
+    let html = leitung
+        .post_ok(
+            &page,
+            &[
+                ("name", "Meier"),
+                ("vorname", "Anna1"),
+                ("jahrgang", "1948"),
+                ("email", "anna@jassclub.ch"),
+            ],
+        )
+        .await;
+    assert_eq!(text(&html, ".flash"), "Person gespeichert.");
+    assert!(text(&html, "#contact").contains("anna@jassclub.ch"));
+    // E-mail stays in the office: not on a public page or export.
+    let (_, _, json) = bytes(&app.client(), &format!("/tournaments/{id}/ranking.json")).await;
+    assert!(!String::from_utf8_lossy(&json).contains("jassclub.ch"));
+
+    // Merge the double: Anna1 of Zug into the corrected one.
+    let html = leitung
+        .post_ok(
+            &format!("/personen/{}/zusammenfuehren", anna[1]),
+            &[("into", &anna[0])],
+        )
+        .await;
+    assert_eq!(text(&html, "#participations"), "2 Turniere");
+    assert_eq!(
+        find(&leitung.html("/personen?q=anna1").await),
+        [anna[0].clone()]
+    );
+    let protokoll = leitung.html("/audit").await;
+    let merged = select_all(&protokoll, "body").join(" ").contains(&format!(
+        "Person Anna1 Meier (#{}) mit Anna1 Meier (#{}) zusammengeführt",
+        anna[1], anna[0]
+    ));
+    assert!(merged, "the Protokoll names both records");
+
+    // Deleted on request: the Rangliste keeps the line as «gelöscht» with rank and points.
+    let ranking = leitung.html(&format!("/tournaments/{other}/ranking")).await;
+    let totals_before = select_all(&ranking, "#section-1 tbody td:nth-child(8)");
+    let urs = find(&leitung.html("/personen?q=urs9").await);
+    assert_eq!(urs.len(), 1);
+    let r = leitung
+        .post(&format!("/personen/{}/loeschen", urs[0]), &[])
+        .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    assert!(find(&leitung.html("/personen?q=urs9").await).is_empty());
+    let ranking = leitung.html(&format!("/tournaments/{other}/ranking")).await;
+    let players = select_all(&ranking, "#section-1 tbody td:nth-child(2)");
+    assert!(
+        players
+            .iter()
+            .any(|p| p.ends_with("Anna1 Meier / gelöscht")),
+        "{players:?}"
+    );
+    assert!(!ranking.html().contains("Urs9"));
+    assert_eq!(
+        select_all(&ranking, "#section-1 tbody td:nth-child(8)"),
+        totals_before
+    );
+    let protokoll = leitung.html("/audit").await;
+    assert!(
+        select_all(&protokoll, "body")
+            .join(" ")
+            .contains(&format!("Person #{} auf Wunsch gelöscht", urs[0]))
+    );
+}

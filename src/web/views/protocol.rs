@@ -3,8 +3,9 @@
 
 use crate::db::models::AuditRow;
 use crate::domain::audit_event::{
-    AuditEvent, CodeAction, DrawAction, PendingAction, ReportAction, ResultAction, SingleAction,
-    StandblattAction, SwitchAction, TafelAction, TeamAction, TournamentAction, UserAction,
+    AuditEvent, CodeAction, DrawAction, PendingAction, PersonAction, ReportAction, ResultAction,
+    SingleAction, StandblattAction, SwitchAction, TafelAction, TeamAction, TournamentAction,
+    UserAction,
 };
 use crate::domain::format;
 use crate::domain::ids::TeamId;
@@ -377,6 +378,28 @@ pub fn describe(e: &AuditRow, names: &Names<'_>) -> ProtocolLine {
                 UserAction::Create => format!("Benutzer {name} angelegt von {by}"),
                 UserAction::Update => format!("Benutzer {name} geändert von {by}"),
                 UserAction::Password => format!("Passwort von {name} geändert von {by}"),
+            }
+        }
+        Some(AuditEvent::Person(action)) => {
+            let who = |v: &Value| {
+                format!(
+                    "{} {} (#{})",
+                    text(v, "vorname").unwrap_or_default(),
+                    text(v, "name").unwrap_or_default(),
+                    int(v, "id").unwrap_or_default()
+                )
+            };
+            match action {
+                PersonAction::Update => format!("Person {} geändert von {by}", who(any)),
+                PersonAction::Merge => format!(
+                    "Person {} mit {} zusammengeführt von {by}",
+                    who(&before),
+                    who(&after)
+                ),
+                PersonAction::Delete => format!(
+                    "Person #{} auf Wunsch gelöscht von {by}",
+                    int(&before, "id").unwrap_or_default()
+                ),
             }
         }
         Some(AuditEvent::Single(action)) => {
