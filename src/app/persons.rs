@@ -191,3 +191,35 @@ pub fn erase(conn: &mut Conn, actor: &Actor, id: PersonId) -> Result<(), Refusal
         )
     })
 }
+
+/// Suggestions while the Büro types a player (registration): at most `limit` persons of
+/// the register whose Name, Vorname, Verein or Ort hold every typed word; those whose Name
+/// or Vorname begins with the first word first.
+pub fn suggest(
+    conn: &mut Conn,
+    actor: &Actor,
+    query: &str,
+    limit: usize,
+) -> Result<Vec<PersonRow>, Refusal> {
+    guard::require(actor, Permission::ManageTeams)?;
+    let query = query.trim();
+    if query.chars().count() < 2 {
+        return Ok(Vec::new());
+    }
+    let first = query
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_lowercase();
+    let mut found: Vec<PersonRow> = persons::list(conn)?
+        .into_iter()
+        .filter(|p| matches_search(&p.key(), query))
+        .collect();
+    found.sort_by_key(|p| {
+        let starts = p.name.to_lowercase().starts_with(&first)
+            || p.vorname.to_lowercase().starts_with(&first);
+        !starts
+    });
+    found.truncate(limit);
+    Ok(found)
+}

@@ -79,7 +79,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 }
 
 /// Stylesheets and scripts are part of the binary, so it runs from any directory.
-const ASSETS: [(&str, &str, &str); 9] = [
+const ASSETS: [(&str, &str, &str); 10] = [
     (
         "style.css",
         "text/css; charset=utf-8",
@@ -124,6 +124,11 @@ const ASSETS: [(&str, &str, &str); 9] = [
         "absenden.js",
         "text/javascript; charset=utf-8",
         include_str!("../../static/absenden.js"),
+    ),
+    (
+        "suggest.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../static/suggest.js"),
     ),
 ];
 

@@ -210,8 +210,62 @@ async fn erase(
     )
 }
 
+/// One suggestion for a player field, as the script fills it.
+#[derive(serde::Serialize)]
+struct Suggestion {
+    /// "Anna Müller · JC Uster · Uster".
+    label: String,
+    /// A team's player as one text ("Anna Müller").
+    text: String,
+    name: String,
+    vorname: String,
+    verein: String,
+    ort: String,
+}
+
+/// Persons of the register for the registration form (Büro), as JSON.
+async fn suggestions(
+    state: web::Data<AppState>,
+    user: Permitted<gate::ManageTeams>,
+    query: web::Query<SearchQuery>,
+) -> Result<HttpResponse, AppError> {
+    let actor = user.session.actor().clone();
+    let q = query.into_inner().q;
+    let found = db(&state, move |conn| {
+        Ok(crate::app::persons::suggest(conn, &actor, &q, 8)?)
+    })
+    .await?;
+    let list: Vec<Suggestion> = found
+        .into_iter()
+        .map(|p| {
+            let text = [p.vorname.as_str(), p.name.as_str()]
+                .iter()
+                .filter(|s| !s.is_empty())
+                .copied()
+                .collect::<Vec<_>>()
+                .join(" ");
+            let label = [Some(text.clone()), p.verein.clone(), p.ort.clone()]
+                .into_iter()
+                .flatten()
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join(" · ");
+            Suggestion {
+                label,
+                text,
+                name: p.name,
+                vorname: p.vorname,
+                verein: p.verein.unwrap_or_default(),
+                ort: p.ort.unwrap_or_default(),
+            }
+        })
+        .collect();
+    Ok(HttpResponse::Ok().json(list))
+}
+
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/personen", web::get().to(list))
+        .route("/personen/vorschlaege", web::get().to(suggestions))
         .route("/personen/{id}", web::get().to(show))
         .route("/personen/{id}", web::post().to(update))
         .route("/personen/{id}/zusammenfuehren", web::post().to(merge))

@@ -1117,3 +1117,68 @@ async fn the_absenden_goes_on_with_the_space_bar_and_the_hall_follows() {
     )
     .await;
 }
+
+/// Registration by keyboard: typing suggests persons of the register, ↓ and Enter take one
+/// (with Verein and Ort), and the new team's player is the same person as before.
+#[tokio::test]
+async fn registration_suggests_persons_of_the_register_by_keyboard() {
+    let Some(s) = open("suggestions", 1280, 900, false).await else {
+        return;
+    };
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let earlier = create_tournament(&leitung, "4", "12").await;
+    import_teams(
+        &leitung,
+        earlier,
+        "nr;spieler1;spieler2;verein;ort\n1;Anna Müller;Urs Bär;JC Uster;Uster\n"
+            .as_bytes()
+            .to_vec(),
+    )
+    .await;
+    let id = create_tournament(&leitung, "4", "12").await;
+    app.account(&leitung, BUERO, "buero").await;
+    s.login(&app, BUERO).await;
+    s.goto(&format!("{}/tournaments/{id}/teams", app.address))
+        .await;
+    s.js("document.getElementById('player1').focus(); return true")
+        .await;
+    s.keys("mül").await;
+    s.wait_for(
+        "var l = document.getElementById('player1-suggestions'); return !!l && !l.hidden && l.children.length === 1",
+        "one suggestion",
+    )
+    .await;
+    s.keys(&char::from(Key::Down).to_string()).await;
+    s.keys(&char::from(Key::Enter).to_string()).await;
+    let filled = s
+        .js("return [document.getElementById('player1').value, document.getElementById('club').value, document.getElementById('place').value, document.getElementById('player1-suggestions').hidden]")
+        .await;
+    s.ensure(
+        filled == serde_json::json!(["Anna Müller", "JC Uster", "Uster", true]),
+        format!("taken: {filled}"),
+    )
+    .await;
+    s.keys(&format!("\tBeat Neu{}", char::from(Key::Enter)))
+        .await;
+    s.wait_for(
+        "return !!document.querySelector('.flash')",
+        "the team saved",
+    )
+    .await;
+    let data = app.data(id);
+    s.ensure(
+        data.teams.len() == 1 && data.teams[0].player1 == "Anna Müller",
+        format!(
+            "saved: {:?}",
+            data.teams.iter().map(|t| &t.player1).collect::<Vec<_>>()
+        ),
+    )
+    .await;
+    let html = leitung.html("/personen?q=anna+müller").await;
+    s.ensure(
+        select_all(&html, "#persons tbody td:last-child") == ["2"],
+        "the same person, now in two tournaments",
+    )
+    .await;
+}

@@ -262,3 +262,35 @@ async fn a_person_is_corrected_merged_and_deleted_on_request() {
             .contains(&format!("Person #{} auf Wunsch gelöscht", urs[0]))
     );
 }
+
+/// The suggestions for the registration form: the Büro's, as JSON.
+#[tokio::test]
+async fn suggestions_are_the_bueros_and_need_two_letters() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let buero = app.account(&leitung, BUERO, "buero").await;
+    let kontrolle = app.account(&leitung, KONTROLLEUR, "kontrolleur").await;
+    tournament_with(
+        &leitung,
+        "partnerschieber",
+        "nr;spieler1;spieler2;verein;ort\n1;Anna Müller;Urs Bär;JC Uster;Uster\n2;Hans Müller;Beat Egli;;Zug\n",
+    )
+    .await;
+    let (status, _, body) = bytes(&buero, "/personen/vorschlaege?q=m%C3%BCl").await;
+    assert_eq!(status, StatusCode::OK);
+    let list: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    let texts: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts, ["Anna Müller", "Hans Müller"]);
+    assert_eq!(list[0]["label"], "Anna Müller · JC Uster · Uster");
+    let (_, _, body) = bytes(&buero, "/personen/vorschlaege?q=m").await;
+    assert_eq!(body, b"[]", "one letter suggests nothing");
+    assert_eq!(
+        kontrolle.get("/personen/vorschlaege?q=anna").await.status(),
+        StatusCode::FORBIDDEN
+    );
+}
