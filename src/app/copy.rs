@@ -52,6 +52,9 @@ pub fn restore(conn: &mut Conn, doc: &DatabaseDoc) -> Result<usize, Refusal> {
                 (signer, v.at)
             })
         };
+        for person in &doc.register {
+            transfer::insert_copied_person(conn, person)?;
+        }
         transfer::insert_audit(conn, None, &doc.audit, false)?;
         for t in &doc.tournaments {
             let modes = check_document(t).map_err(|problems| {

@@ -548,14 +548,24 @@ pub fn write_tournament(
             })?;
         team_ids.insert(team.startnummer, new_id);
     }
-    // The register follows: the imported players linked to persons (found or added).
-    crate::db::persons::link_tournament(conn, &row)?;
     let team = |nr: u32| {
         team_ids
             .get(&nr)
             .copied()
             .ok_or_else(|| Refusal::invalid(format!("Team {nr} fehlt in der Datei.")))
     };
+    // The register follows. A database copy links the seats as they were (its register is
+    // copied first, under the same numbers); an import finds or adds the persons.
+    if matches!(identity, Identity::Kept) {
+        for seat in &doc.persons {
+            let person = crate::domain::ids::PersonId(seat.person.id);
+            // A copy without its register (an older one): found by name below.
+            if crate::db::persons::find(conn, person)?.is_some() {
+                crate::db::persons::link(conn, id, team(seat.startnummer)?, seat.seat, person)?;
+            }
+        }
+    }
+    crate::db::persons::link_tournament(conn, &row)?;
     // Final visas held aside while another team is out come back when it returns.
     for t in &doc.teams {
         if let Some(s) = &t.suspended_final_visa {

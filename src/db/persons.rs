@@ -55,11 +55,14 @@ pub fn seats_of(
         .load(conn)
 }
 
-/// Links every team seat of the tournament to its person (see [`link_teams`]).
+/// Links the seats of the tournament's teams that have no link yet (see [`link_teams`]);
+/// linked teams stay as they are.
 pub fn link_tournament(conn: &mut Conn, tournament: &TournamentRow) -> QueryResult<usize> {
+    let linked = team_persons::table.select(team_persons::team_id);
     // Read here, not through db::teams (which calls this module when a team goes).
     let teams: Vec<TeamRow> = teams::table
         .filter(teams::tournament_id.eq(tournament.id))
+        .filter(teams::id.ne_all(linked))
         .select(TeamRow::as_select())
         .order(teams::startnummer)
         .load(conn)?;
@@ -90,12 +93,12 @@ pub fn link_teams(
     }
     // The register by identity (Name, Vorname, Ort); of two alike the older.
     let mut by_identity: HashMap<String, PersonId> = HashMap::new();
-    let mut identity_of: HashMap<PersonId, String> = HashMap::new();
+    let mut key_of: HashMap<PersonId, PersonKey> = HashMap::new();
     for person in list(conn)? {
-        let identity = person.key().identity();
-        let id = by_identity.entry(identity.clone()).or_insert(person.id);
+        let key = person.key();
+        let id = by_identity.entry(key.identity()).or_insert(person.id);
         *id = (*id).min(person.id);
-        identity_of.insert(person.id, identity);
+        key_of.insert(person.id, key);
     }
     // The seats of each team as they should be; teams with a change are linked anew.
     let mut relink: Vec<(TeamId, Vec<(u32, PersonKey)>)> = Vec::new();
@@ -111,7 +114,7 @@ pub fn link_teams(
             let current = linked.get(&(team.id, seat));
             let key = wanted.iter().find(|(s, _)| *s == seat).map(|(_, k)| k);
             match (current, key) {
-                (Some(p), Some(k)) => identity_of.get(p) == Some(&k.identity()),
+                (Some(p), Some(k)) => key_of.get(p).is_some_and(|linked| linked.same_name(k)),
                 (None, None) => true,
                 _ => false,
             }
@@ -297,3 +300,44 @@ pub fn erase(conn: &mut Conn, id: PersonId) -> QueryResult<Vec<TournamentId>> {
 
 /// What a deleted person's seat reads in every Rangliste.
 pub const ERASED: &str = "gelöscht";
+
+/// Every linked seat of a tournament: Startnummer, seat and the person, in order.
+pub fn seats_in(
+    conn: &mut Conn,
+    tournament: TournamentId,
+) -> QueryResult<Vec<(u32, u32, PersonRow)>> {
+    let rows: Vec<(Nat, Nat, PersonRow)> = team_persons::table
+        .inner_join(teams::table.on(teams::id.eq(team_persons::team_id)))
+        .inner_join(persons::table.on(persons::id.eq(team_persons::person_id)))
+        .filter(team_persons::tournament_id.eq(tournament))
+        .select((
+            teams::startnummer,
+            team_persons::seat,
+            PersonRow::as_select(),
+        ))
+        .order((teams::startnummer, team_persons::seat))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(nr, seat, p)| (nr.get(), seat.get(), p))
+        .collect())
+}
+
+/// A seat linked as a database copy says.
+pub fn link(
+    conn: &mut Conn,
+    tournament: TournamentId,
+    team: TeamId,
+    seat: u32,
+    person: PersonId,
+) -> QueryResult<()> {
+    diesel::insert_into(team_persons::table)
+        .values((
+            team_persons::team_id.eq(team),
+            team_persons::seat.eq(Nat::of(seat)?),
+            team_persons::person_id.eq(person),
+            team_persons::tournament_id.eq(tournament),
+        ))
+        .execute(conn)?;
+    Ok(())
+}

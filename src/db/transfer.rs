@@ -4,12 +4,12 @@
 //! PostgreSQL database and what `jassturnier copy` carries between the backends.
 
 use super::models::{AuditRow, Signer, TournamentRow, VisaMark};
-use super::schema::{audit_log, results, teams, tournaments};
+use super::schema::{audit_log, persons, results, teams, tournaments};
 use super::tournament_data::{IMPORTED, TournamentData};
 use super::{Conn, now};
 use crate::db::types::Nat;
 use crate::domain::draw::DrawMode;
-use crate::domain::ids::{ResultId, TeamId, TournamentId, UserId};
+use crate::domain::ids::{PersonId, ResultId, TeamId, TournamentId, UserId};
 use crate::domain::marathon::{Cards, Rules, Ruling, Side, Spiel, Trump};
 use crate::domain::mode::Mode;
 use crate::domain::prizes::PrizeList;
@@ -42,6 +42,39 @@ pub struct Export {
     /// The categories and their members by Startnummer (absent: none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub categories: Option<CategoriesJson>,
+    /// The register's persons of every team seat, embedded (no e-mail, no phone): the
+    /// export stays self-contained.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub persons: Vec<SeatPersonJson>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeatPersonJson {
+    pub startnummer: u32,
+    pub seat: u32,
+    pub person: PersonJson,
+}
+
+/// A person as a tournament export carries it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PersonJson {
+    /// The register's number where the export was made (a database copy keeps it).
+    pub id: i32,
+    pub name: String,
+    pub vorname: String,
+    pub verein: Option<String>,
+    pub ort: Option<String>,
+    pub jahrgang: Option<u32>,
+}
+
+/// A person as a database copy carries it: with the office's contact data.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RegisterPersonJson {
+    #[serde(flatten)]
+    pub person: PersonJson,
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    pub created_at: NaiveDateTime,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -334,6 +367,21 @@ pub fn export(conn: &mut Conn, id: TournamentId) -> QueryResult<Export> {
             .filter(|(_, names): &(u32, Vec<String>)| !names.is_empty())
             .collect(),
     });
+    doc.persons = super::persons::seats_in(conn, id)?
+        .into_iter()
+        .map(|(startnummer, seat, p)| SeatPersonJson {
+            startnummer,
+            seat,
+            person: PersonJson {
+                id: p.id.0,
+                name: p.name,
+                vorname: p.vorname,
+                verein: p.verein,
+                ort: p.ort,
+                jahrgang: p.jahrgang.map(Nat::get),
+            },
+        })
+        .collect();
     let prizes = super::prizes::load(conn, &data.tournament)?;
     doc.prizes = (!prizes.is_empty()).then_some(prizes);
     let opening = super::table_entry::opening(conn, id)?;
@@ -466,6 +514,7 @@ fn document(
         table_entry: None,
         prizes: None,
         categories: None,
+        persons: Vec::new(),
     }
 }
 
@@ -506,7 +555,7 @@ pub fn insert_tournament(
 /// the highest (SQLite takes the highest rowid by itself).
 pub fn continue_ids_after_copy(conn: &mut Conn) -> QueryResult<()> {
     if let Conn::Postgres(pg) = conn {
-        for table in ["tournaments", "audit_log"] {
+        for table in ["tournaments", "audit_log", "persons"] {
             diesel::sql_query(format!(
                 "SELECT setval(pg_get_serial_sequence('{table}', 'id'), \
                  COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"
@@ -619,6 +668,9 @@ pub struct DatabaseDoc {
     /// The Protokoll entries of no tournament (accounts, settings), in their order.
     #[serde(default)]
     pub audit: Vec<AuditJson>,
+    /// The whole register, with the office's contact data.
+    #[serde(default)]
+    pub register: Vec<RegisterPersonJson>,
 }
 
 /// An account with its password hash (a backup restores the logins; sessions are not kept:
@@ -660,11 +712,28 @@ pub fn dump_database(conn: &mut Conn) -> QueryResult<DatabaseDoc> {
             .select(AuditRow::as_select())
             .order(audit_log::id)
             .load(conn)?;
+        let register = super::persons::list(conn)?
+            .into_iter()
+            .map(|p| RegisterPersonJson {
+                person: PersonJson {
+                    id: p.id.0,
+                    name: p.name,
+                    vorname: p.vorname,
+                    verein: p.verein,
+                    ort: p.ort,
+                    jahrgang: p.jahrgang.map(Nat::get),
+                },
+                email: p.email,
+                phone: p.phone,
+                created_at: p.created_at,
+            })
+            .collect();
         Ok(DatabaseDoc {
             format: DATABASE_FORMAT.into(),
             accounts,
             tournaments: docs,
             audit: audit.into_iter().map(AuditJson::of).collect(),
+            register,
         })
     })
 }
@@ -710,4 +779,22 @@ impl TafelDraft {
     pub fn json(&self) -> Result<String, String> {
         serde_json::to_string(self).map_err(|e| e.to_string())
     }
+}
+
+/// A person of a database copy, under its number.
+pub fn insert_copied_person(conn: &mut Conn, p: &RegisterPersonJson) -> QueryResult<()> {
+    diesel::insert_into(persons::table)
+        .values((
+            persons::id.eq(PersonId(p.person.id)),
+            persons::name.eq(&p.person.name),
+            persons::vorname.eq(&p.person.vorname),
+            persons::verein.eq(&p.person.verein),
+            persons::ort.eq(&p.person.ort),
+            persons::jahrgang.eq(p.person.jahrgang.map(Nat::of).transpose()?),
+            persons::email.eq(&p.email),
+            persons::phone.eq(&p.phone),
+            persons::created_at.eq(p.created_at),
+        ))
+        .execute(conn)?;
+    Ok(())
 }

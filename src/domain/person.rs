@@ -25,6 +25,18 @@ impl PersonKey {
         self.identity() == other.identity()
     }
 
+    /// Whether the names (Name and Vorname) are alike, whatever the Ort: a seat linked to a
+    /// person stays linked while its player's name does not change (a merge or a corrected
+    /// Ort in the register is not undone by the next edit of the team).
+    pub fn same_name(&self, other: &PersonKey) -> bool {
+        let strip = |k: &PersonKey| PersonKey {
+            ort: None,
+            verein: None,
+            ..k.clone()
+        };
+        strip(self).identity() == strip(other).identity()
+    }
+
     /// What tells persons apart, as one text: Name, Vorname and Ort, case and spaces
     /// ignored.
     pub fn identity(&self) -> String {

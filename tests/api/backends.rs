@@ -512,8 +512,20 @@ async fn a_database_copied_to_postgresql_and_back_exports_the_same_tournament() 
             &[("action", "withdraw"), ("passe", "2"), ("reason", "krank")],
         )
         .await;
+    // The register travels with its contact data (office only) and numbers.
+    leitung
+        .post_ok(
+            "/personen/1",
+            &[
+                ("name", "Anna1"),
+                ("jahrgang", "1951"),
+                ("email", "anna@jassclub.ch"),
+            ],
+        )
+        .await;
     let (_, _, before) = bytes(&leitung, &format!("/tournaments/{id}/export.json")).await;
     let before: jassturnier::db::transfer::Export = serde_json::from_slice(&before).unwrap();
+    assert_eq!(before.persons.len(), 16);
 
     let postgres = test_database(dir.path());
     let back = dir.path().join("zurueck.sqlite3").display().to_string();
@@ -541,6 +553,9 @@ async fn a_database_copied_to_postgresql_and_back_exports_the_same_tournament() 
     let (_, _, after) = bytes(&leitung, &format!("/tournaments/{id}/export.json")).await;
     let after: jassturnier::db::transfer::Export = serde_json::from_slice(&after).unwrap();
     assert_eq!(after, before);
+    let person = leitung.html("/personen/1").await;
+    assert!(text(&person, "#contact").contains("anna@jassclub.ch"));
+    assert!(text(&person, "#person-facts").contains("Jahrgang 1951"));
     // Visas stay the Kontrolleur's own (not "importiert").
     let sheet = leitung
         .html(&format!(
