@@ -267,10 +267,12 @@ fn fill(conn: &mut db::Conn, size: Size) -> Result<String, Failure> {
             team,
         });
     }
-    app::teams::import(conn, &actor, id, &field, false).map_err(|e| match e {
-        TeamRefusal::StartnummerTaken(n) => format!("Startnummer {n} doppelt"),
-        TeamRefusal::Refused(e) => e.to_string(),
-    })?;
+    app::teams::import(conn, &actor, id, &field, false, &Default::default()).map_err(
+        |e| match e {
+            TeamRefusal::StartnummerTaken(n) => format!("Startnummer {n} doppelt"),
+            TeamRefusal::Refused(e) => e.to_string(),
+        },
+    )?;
     app::draw::draw(conn, &actor, id, DrawMode::Fest, 2026).map_err(err)?;
 
     // Team 17 of a full demo; the last team of a small one.

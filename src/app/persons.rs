@@ -6,11 +6,15 @@ use crate::db::models::PersonRow;
 use crate::db::{Conn, persons, write_tx};
 use crate::domain::audit_event::{AuditEvent, PersonAction};
 use crate::domain::ids::{PersonId, TournamentId};
+use crate::domain::mode::Entrant;
 use crate::domain::person::PersonInput;
-use crate::domain::person::matches_search;
+use crate::domain::person::{Match, PersonKey, match_person, matches_search, team_persons};
 use crate::domain::role::{Actor, Permission};
 use crate::domain::standblatt::{RanglisteKind, rangliste};
+use crate::domain::team_import::ImportedTeam;
 use chrono::NaiveDate;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 
 /// The register, or the persons matching a search; each with its number of tournaments.
 pub fn search(
@@ -222,4 +226,146 @@ pub fn suggest(
     });
     found.truncate(limit);
     Ok(found)
+}
+
+/// One player of an import file as the register meets it.
+pub struct SeatMatch {
+    pub line: usize,
+    pub startnummer: u32,
+    pub seat: u32,
+    /// The player as the file names him.
+    pub player: String,
+    /// The file names no Ort: a person is found by name alone.
+    pub by_name: bool,
+    pub found: Match<PersonId>,
+}
+
+/// An import file against the register: each player's match, the persons' labels, and a
+/// fingerprint of the matches.
+pub struct ImportMatches {
+    pub seats: Vec<SeatMatch>,
+    pub labels: HashMap<PersonId, String>,
+    pub fingerprint: String,
+}
+
+/// What the office chose for a player of an import whose person was not plain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeatChoice {
+    Person(PersonId),
+    New,
+}
+
+/// The register's view of an import file: per player new, matched or ambiguous, the
+/// persons' labels, and a fingerprint of it all (the confirm is refused when the register
+/// changed in between).
+pub fn import_matches(
+    conn: &mut Conn,
+    entrant: Entrant,
+    rows: &[ImportedTeam],
+) -> Result<ImportMatches, Refusal> {
+    let register: Vec<PersonRow> = persons::list(conn)?;
+    let keys: Vec<(PersonId, PersonKey)> = register.iter().map(|p| (p.id, p.key())).collect();
+    let mut matches = Vec::new();
+    for row in rows {
+        let t = &row.team;
+        for (seat, key) in team_persons(
+            entrant,
+            &t.player1,
+            &t.player2,
+            t.club.as_deref(),
+            t.place.as_deref(),
+        ) {
+            matches.push(SeatMatch {
+                line: row.line,
+                startnummer: row.startnummer,
+                seat,
+                player: format!("{} {}", key.vorname, key.name).trim().to_string(),
+                by_name: key.ort.is_none(),
+                found: match_person(&key, &keys),
+            });
+        }
+    }
+    let labels = register
+        .iter()
+        .map(|p| {
+            let parts: Vec<String> = [
+                Some(format!("{} {}", p.vorname, p.name).trim().to_string()),
+                p.verein.clone(),
+                p.ort.clone(),
+                p.jahrgang.map(|j| format!("Jg. {j}")),
+            ]
+            .into_iter()
+            .flatten()
+            .filter(|s| !s.is_empty())
+            .collect();
+            (p.id, format!("{} (#{})", parts.join(", "), p.id))
+        })
+        .collect();
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    for m in &matches {
+        (m.line, m.seat).hash(&mut hasher);
+        match &m.found {
+            Match::New => 0u8.hash(&mut hasher),
+            Match::Matched(p) => (1u8, p.0).hash(&mut hasher),
+            Match::Ambiguous(ps) => {
+                (2u8, ps.iter().map(|p| p.0).collect::<Vec<_>>()).hash(&mut hasher)
+            }
+        }
+    }
+    Ok(ImportMatches {
+        seats: matches,
+        labels,
+        fingerprint: format!("{:016x}", hasher.finish()),
+    })
+}
+
+/// After an import's teams are written and linked by name: the players matched by name
+/// alone (no Ort in the file) and the ambiguous ones get the person the preview showed or
+/// the office chose. Refused when the register changed since the preview.
+pub fn apply_import_choices(
+    conn: &mut Conn,
+    tournament: &crate::db::models::TournamentRow,
+    matches: &[SeatMatch],
+    choices: &HashMap<(usize, u32), SeatChoice>,
+    teams: &HashMap<u32, crate::domain::ids::TeamId>,
+) -> Result<(), Refusal> {
+    for m in matches {
+        let chosen = match (&m.found, choices.get(&(m.line, m.seat))) {
+            // Found with its Ort: linked by name and Ort already.
+            (Match::Matched(p), None) if m.by_name => SeatChoice::Person(*p),
+            (Match::Ambiguous(candidates), Some(SeatChoice::Person(p)))
+                if candidates.contains(p) =>
+            {
+                SeatChoice::Person(*p)
+            }
+            (Match::Ambiguous(_), Some(SeatChoice::New)) => SeatChoice::New,
+            (Match::Ambiguous(_), _) => {
+                return Err(Refusal::invalid(format!(
+                    "Zeile {}: bitte wählen, wer «{}» ist.",
+                    m.line, m.player
+                )));
+            }
+            _ => continue,
+        };
+        let Some(&team) = teams.get(&m.startnummer) else {
+            continue;
+        };
+        let person = match chosen {
+            SeatChoice::Person(p) => p,
+            SeatChoice::New => {
+                let (vorname, name) = crate::domain::person::split_name(&m.player);
+                persons::create(
+                    conn,
+                    &PersonKey {
+                        name,
+                        vorname,
+                        verein: None,
+                        ort: None,
+                    },
+                )?
+            }
+        };
+        persons::relink(conn, tournament.id, team, m.seat, person)?;
+    }
+    Ok(())
 }

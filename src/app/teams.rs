@@ -189,19 +189,41 @@ fn ensure_before_draw(t: &TournamentRow) -> Result<(), Refusal> {
     Ok(())
 }
 
+/// What the office confirmed of an import's preview: the register as it was shown (its
+/// fingerprint) and who the ambiguous players are.
+#[derive(Default)]
+pub struct Confirmed {
+    pub fingerprint: Option<String>,
+    pub choices: std::collections::HashMap<(usize, u32), super::persons::SeatChoice>,
+}
+
 /// Writes a whole import in one transaction; any clash rolls everything back. `replace`
-/// removes every team of the tournament first (only before the draw).
+/// removes every team of the tournament first (only before the draw). The players become
+/// persons of the register as the preview showed (`confirmed`); a register changed since
+/// the preview is refused.
 pub fn import(
     conn: &mut Conn,
     actor: &Actor,
     tournament: TournamentId,
     imported: &[ImportedTeam],
     replace: bool,
+    confirmed: &Confirmed,
 ) -> Result<usize, TeamRefusal> {
     guard::require(actor, Permission::ManageTeams)?;
     write_tx(conn, Lock::Tournament(tournament), |conn| {
         let t = guard::begin_write(conn, tournament)?;
         ensure_may_add(&t)?;
+        let matches = super::persons::import_matches(conn, t.mode.entrant(), imported)?;
+        if confirmed
+            .fingerprint
+            .as_ref()
+            .is_some_and(|f| *f != matches.fingerprint)
+        {
+            return Err(Refusal::Conflict(
+                "Das Register der Personen hat sich seit der Vorschau geändert: bitte die Datei nochmals hochladen und die Vorschau prüfen. Nichts wurde importiert.".into(),
+            )
+            .into());
+        }
         if replace {
             ensure_before_draw(&t)?;
             for before in teams::list(conn, tournament)? {
@@ -227,7 +249,17 @@ pub fn import(
         let new: Vec<(&TeamInput, u32)> =
             imported.iter().map(|t| (&t.team, t.startnummer)).collect();
         let rows = teams::insert_many(conn, tournament, &new)?;
-        let t = guard::tournament(conn, tournament)?;
+        // The players found by name alone or chosen first; then the rest by name and Ort
+        // (a seat linked already stays).
+        let by_number: std::collections::HashMap<u32, TeamId> =
+            rows.iter().map(|r| (r.startnummer.get(), r.id)).collect();
+        super::persons::apply_import_choices(
+            conn,
+            &t,
+            &matches.seats,
+            &confirmed.choices,
+            &by_number,
+        )?;
         crate::db::persons::link_teams(conn, &t, &rows)?;
         audit::record_many(
             conn,

@@ -341,3 +341,35 @@ pub fn link(
         .execute(conn)?;
     Ok(())
 }
+
+/// A new person of the register.
+pub fn create(conn: &mut Conn, key: &PersonKey) -> QueryResult<PersonId> {
+    let row: PersonRow = diesel::insert_into(persons::table)
+        .values((
+            persons::name.eq(&key.name),
+            persons::vorname.eq(&key.vorname),
+            persons::verein.eq(&key.verein),
+            persons::ort.eq(&key.ort),
+            persons::created_at.eq(now()),
+        ))
+        .returning(persons::all_columns)
+        .get_result(conn)?;
+    Ok(row.id)
+}
+
+/// Links a seat to the person the office chose (instead of the one found by name).
+pub fn relink(
+    conn: &mut Conn,
+    tournament: TournamentId,
+    team: TeamId,
+    seat: u32,
+    person: PersonId,
+) -> QueryResult<()> {
+    diesel::delete(
+        team_persons::table
+            .filter(team_persons::team_id.eq(team))
+            .filter(team_persons::seat.eq(Nat::of(seat)?)),
+    )
+    .execute(conn)?;
+    link(conn, tournament, team, seat, person)
+}

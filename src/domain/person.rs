@@ -277,3 +277,75 @@ mod form_tests {
         }
     }
 }
+
+/// How an imported player meets the register (the preview shows it; #79).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Match<P> {
+    /// Nobody of that name (or of that name and Ort): a new person.
+    New,
+    /// One person: the same Name, Vorname and Ort; or, the file naming no Ort, the one
+    /// person of that name.
+    Matched(P),
+    /// The file names no Ort and the register has several of that name: the office chooses.
+    Ambiguous(Vec<P>),
+}
+
+/// Matches an imported player against the register (`register`: each person's id and key).
+pub fn match_person<P: Copy>(key: &PersonKey, register: &[(P, PersonKey)]) -> Match<P> {
+    if key.ort.is_some() {
+        return match register.iter().find(|(_, k)| k.same_person(key)) {
+            Some((id, _)) => Match::Matched(*id),
+            None => Match::New,
+        };
+    }
+    let named: Vec<P> = register
+        .iter()
+        .filter(|(_, k)| k.same_name(key))
+        .map(|(id, _)| *id)
+        .collect();
+    match named.as_slice() {
+        [] => Match::New,
+        [one] => Match::Matched(*one),
+        _ => Match::Ambiguous(named),
+    }
+}
+
+#[cfg(test)]
+mod match_tests {
+    use super::*;
+
+    fn key(name: &str, ort: Option<&str>) -> PersonKey {
+        PersonKey {
+            name: name.into(),
+            vorname: "Anna".into(),
+            verein: None,
+            ort: ort.map(String::from),
+        }
+    }
+
+    #[test]
+    fn with_an_ort_the_same_person_without_it_the_name_or_a_choice() {
+        let register = [
+            (1, key("Müller", Some("Uster"))),
+            (2, key("Müller", Some("Zug"))),
+            (3, key("Bär", Some("Uster"))),
+        ];
+        assert_eq!(
+            match_person(&key("müller", Some("uster")), &register),
+            Match::Matched(1)
+        );
+        assert_eq!(
+            match_person(&key("Müller", Some("Bern")), &register),
+            Match::New
+        );
+        assert_eq!(
+            match_person(&key("Müller", None), &register),
+            Match::Ambiguous(vec![1, 2])
+        );
+        assert_eq!(
+            match_person(&key("Bär", None), &register),
+            Match::Matched(3)
+        );
+        assert_eq!(match_person(&key("Egli", None), &register), Match::New);
+    }
+}

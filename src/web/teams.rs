@@ -19,7 +19,6 @@ use crate::web::error::AppError;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 use askama::Template;
-use serde::Deserialize;
 use std::collections::HashMap;
 
 pub struct TeamView {
@@ -58,6 +57,53 @@ struct ImportPage {
     data: String,
     /// The file replaces every team of the tournament.
     replace: bool,
+    /// How the players meet the register, and its fingerprint for the confirm.
+    matches: Vec<MatchView>,
+    register: String,
+}
+
+/// A player of the file as the register meets him, for the preview.
+pub struct MatchView {
+    pub line: usize,
+    pub startnummer: u32,
+    pub seat: u32,
+    pub player: String,
+    /// "neu", "bekannt: …", or empty when the office chooses.
+    pub status: String,
+    pub css: &'static str,
+    /// The persons to choose from (id, label); empty unless ambiguous.
+    pub candidates: Vec<(i32, String)>,
+}
+
+fn match_views(
+    matches: Vec<crate::app::persons::SeatMatch>,
+    labels: &HashMap<crate::domain::ids::PersonId, String>,
+) -> Vec<MatchView> {
+    use crate::domain::person::Match;
+    let label = |p: &crate::domain::ids::PersonId| labels.get(p).cloned().unwrap_or_default();
+    matches
+        .into_iter()
+        .map(|m| {
+            let (status, css, candidates) = match &m.found {
+                Match::New => ("neu".to_string(), "match-new", Vec::new()),
+                Match::Matched(p) => (format!("bekannt: {}", label(p)), "match-known", Vec::new()),
+                Match::Ambiguous(ps) => (
+                    String::new(),
+                    "match-choose",
+                    ps.iter().map(|p| (p.0, label(p))).collect(),
+                ),
+            };
+            MatchView {
+                line: m.line,
+                startnummer: m.startnummer,
+                seat: m.seat,
+                player: m.player,
+                status,
+                css,
+                candidates,
+            }
+        })
+        .collect()
 }
 
 fn views(rows: Vec<TeamRow>) -> Vec<TeamView> {
@@ -258,6 +304,8 @@ async fn import_form(
         preview: Vec::new(),
         data: String::new(),
         replace: false,
+        matches: Vec::new(),
+        register: String::new(),
     })
 }
 
@@ -293,14 +341,22 @@ async fn import_preview(
     let replace = upload.fields.get("replace").is_some_and(|v| !v.is_empty());
     let (t, parsed) = parse_upload(&state, id, bytes.clone(), replace).await?;
     // The file stays on the server until it is confirmed; the page carries a token only.
-    let data = match &parsed {
-        Ok(_) => {
+    let (data, matches, register) = match &parsed {
+        Ok(rows) => {
+            let rows = rows.clone();
+            let entrant = t.mode.entrant();
             db(&state, move |conn| {
-                Ok(team_writes::keep_upload(conn, id, actor.id, &bytes)?)
+                let token = team_writes::keep_upload(conn, id, actor.id, &bytes)?;
+                let found = crate::app::persons::import_matches(conn, entrant, &rows)?;
+                Ok((
+                    token,
+                    match_views(found.seats, &found.labels),
+                    found.fingerprint,
+                ))
             })
             .await?
         }
-        Err(_) => String::new(),
+        Err(_) => Default::default(),
     };
     let ctx = upload.session.ctx().with_tournament(&t);
     match parsed {
@@ -311,6 +367,8 @@ async fn import_preview(
             preview,
             data,
             replace,
+            matches,
+            register,
         }),
         Err(errors) => page_with(
             &ImportPage {
@@ -320,20 +378,51 @@ async fn import_preview(
                 preview: Vec::new(),
                 data: String::new(),
                 replace: false,
+                matches: Vec::new(),
+                register: String::new(),
             },
             StatusCode::UNPROCESSABLE_ENTITY,
         ),
     }
 }
 
-#[derive(Deserialize)]
-struct ConfirmForm {
-    /// The token of the file kept since its preview.
-    #[serde(default)]
-    upload: String,
-    /// "1": the file replaces every team (only before the draw).
-    #[serde(default)]
-    replace: String,
+/// The confirm of a preview: `upload` (the token of the file kept since), `replace` ("1":
+/// the file replaces every team), `register` (the register's fingerprint as shown) and
+/// `c_<line>_<seat>` (a person's number, or "neu") for each player the office chose.
+type ConfirmForm = HashMap<String, String>;
+
+fn confirmed(form: &ConfirmForm) -> Result<team_writes::Confirmed, AppError> {
+    use crate::app::persons::SeatChoice;
+    let mut choices = HashMap::new();
+    for (key, value) in form {
+        let Some(rest) = key.strip_prefix("c_") else {
+            continue;
+        };
+        let parsed = rest
+            .split_once('_')
+            .and_then(|(line, seat)| Some((line.parse().ok()?, seat.parse().ok()?)));
+        let choice = match value.as_str() {
+            "neu" => Some(SeatChoice::New),
+            other => other
+                .parse()
+                .ok()
+                .map(|n| SeatChoice::Person(crate::domain::ids::PersonId(n))),
+        };
+        match (parsed, choice) {
+            (Some(at), Some(choice)) => {
+                choices.insert(at, choice);
+            }
+            _ => {
+                return Err(AppError::BadRequest(
+                    "Ungültige Auswahl im Formular.".into(),
+                ));
+            }
+        }
+    }
+    Ok(team_writes::Confirmed {
+        fingerprint: form.get("register").cloned().filter(|f| !f.is_empty()),
+        choices,
+    })
 }
 
 /// Step 2: the confirmed file is parsed again and written in one transaction.
@@ -344,7 +433,11 @@ async fn import_confirm(
 ) -> Result<HttpResponse, AppError> {
     let actor = post.session.actor().clone();
     let id = path.into_inner();
-    let (user, token) = (actor.id, post.form.upload.clone());
+    let (user, token) = (
+        actor.id,
+        post.form.get("upload").cloned().unwrap_or_default(),
+    );
+    let confirmed = confirmed(&post.form)?;
     let bytes = db(&state, move |conn| Ok(team_writes::take_upload(conn, id, user, &token)?))
         .await?
         .ok_or_else(|| {
@@ -352,7 +445,7 @@ async fn import_confirm(
                 "Diese Vorschau ist abgelaufen oder schon importiert. Bitte die Datei nochmals hochladen.".into(),
             )
         })?;
-    let replace = post.form.replace == "1";
+    let replace = post.form.get("replace").is_some_and(|v| v == "1");
     let (t, parsed) = parse_upload(&state, id, bytes, replace).await?;
     let imported = match parsed {
         Ok(imported) => imported,
@@ -365,13 +458,17 @@ async fn import_confirm(
                     preview: Vec::new(),
                     data: String::new(),
                     replace: false,
+                    matches: Vec::new(),
+                    register: String::new(),
                 },
                 StatusCode::UNPROCESSABLE_ENTITY,
             );
         }
     };
     let written = db(&state, move |conn| {
-        Ok(team_writes::import(conn, &actor, id, &imported, replace))
+        Ok(team_writes::import(
+            conn, &actor, id, &imported, replace, &confirmed,
+        ))
     })
     .await?;
     let many = t.mode.entrant().many();

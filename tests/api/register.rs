@@ -307,3 +307,131 @@ async fn suggestions_are_the_bueros_and_need_two_letters() {
         StatusCode::FORBIDDEN
     );
 }
+
+/// An import meets the register in its preview: new, known, or ambiguous (the office
+/// chooses); a register changed since the preview is refused; nothing is written before.
+#[tokio::test]
+async fn an_import_shows_new_known_and_ambiguous_players_and_the_office_chooses() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    tournament_with(
+        &leitung,
+        "partnerschieber",
+        "nr;spieler1;spieler2;ort\n1;Anna Müller;Urs Bär;Uster\n",
+    )
+    .await;
+    tournament_with(
+        &leitung,
+        "partnerschieber",
+        "nr;spieler1;spieler2;ort\n1;Anna Müller;Käthi Frei;Zug\n",
+    )
+    .await;
+    let id = create_tournament(&leitung, "4", "12").await;
+    let file =
+        "nr;spieler1;spieler2;verein;ort\n1;Anna Müller;Urs Bär;;\n2;Beat Neu;Ida Neu;;Bern\n";
+    let html = preview(&leitung, id, file).await;
+    assert_eq!(
+        select_all(&html, "#matches tr.match-choose").len(),
+        1,
+        "Anna: two of that name"
+    );
+    assert_eq!(
+        select_all(&html, "#matches tr.match-known").len(),
+        1,
+        "Urs Bär: the one of that name"
+    );
+    assert_eq!(select_all(&html, "#matches tr.match-new").len(), 2);
+    let options = select_all(&html, "#c_2_1 option");
+    assert_eq!(options.len(), 4, "{options:?}");
+    let zug = select_attr(&html, "#c_2_1 option", "value")
+        .into_iter()
+        .zip(&options)
+        .find(|(_, label)| label.contains("Zug"))
+        .map(|(value, _)| value)
+        .unwrap();
+    // Without a choice: refused, nothing written.
+    let before = app.dump();
+    let r = post(&leitung, id, confirm(&html, None)).await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        r.text()
+            .await
+            .unwrap()
+            .contains("bitte wählen, wer «Anna Müller» ist")
+    );
+    assert_eq!(app.dump(), before);
+    // The register changes between preview and confirm: refused.
+    let html = preview(&leitung, id, file).await;
+    tournament_with(
+        &leitung,
+        "partnerschieber",
+        "nr;spieler1;spieler2;ort\n1;Anna Müller;Hans Egli;Bern\n",
+    )
+    .await;
+    let r = post(&leitung, id, confirm(&html, Some(&zug))).await;
+    assert_eq!(r.status(), StatusCode::CONFLICT);
+    assert!(
+        r.text()
+            .await
+            .unwrap()
+            .contains("Register der Personen hat sich seit der Vorschau geändert")
+    );
+    assert!(app.data(id).teams.is_empty());
+    // Shown again and chosen: Anna of Zug, Urs Bär of Uster, two new persons.
+    let html = preview(&leitung, id, file).await;
+    let r = post(&leitung, id, confirm(&html, Some(&zug))).await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    let register = leitung.html("/personen?q=anna+müller").await;
+    let counts: Vec<(String, String)> = select_all(&register, "#persons tbody td:nth-child(4)")
+        .into_iter()
+        .zip(select_all(&register, "#persons tbody td:last-child"))
+        .collect();
+    assert_eq!(
+        counts,
+        [
+            ("Uster".to_string(), "1".to_string()),
+            ("Zug".to_string(), "2".to_string()),
+            ("Bern".to_string(), "1".to_string())
+        ]
+    );
+    let urs = leitung.html("/personen?q=urs+bär").await;
+    assert_eq!(select_all(&urs, "#persons tbody td:last-child"), ["2"]);
+    let neu = leitung.html("/personen?q=neu").await;
+    assert_eq!(select_all(&neu, "#persons tbody tr").len(), 2);
+}
+
+async fn preview(client: &Client, id: i32, file: &str) -> scraper::Html {
+    let r = client
+        .upload(
+            &format!("/tournaments/{id}/teams/import"),
+            file.as_bytes().to_vec(),
+            Some(&client.csrf),
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::OK);
+    scraper::Html::parse_document(&r.text().await.unwrap())
+}
+
+fn confirm(html: &scraper::Html, choice: Option<&str>) -> Vec<(String, String)> {
+    let mut form = vec![
+        (
+            "upload".to_string(),
+            attr(html, "input[name=upload]", "value").unwrap(),
+        ),
+        (
+            "register".to_string(),
+            attr(html, "input[name=register]", "value").unwrap(),
+        ),
+    ];
+    if let Some(choice) = choice {
+        form.push(("c_2_1".to_string(), choice.to_string()));
+    }
+    form
+}
+
+async fn post(client: &Client, id: i32, form: Vec<(String, String)>) -> reqwest::Response {
+    let fields: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    client
+        .post(&format!("/tournaments/{id}/teams/import/confirm"), &fields)
+        .await
+}
