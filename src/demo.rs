@@ -265,6 +265,7 @@ fn fill(conn: &mut db::Conn, size: Size) -> Result<String, Failure> {
             line: i + 1,
             startnummer: i as u32 + 1,
             team,
+            categories: Vec::new(),
         });
     }
     app::teams::import(conn, &actor, id, &field, false, &Default::default()).map_err(

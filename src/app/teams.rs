@@ -261,6 +261,7 @@ pub fn import(
             &by_number,
         )?;
         crate::db::persons::link_teams(conn, &t, &rows)?;
+        add_categories(conn, tournament, imported, &by_number)?;
         audit::record_many(
             conn,
             actor,
@@ -297,4 +298,44 @@ pub fn take_upload(
     token: &str,
 ) -> Result<Option<Vec<u8>>, Refusal> {
     Ok(crate::db::uploads::take(conn, id, user, token)?)
+}
+
+/// The categories an import file names per team (column `kategorie`) join the ones the
+/// teams have; a name the tournament does not have refuses the whole import.
+fn add_categories(
+    conn: &mut Conn,
+    tournament: TournamentId,
+    imported: &[ImportedTeam],
+    teams: &std::collections::HashMap<u32, TeamId>,
+) -> Result<(), Refusal> {
+    if imported.iter().all(|t| t.categories.is_empty()) {
+        return Ok(());
+    }
+    let current = crate::db::categories::load(conn, tournament)?;
+    let mut pairs: Vec<(TeamId, crate::domain::ids::CategoryId)> = current
+        .members
+        .iter()
+        .flat_map(|(team, cs)| cs.iter().map(move |c| (*team, *c)))
+        .collect();
+    for row in imported {
+        for name in &row.categories {
+            let category = current
+                .list
+                .iter()
+                .find(|c| crate::domain::category::same_name(&c.name, name))
+                .ok_or_else(|| {
+                    Refusal::invalid(format!(
+                        "Zeile {}: die Kategorie «{name}» gibt es in diesem Turnier nicht (zuerst unter Kategorien anlegen). Nichts wurde importiert.",
+                        row.line
+                    ))
+                })?;
+            if let Some(team) = teams.get(&row.startnummer) {
+                pairs.push((*team, category.id));
+            }
+        }
+    }
+    pairs.sort();
+    pairs.dedup();
+    crate::db::categories::set_members(conn, tournament, &pairs)?;
+    Ok(())
 }

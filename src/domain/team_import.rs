@@ -16,6 +16,8 @@ enum Column {
     Vorname,
     Verein,
     Ort,
+    /// The team's categories, e.g. "Damen, Senioren" (they must exist in the tournament).
+    Kategorie,
 }
 
 /// The header line of the CSV template (the app's own column names).
@@ -53,6 +55,7 @@ fn column(name: &str, entrant: Entrant) -> Option<Column> {
         ("startnummer" | "nr" | "startnr" | "nummer", _) => Some(Column::Startnummer),
         ("verein" | "club" | "jassclub" | "klub", _) => Some(Column::Verein),
         ("ort" | "wohnort" | "gemeinde", _) => Some(Column::Ort),
+        ("kategorie" | "kategorien" | "category", _) => Some(Column::Kategorie),
         ("team" | "teamname" | "name" | "mannschaft", Entrant::Team) => Some(Column::Team),
         ("spieler1" | "spielerin1" | "player1" | "jasser1", Entrant::Team) => {
             Some(Column::Spieler1)
@@ -72,6 +75,8 @@ pub struct ImportedTeam {
     pub line: usize,
     pub startnummer: u32,
     pub team: TeamInput,
+    /// The category names of the file's `kategorie` column (empty without one).
+    pub categories: Vec<String>,
 }
 
 /// Parses a team CSV. `existing` are the Startnummern already taken in the tournament;
@@ -195,7 +200,13 @@ pub fn parse_team_csv(
                 optional(Column::Ort),
             ),
         };
-        parsed.push((line, input));
+        let categories: Vec<String> = get(Column::Kategorie)
+            .split([',', '/'])
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .map(String::from)
+            .collect();
+        parsed.push((line, input, categories));
     }
     if !errors.is_empty() {
         return Err(errors);
@@ -203,7 +214,7 @@ pub fn parse_team_csv(
 
     let mut next = taken.iter().copied().max().unwrap_or(0) + 1;
     let mut teams = Vec::with_capacity(parsed.len());
-    for (line, team) in parsed {
+    for (line, team, categories) in parsed {
         let startnummer = match team.startnummer {
             Some(n) => n,
             None => {
@@ -223,6 +234,7 @@ pub fn parse_team_csv(
                 startnummer: Some(startnummer),
                 ..team
             },
+            categories,
         });
     }
     if errors.is_empty() {

@@ -220,3 +220,70 @@ async fn a_category_prize_and_certificate_go_to_the_category_winner() {
     assert_eq!(pages.len(), 5);
     assert!(pages[3].contains("1. Rang Kategorie Damen") && pages[3].contains(&winner.player1));
 }
+
+/// The team import's column `kategorie` sets the categories; an unknown one refuses the file.
+#[tokio::test]
+async fn the_import_file_names_the_categories() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = create_tournament(&leitung, "4", "12").await;
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/kategorien"),
+            &[("categories", "Damen\nSenioren")],
+        )
+        .await;
+    let before = app.dump();
+    let r = leitung
+        .upload(
+            &format!("/tournaments/{id}/teams/import"),
+            b"nr;spieler1;spieler2;kategorie\n1;Anna;Urs;Junioren\n".to_vec(),
+            Some(&leitung.csrf),
+        )
+        .await;
+    let html = Html::parse_document(&r.text().await.unwrap());
+    let r = leitung
+        .post(
+            &format!("/tournaments/{id}/teams/import/confirm"),
+            &[
+                (
+                    "upload",
+                    &attr(&html, "input[name=upload]", "value").unwrap(),
+                ),
+                (
+                    "register",
+                    &attr(&html, "input[name=register]", "value").unwrap(),
+                ),
+            ],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        r.text()
+            .await
+            .unwrap()
+            .contains("«Junioren» gibt es in diesem Turnier nicht")
+    );
+    assert_eq!(app.dump(), before, "nothing written");
+    import_teams(
+        &leitung,
+        id,
+        b"nr;spieler1;spieler2;kategorie\n1;Anna;Urs;damen, Senioren\n2;Beat;Ida;\n".to_vec(),
+    )
+    .await;
+    let d = app.data(id);
+    let first = d
+        .teams
+        .iter()
+        .find(|t| t.startnummer.get() == 1)
+        .unwrap()
+        .id;
+    let second = d
+        .teams
+        .iter()
+        .find(|t| t.startnummer.get() == 2)
+        .unwrap()
+        .id;
+    assert_eq!(d.categories.names_of(first), ["Damen", "Senioren"]);
+    assert!(d.categories.names_of(second).is_empty());
+}
