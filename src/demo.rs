@@ -266,6 +266,7 @@ fn fill(conn: &mut db::Conn, size: Size) -> Result<String, Failure> {
             startnummer: i as u32 + 1,
             team,
             categories: Vec::new(),
+            jahrgang: [None, None],
         });
     }
     app::teams::import(conn, &actor, id, &field, false, &Default::default()).map_err(

@@ -235,8 +235,9 @@ pub struct SeatMatch {
     pub seat: u32,
     /// The player as the file names him.
     pub player: String,
-    /// The file names no Ort: a person is found by name alone.
+    /// The file names no Ort, or a Jahrgang: a person found is linked as found.
     pub by_name: bool,
+    pub jahrgang: Option<u32>,
     pub found: Match<PersonId>,
 }
 
@@ -268,19 +269,25 @@ pub fn import_matches(
     let mut matches = Vec::new();
     for row in rows {
         let t = &row.team;
-        for (seat, key) in team_persons(
+        for (seat, mut key) in team_persons(
             entrant,
             &t.player1,
             &t.player2,
             t.club.as_deref(),
             t.place.as_deref(),
         ) {
+            key.jahrgang = usize::try_from(seat)
+                .ok()
+                .and_then(|s| row.jahrgang.get(s.wrapping_sub(1)).copied().flatten());
             matches.push(SeatMatch {
                 line: row.line,
                 startnummer: row.startnummer,
                 seat,
                 player: format!("{} {}", key.vorname, key.name).trim().to_string(),
-                by_name: key.ort.is_none(),
+                // Without an Ort, or with a Jahrgang, the link is made as found here (the
+                // link by name and Ort would miss it).
+                by_name: key.ort.is_none() || key.jahrgang.is_some(),
+                jahrgang: key.jahrgang,
                 found: match_person(&key, &keys),
             });
         }
@@ -361,11 +368,30 @@ pub fn apply_import_choices(
                         vorname,
                         verein: None,
                         ort: None,
+                        jahrgang: m.jahrgang,
                     },
                 )?
             }
         };
         persons::relink(conn, tournament.id, team, m.seat, person)?;
+    }
+    Ok(())
+}
+
+/// After an import: a person of the register without a Jahrgang takes the one the file gave
+/// for its seat.
+pub fn note_jahrgang(
+    conn: &mut Conn,
+    matches: &[SeatMatch],
+    teams: &HashMap<u32, crate::domain::ids::TeamId>,
+) -> Result<(), Refusal> {
+    for m in matches {
+        let (Some(jahrgang), Some(team)) = (m.jahrgang, teams.get(&m.startnummer)) else {
+            continue;
+        };
+        if let Some(person) = persons::person_at(conn, *team, m.seat)? {
+            persons::set_jahrgang_if_missing(conn, person, jahrgang)?;
+        }
     }
     Ok(())
 }

@@ -261,6 +261,7 @@ pub fn import(
             &by_number,
         )?;
         crate::db::persons::link_teams(conn, &t, &rows)?;
+        super::persons::note_jahrgang(conn, &matches.seats, &by_number)?;
         add_categories(conn, tournament, imported, &by_number)?;
         audit::record_many(
             conn,

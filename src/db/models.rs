@@ -404,6 +404,7 @@ impl PersonRow {
             vorname: self.vorname.clone(),
             verein: self.verein.clone(),
             ort: self.ort.clone(),
+            jahrgang: self.jahrgang.map(Nat::get),
         }
     }
 }

@@ -101,7 +101,9 @@ pub fn link_teams(
         key_of.insert(person.id, key);
     }
     // The seats of each team as they should be; teams with a change are linked anew.
-    let mut relink: Vec<(TeamId, Vec<(u32, PersonKey)>)> = Vec::new();
+    // Per seat: unchanged (linked to a person of that name, or nobody and no player), or
+    // to be linked anew (a seat linked already is unlinked first).
+    let mut relink: Vec<(TeamId, u32, Option<PersonKey>, bool)> = Vec::new();
     for team in teams {
         let wanted = persons_of_team(
             entrant,
@@ -110,17 +112,17 @@ pub fn link_teams(
             team.club.as_deref(),
             team.place.as_deref(),
         );
-        let unchanged = [1u32, 2].iter().all(|&seat| {
+        for seat in [1u32, 2] {
             let current = linked.get(&(team.id, seat));
             let key = wanted.iter().find(|(s, _)| *s == seat).map(|(_, k)| k);
-            match (current, key) {
+            let unchanged = match (current, key) {
                 (Some(p), Some(k)) => key_of.get(p).is_some_and(|linked| linked.same_name(k)),
                 (None, None) => true,
                 _ => false,
+            };
+            if !unchanged {
+                relink.push((team.id, seat, key.cloned(), current.is_some()));
             }
-        });
-        if !unchanged {
-            relink.push((team.id, wanted));
         }
     }
     if relink.is_empty() {
@@ -129,12 +131,10 @@ pub fn link_teams(
     // Persons not in the register yet, each once, in few statements.
     let mut new: Vec<&PersonKey> = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    for (_, wanted) in &relink {
-        for (_, key) in wanted {
-            let identity = key.identity();
-            if !by_identity.contains_key(&identity) && seen.insert(identity) {
-                new.push(key);
-            }
+    for key in relink.iter().filter_map(|(_, _, key, _)| key.as_ref()) {
+        let identity = key.identity();
+        if !by_identity.contains_key(&identity) && seen.insert(identity) {
+            new.push(key);
         }
     }
     let created = now();
@@ -162,25 +162,29 @@ pub fn link_teams(
                 .or_insert(person.id);
         }
     }
-    let teams_relinked: Vec<TeamId> = relink.iter().map(|(t, _)| *t).collect();
-    for chunk in teams_relinked.chunks(super::audit::BATCH_ROWS) {
-        diesel::delete(team_persons::table.filter(team_persons::team_id.eq_any(chunk)))
-            .execute(conn)?;
-    }
     let mut links = Vec::new();
-    for (team, wanted) in &relink {
-        for (seat, key) in wanted {
-            let person = by_identity
-                .get(&key.identity())
-                .copied()
-                .ok_or_else(|| diesel::result::Error::NotFound)?;
-            links.push((
-                team_persons::team_id.eq(*team),
-                team_persons::seat.eq(Nat::of(*seat)?),
-                team_persons::person_id.eq(person),
-                team_persons::tournament_id.eq(tournament.id),
-            ));
+    for (team, seat, key, was_linked) in &relink {
+        if *was_linked {
+            diesel::delete(
+                team_persons::table
+                    .filter(team_persons::team_id.eq(*team))
+                    .filter(team_persons::seat.eq(Nat::of(*seat)?)),
+            )
+            .execute(conn)?;
         }
+        let Some(key) = key else {
+            continue;
+        };
+        let person = by_identity
+            .get(&key.identity())
+            .copied()
+            .ok_or(diesel::result::Error::NotFound)?;
+        links.push((
+            team_persons::team_id.eq(*team),
+            team_persons::seat.eq(Nat::of(*seat)?),
+            team_persons::person_id.eq(person),
+            team_persons::tournament_id.eq(tournament.id),
+        ));
     }
     for chunk in links.chunks(super::audit::BATCH_ROWS) {
         super::on_backend!(conn, |c| diesel::insert_into(team_persons::table)
@@ -350,6 +354,7 @@ pub fn create(conn: &mut Conn, key: &PersonKey) -> QueryResult<PersonId> {
             persons::vorname.eq(&key.vorname),
             persons::verein.eq(&key.verein),
             persons::ort.eq(&key.ort),
+            persons::jahrgang.eq(key.jahrgang.map(Nat::of).transpose()?),
             persons::created_at.eq(now()),
         ))
         .returning(persons::all_columns)
@@ -372,4 +377,30 @@ pub fn relink(
     )
     .execute(conn)?;
     link(conn, tournament, team, seat, person)
+}
+
+/// The person of a team seat, if linked.
+pub fn person_at(conn: &mut Conn, team: TeamId, seat: u32) -> QueryResult<Option<PersonId>> {
+    team_persons::table
+        .filter(team_persons::team_id.eq(team))
+        .filter(team_persons::seat.eq(Nat::of(seat)?))
+        .select(team_persons::person_id)
+        .first(conn)
+        .optional()
+}
+
+/// Gives a person the Jahrgang an import named, unless the register knows one already.
+pub fn set_jahrgang_if_missing(
+    conn: &mut Conn,
+    person: PersonId,
+    jahrgang: u32,
+) -> QueryResult<()> {
+    diesel::update(
+        persons::table
+            .find(person)
+            .filter(persons::jahrgang.is_null()),
+    )
+    .set(persons::jahrgang.eq(Nat::of(jahrgang)?))
+    .execute(conn)?;
+    Ok(())
 }

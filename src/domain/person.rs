@@ -17,6 +17,10 @@ pub struct PersonKey {
     pub vorname: String,
     pub verein: Option<String>,
     pub ort: Option<String>,
+    /// Known from the register, or given by an import file; it does not enter the identity
+    /// (a register without it still finds the person), but it tells persons of one name
+    /// apart when a file gives it.
+    pub jahrgang: Option<u32>,
 }
 
 impl PersonKey {
@@ -32,6 +36,7 @@ impl PersonKey {
         let strip = |k: &PersonKey| PersonKey {
             ort: None,
             verein: None,
+            jahrgang: None,
             ..k.clone()
         };
         strip(self).identity() == strip(other).identity()
@@ -78,6 +83,7 @@ pub fn team_persons(
         vorname,
         verein: club.map(str::to_string).filter(|s| !s.trim().is_empty()),
         ort: place.map(str::to_string).filter(|s| !s.trim().is_empty()),
+        jahrgang: None,
     };
     let persons = match entrant {
         Entrant::Player => vec![(
@@ -158,6 +164,7 @@ mod tests {
             vorname: vorname.into(),
             verein: verein.map(String::from),
             ort: ort.map(String::from),
+            jahrgang: None,
         };
         let anna = p("Müller", "Anna", Some("Uster"), Some("JC Uster"));
         assert!(anna.same_person(&p("müller", " Anna", Some("uster"), Some("Jassfreunde"))));
@@ -291,7 +298,21 @@ pub enum Match<P> {
 }
 
 /// Matches an imported player against the register (`register`: each person's id and key).
+/// A Jahrgang in the file decides first: the persons of that name and Jahrgang, whatever
+/// their Ort; where the register knows none of them, Name, Vorname and Ort decide.
 pub fn match_person<P: Copy>(key: &PersonKey, register: &[(P, PersonKey)]) -> Match<P> {
+    if let Some(jahrgang) = key.jahrgang {
+        let born: Vec<P> = register
+            .iter()
+            .filter(|(_, k)| k.jahrgang == Some(jahrgang) && k.same_name(key))
+            .map(|(id, _)| *id)
+            .collect();
+        match born.as_slice() {
+            [] => {}
+            [one] => return Match::Matched(*one),
+            _ => return Match::Ambiguous(born),
+        }
+    }
     if key.ort.is_some() {
         return match register.iter().find(|(_, k)| k.same_person(key)) {
             Some((id, _)) => Match::Matched(*id),
@@ -320,6 +341,7 @@ mod match_tests {
             vorname: "Anna".into(),
             verein: None,
             ort: ort.map(String::from),
+            jahrgang: None,
         }
     }
 
@@ -347,5 +369,23 @@ mod match_tests {
             Match::Matched(3)
         );
         assert_eq!(match_person(&key("Egli", None), &register), Match::New);
+        // A Jahrgang tells the two of one name apart, whatever the Ort says.
+        let born = |ort: Option<&str>, j: u32| PersonKey {
+            jahrgang: Some(j),
+            ..key("Müller", ort)
+        };
+        let register = [(1, born(Some("Uster"), 1950)), (2, born(Some("Zug"), 1980))];
+        assert_eq!(
+            match_person(&born(None, 1980), &register),
+            Match::Matched(2)
+        );
+        assert_eq!(
+            match_person(&born(Some("Bern"), 1950), &register),
+            Match::Matched(1)
+        );
+        assert_eq!(
+            match_person(&born(None, 1999), &register),
+            Match::Ambiguous(vec![1, 2])
+        );
     }
 }

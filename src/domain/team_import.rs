@@ -18,6 +18,9 @@ enum Column {
     Ort,
     /// The team's categories, e.g. "Damen, Senioren" (they must exist in the tournament).
     Kategorie,
+    /// The Jahrgang of player 1 and 2 (an Einzelschieber player: the first).
+    Jahrgang1,
+    Jahrgang2,
 }
 
 /// The header line of the CSV template (the app's own column names).
@@ -56,6 +59,10 @@ fn column(name: &str, entrant: Entrant) -> Option<Column> {
         ("verein" | "club" | "jassclub" | "klub", _) => Some(Column::Verein),
         ("ort" | "wohnort" | "gemeinde", _) => Some(Column::Ort),
         ("kategorie" | "kategorien" | "category", _) => Some(Column::Kategorie),
+        ("jahrgang" | "jg", Entrant::Player) | ("jahrgang1" | "jg1", Entrant::Team) => {
+            Some(Column::Jahrgang1)
+        }
+        ("jahrgang2" | "jg2", Entrant::Team) => Some(Column::Jahrgang2),
         ("team" | "teamname" | "name" | "mannschaft", Entrant::Team) => Some(Column::Team),
         ("spieler1" | "spielerin1" | "player1" | "jasser1", Entrant::Team) => {
             Some(Column::Spieler1)
@@ -77,6 +84,8 @@ pub struct ImportedTeam {
     pub team: TeamInput,
     /// The category names of the file's `kategorie` column (empty without one).
     pub categories: Vec<String>,
+    /// The Jahrgang of seat 1 and 2 where the file gives it.
+    pub jahrgang: [Option<u32>; 2],
 }
 
 /// Parses a team CSV. `existing` are the Startnummern already taken in the tournament;
@@ -200,13 +209,31 @@ pub fn parse_team_csv(
                 optional(Column::Ort),
             ),
         };
+        let mut jahrgang = [None, None];
+        for (at, col) in [Column::Jahrgang1, Column::Jahrgang2]
+            .into_iter()
+            .enumerate()
+        {
+            let raw = get(col).trim();
+            if raw.is_empty() {
+                continue;
+            }
+            match raw.parse::<u32>() {
+                Ok(j) if (1900..=2100).contains(&j) => jahrgang[at] = Some(j),
+                _ => line_errors.push(format!("Jahrgang «{raw}» ist ungültig (z. B. 1954).")),
+            }
+        }
+        if !line_errors.is_empty() {
+            errors.push(ImportError::new(line, line_errors.join(" ")));
+            continue;
+        }
         let categories: Vec<String> = get(Column::Kategorie)
             .split([',', '/'])
             .map(str::trim)
             .filter(|c| !c.is_empty())
             .map(String::from)
             .collect();
-        parsed.push((line, input, categories));
+        parsed.push((line, input, categories, jahrgang));
     }
     if !errors.is_empty() {
         return Err(errors);
@@ -214,7 +241,7 @@ pub fn parse_team_csv(
 
     let mut next = taken.iter().copied().max().unwrap_or(0) + 1;
     let mut teams = Vec::with_capacity(parsed.len());
-    for (line, team, categories) in parsed {
+    for (line, team, categories, jahrgang) in parsed {
         let startnummer = match team.startnummer {
             Some(n) => n,
             None => {
@@ -235,6 +262,7 @@ pub fn parse_team_csv(
                 ..team
             },
             categories,
+            jahrgang,
         });
     }
     if errors.is_empty() {

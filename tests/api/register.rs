@@ -435,3 +435,51 @@ async fn post(client: &Client, id: i32, form: Vec<(String, String)>) -> reqwest:
         .post(&format!("/tournaments/{id}/teams/import/confirm"), &fields)
         .await
 }
+
+/// A Jahrgang in the import file tells persons of one name apart, and a new person keeps it.
+#[tokio::test]
+async fn a_jahrgang_in_the_file_finds_the_person_of_that_year() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    tournament_with(
+        &leitung,
+        "partnerschieber",
+        "nr;spieler1;spieler2;ort;jahrgang1;jahrgang2\n1;Anna Müller;Urs Bär;Uster;1950;\n2;Anna Müller;Käthi Frei;Zug;1980;\n",
+    )
+    .await;
+    let html = leitung.html("/personen?q=anna").await;
+    assert_eq!(
+        select_all(&html, "#persons tbody td:nth-child(5)"),
+        ["1950", "1980"],
+        "the file's Jahrgang is kept"
+    );
+    let id = create_tournament(&leitung, "4", "12").await;
+    let file = "nr;spieler1;spieler2;jahrgang1;jahrgang2\n1;Anna Müller;Beat Neu;1980;1970\n";
+    let html = preview(&leitung, id, file).await;
+    assert_eq!(select_all(&html, "#matches tr.match-known").len(), 1);
+    assert!(text(&html, "#matches tr.match-known").contains("Zug"));
+    let r = post(&leitung, id, confirm(&html, None)).await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    let html = leitung.html("/personen?q=anna").await;
+    assert_eq!(
+        select_all(&html, "#persons tbody td:last-child"),
+        ["1", "2"]
+    );
+    let neu = leitung.html("/personen?q=beat+neu").await;
+    assert_eq!(select_all(&neu, "#persons tbody td:nth-child(5)"), ["1970"]);
+    // A Jahrgang that is no year: the file is refused at its line.
+    let r = leitung
+        .upload(
+            &format!("/tournaments/{id}/teams/import"),
+            b"nr;spieler1;spieler2;jahrgang1\n5;Ida Frei;Hans Egli;neunzehn\n".to_vec(),
+            Some(&leitung.csrf),
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        r.text()
+            .await
+            .unwrap()
+            .contains("Jahrgang «neunzehn» ist ungültig")
+    );
+}
