@@ -134,6 +134,18 @@ async fn each_category_is_ranked_within_itself_in_the_overall_order() {
     let (_, _, pdf) = bytes(&leitung, &format!("/tournaments/{id}/ranking.pdf")).await;
     let text_pdf = pdf_pages(&pdf).join("\n");
     assert!(text_pdf.contains("Kategorie Damen") && text_pdf.contains("Kategorie Senioren"));
+    // The live page: each category's first three under the podium.
+    let live = app.client().html(&format!("/tournaments/{id}/live")).await;
+    assert_eq!(
+        select_all(&live, "#live-categories h2"),
+        ["Damen", "Senioren"]
+    );
+    let first_dame = select_all(&live, "#live-categories section:first-child li .name");
+    assert_eq!(first_dame.len(), 3);
+    assert!(
+        first_dame[0].starts_with(&format!("{} ", damen_order[0])),
+        "{first_dame:?}"
+    );
 
     // Renaming keeps the members of a name that stays; a name gone takes its members.
     leitung

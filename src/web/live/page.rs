@@ -85,6 +85,13 @@ struct LiveAbsenden {
     progress: String,
 }
 
+/// Each category's first three, under the podium (a tournament with categories only).
+#[derive(Template)]
+#[template(path = "live_categories.html")]
+struct LiveCategories<'a> {
+    categories: Vec<(String, Vec<(u32, &'a RowView)>)>,
+}
+
 #[derive(Template)]
 #[template(path = "live_podium.html")]
 struct LivePodium<'a> {
@@ -139,6 +146,25 @@ fn parts(
         Some(c) => LiveClock { c }.render()?,
         None => String::new(),
     };
+    let ranked = crate::web::ranking::ranked_rows(sections);
+    let categories: Vec<(String, Vec<(u32, &RowView)>)> =
+        crate::web::ranking::category_rankings(data, sections)
+            .into_iter()
+            .map(|c| {
+                let top = c
+                    .members
+                    .iter()
+                    .take(3)
+                    .map(|&(rank, i)| (rank, ranked[i]))
+                    .collect();
+                (c.name, top)
+            })
+            .filter(|(_, top): &(String, Vec<(u32, &RowView)>)| !top.is_empty())
+            .collect();
+    let category_box = match categories.is_empty() {
+        true => String::new(),
+        false => LiveCategories { categories }.render()?,
+    };
     // The Streichresultat rule and the marks' legend, each followed by the dot that parts
     // it from the status colours.
     let marks: String = crate::web::ranking::notes(t, sections)
@@ -161,6 +187,7 @@ fn parts(
         ("podium-box", podium),
         ("legend-marks", marks),
         ("absenden-box", prize_giving),
+        ("categories-box", category_box),
     ])
 }
 
