@@ -158,6 +158,34 @@ pub fn awards(conn: &mut Conn, data: &TournamentData) -> Result<Vec<Award>, Refu
     Ok(readout(&list, &order, &winner))
 }
 
+/// Who gets an Urkunde: the first three places (prize or not), each category winner, each
+/// special prize.
+pub fn certificates(conn: &mut Conn, data: &TournamentData) -> Result<Vec<Award>, Refusal> {
+    let order = official_order(data);
+    let podium = order
+        .iter()
+        .take(3)
+        .enumerate()
+        .map(|(i, &startnummer)| Award {
+            title: None,
+            place: Some(i + 1),
+            startnummer,
+            prize: String::new(),
+        });
+    let winners = category_winners(data, &order)
+        .into_iter()
+        .map(|(category, startnummer)| Award {
+            title: Some(format!("1. Rang Kategorie {category}")),
+            place: None,
+            startnummer,
+            prize: String::new(),
+        });
+    let special = awards(conn, data)?
+        .into_iter()
+        .filter(|a| a.title.is_some());
+    Ok(podium.chain(winners).chain(special).collect())
+}
+
 /// Each category's winner (its best ranked member in `order`, the official Rangliste), for
 /// the categories that have a ranked member.
 pub fn category_winners(data: &TournamentData, order: &[u32]) -> Vec<(String, u32)> {

@@ -67,6 +67,19 @@ pub struct PersonJson {
     pub jahrgang: Option<u32>,
 }
 
+impl PersonJson {
+    fn of(p: &super::models::PersonRow) -> Self {
+        PersonJson {
+            id: p.id.0,
+            name: p.name.clone(),
+            vorname: p.vorname.clone(),
+            verein: p.verein.clone(),
+            ort: p.ort.clone(),
+            jahrgang: p.jahrgang.map(Nat::get),
+        }
+    }
+}
+
 /// A person as a database copy carries it: with the office's contact data.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RegisterPersonJson {
@@ -372,14 +385,7 @@ pub fn export(conn: &mut Conn, id: TournamentId) -> QueryResult<Export> {
         .map(|(startnummer, seat, p)| SeatPersonJson {
             startnummer,
             seat,
-            person: PersonJson {
-                id: p.id.0,
-                name: p.name,
-                vorname: p.vorname,
-                verein: p.verein,
-                ort: p.ort,
-                jahrgang: p.jahrgang.map(Nat::get),
-            },
+            person: PersonJson::of(&p),
         })
         .collect();
     let prizes = super::prizes::load(conn, &data.tournament)?;
@@ -715,14 +721,7 @@ pub fn dump_database(conn: &mut Conn) -> QueryResult<DatabaseDoc> {
         let register = super::persons::list(conn)?
             .into_iter()
             .map(|p| RegisterPersonJson {
-                person: PersonJson {
-                    id: p.id.0,
-                    name: p.name,
-                    vorname: p.vorname,
-                    verein: p.verein,
-                    ort: p.ort,
-                    jahrgang: p.jahrgang.map(Nat::get),
-                },
+                person: PersonJson::of(&p),
                 email: p.email,
                 phone: p.phone,
                 created_at: p.created_at,

@@ -208,31 +208,14 @@ async fn urkunden_pdf(
     _user: User,
     path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
-    let (data, awards) = official_awards(&state, path.into_inner()).await?;
-    let order = app::prizes::official_order(&data);
-    let podium: Vec<Award> = order
-        .iter()
-        .take(3)
-        .enumerate()
-        .map(|(i, &startnummer)| Award {
-            title: None,
-            place: Some(i + 1),
-            startnummer,
-            prize: String::new(),
-        })
-        .chain(
-            app::prizes::category_winners(&data, &order)
-                .into_iter()
-                .map(|(category, startnummer)| Award {
-                    title: Some(format!("1. Rang Kategorie {category}")),
-                    place: None,
-                    startnummer,
-                    prize: String::new(),
-                }),
-        )
-        .chain(awards.into_iter().filter(|a| a.title.is_some()))
-        .collect();
-    let views = award_views(&data, &podium);
+    let id = path.into_inner();
+    let (data, honoured) = db(&state, move |conn| {
+        let data = guard::load(conn, id)?;
+        let honoured = app::prizes::certificates(conn, &data)?;
+        Ok((data, honoured))
+    })
+    .await?;
+    let views = award_views(&data, &honoured);
     let t = &data.tournament;
     let when_where = [format::date(t.date), t.location.clone()]
         .into_iter()
