@@ -267,6 +267,7 @@ fn fill(conn: &mut db::Conn, size: Size) -> Result<String, Failure> {
             team,
             categories: Vec::new(),
             jahrgang: [None, None],
+            geschlecht: [None, None],
         });
     }
     app::teams::import(conn, &actor, id, &field, false, &Default::default()).map_err(

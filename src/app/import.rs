@@ -14,6 +14,7 @@ use crate::db::table_entry;
 use crate::db::transfer::{self, Export, FORMAT, ImportedResult};
 use crate::db::types::Nat;
 use crate::db::{Conn, audit, marathon, prizes, results, seats, teams, tournament_data, write_tx};
+use crate::domain::category::{Rule, same_name};
 use crate::domain::clock::ClockFacts;
 use crate::domain::draw::DrawMode;
 use crate::domain::ids::{TeamId, TournamentId};
@@ -357,6 +358,13 @@ pub fn check_document(doc: &Export) -> Result<(Mode, DrawMode), Vec<String>> {
     {
         problems.extend(errors.messages().map(|m| format!("Kategorien: {m}")));
     }
+    if let Some(c) = &doc.categories {
+        for r in &c.rules {
+            if r.rule().is_none() || !c.names.iter().any(|n| same_name(n, &r.name)) {
+                problems.push(format!("Kategorien: ungültige Regel bei «{}».", r.name));
+            }
+        }
+    }
     // The prize list as the form checks it: texts, and Startnummern of this field.
     if let Some(list) = &doc.prizes {
         let known = |n: u32| doc.teams.iter().any(|t| t.startnummer == n);
@@ -637,7 +645,15 @@ pub fn write_tournament(
         prizes::replace(conn, id, list)?;
     }
     if let Some(c) = &doc.categories {
-        crate::db::categories::replace_list(conn, id, &c.names)?;
+        crate::db::categories::replace_list(conn, id, &c.names, |_| Rule::ByHand)?;
+        let listed = crate::db::categories::load(conn, id)?.list;
+        for r in &c.rules {
+            let same = listed.iter().find(|x| same_name(&x.name, &r.name));
+            if let (Some(category), Some(rule)) = (same, r.rule()) {
+                crate::db::categories::set_rule(conn, category.id, rule)?;
+            }
+        }
+        // Members as the file lists them, whatever the rules say here.
         let stored = crate::db::categories::load(conn, id)?;
         let mut pairs = Vec::new();
         for (startnummer, names) in &c.members {
@@ -645,7 +661,7 @@ pub fn write_tournament(
                 let category = stored
                     .list
                     .iter()
-                    .find(|x| crate::domain::category::same_name(&x.name, name))
+                    .find(|x| same_name(&x.name, name))
                     .ok_or_else(|| {
                         Refusal::invalid(format!(
                             "Unbekannte Kategorie «{name}» bei Team {startnummer}."
@@ -656,7 +672,13 @@ pub fn write_tournament(
         }
         pairs.sort();
         pairs.dedup();
-        crate::db::categories::set_members(conn, id, &pairs)?;
+        // A closed tournament's rules answer as at its closing (here: from the persons
+        // as they are now); the members are the file's either way.
+        if row.closed {
+            crate::db::categories::freeze(conn, id)?;
+        }
+        let all: Vec<TeamId> = team_ids.values().copied().collect();
+        crate::db::categories::set_members(conn, id, &all, &pairs)?;
     }
     if let Some(entry) = &doc.table_entry {
         let mut codes = Vec::with_capacity(entry.codes.len());

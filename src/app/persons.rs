@@ -116,7 +116,7 @@ fn record(
 
 /// The Protokoll's view of a person: who, not how to reach them.
 fn shown(p: &PersonRow) -> serde_json::Value {
-    serde_json::json!({"id": p.id.0, "name": p.name, "vorname": p.vorname, "verein": p.verein, "ort": p.ort, "jahrgang": p.jahrgang})
+    serde_json::json!({"id": p.id.0, "name": p.name, "vorname": p.vorname, "verein": p.verein, "ort": p.ort, "jahrgang": p.jahrgang, "geschlecht": p.geschlecht.map(|g| g.label())})
 }
 
 fn person(conn: &mut Conn, id: PersonId) -> Result<PersonRow, Refusal> {
@@ -181,6 +181,10 @@ pub fn erase(conn: &mut Conn, actor: &Actor, id: PersonId) -> Result<(), Refusal
     guard::require(actor, Permission::ManageTournament)?;
     write_tx(conn, Lock::Global, |conn| {
         person(conn, id)?;
+        // Without its person a team would fall out of a category its rule gave it.
+        for (tournament, team, _) in persons::seats_of(conn, id)? {
+            crate::db::categories::keep_members(conn, tournament, team)?;
+        }
         for tournament in persons::erase(conn, id)? {
             crate::db::tournaments::bump_version(conn, tournament)?;
         }
@@ -238,6 +242,7 @@ pub struct SeatMatch {
     /// The file names no Ort, or a Jahrgang: a person found is linked as found.
     pub by_name: bool,
     pub jahrgang: Option<u32>,
+    pub geschlecht: Option<crate::domain::person::Geschlecht>,
     pub found: Match<PersonId>,
 }
 
@@ -288,6 +293,9 @@ pub fn import_matches(
                 // link by name and Ort would miss it).
                 by_name: key.ort.is_none() || key.jahrgang.is_some(),
                 jahrgang: key.jahrgang,
+                geschlecht: usize::try_from(seat)
+                    .ok()
+                    .and_then(|s| row.geschlecht.get(s.wrapping_sub(1)).copied().flatten()),
                 found: match_person(&key, &keys),
             });
         }
@@ -378,19 +386,27 @@ pub fn apply_import_choices(
     Ok(())
 }
 
-/// After an import: a person of the register without a Jahrgang takes the one the file gave
-/// for its seat.
-pub fn note_jahrgang(
+/// After an import: a person of the register without a Jahrgang or Geschlecht takes the one
+/// the file gave for its seat.
+pub fn note_facts(
     conn: &mut Conn,
     matches: &[SeatMatch],
     teams: &HashMap<u32, crate::domain::ids::TeamId>,
 ) -> Result<(), Refusal> {
     for m in matches {
-        let (Some(jahrgang), Some(team)) = (m.jahrgang, teams.get(&m.startnummer)) else {
+        let Some(team) = teams.get(&m.startnummer) else {
             continue;
         };
+        if m.jahrgang.is_none() && m.geschlecht.is_none() {
+            continue;
+        }
         if let Some(person) = persons::person_at(conn, *team, m.seat)? {
-            persons::set_jahrgang_if_missing(conn, person, jahrgang)?;
+            if let Some(jahrgang) = m.jahrgang {
+                persons::set_jahrgang_if_missing(conn, person, jahrgang)?;
+            }
+            if let Some(geschlecht) = m.geschlecht {
+                persons::set_geschlecht_if_missing(conn, person, geschlecht)?;
+            }
         }
     }
     Ok(())

@@ -261,7 +261,7 @@ pub fn import(
             &by_number,
         )?;
         crate::db::persons::link_teams(conn, &t, &rows)?;
-        super::persons::note_jahrgang(conn, &matches.seats, &by_number)?;
+        super::persons::note_facts(conn, &matches.seats, &by_number)?;
         add_categories(conn, tournament, imported, &by_number)?;
         audit::record_many(
             conn,
@@ -337,6 +337,10 @@ fn add_categories(
     }
     pairs.sort();
     pairs.dedup();
-    crate::db::categories::set_members(conn, tournament, &pairs)?;
+    let all: Vec<TeamId> = teams::list(conn, tournament)?
+        .iter()
+        .map(|t| t.id)
+        .collect();
+    crate::db::categories::set_members(conn, tournament, &all, &pairs)?;
     Ok(())
 }

@@ -93,6 +93,11 @@ pub fn set_closed(
             }));
         }
         let mut after = tournaments::set_closed(conn, id, closed)?;
+        // The official category rankings do not follow later edits of the register.
+        match closed {
+            true => crate::db::categories::freeze(conn, id)?,
+            false => crate::db::categories::thaw(conn, id)?,
+        }
         // Reopening withdraws the Absenden: only an official Rangliste is read out.
         if !closed && after.absenden_step.is_some() {
             after = prizes::set_step(conn, id, None)?;

@@ -395,6 +395,8 @@ pub struct PersonRow {
     pub email: Option<String>,
     pub phone: Option<String>,
     pub created_at: NaiveDateTime,
+    /// Office only, like the Jahrgang: what a category rule asks.
+    pub geschlecht: Option<crate::domain::person::Geschlecht>,
 }
 
 impl PersonRow {

@@ -243,6 +243,7 @@ pub fn update(
             persons::verein.eq(&p.verein),
             persons::ort.eq(&p.ort),
             persons::jahrgang.eq(p.jahrgang.map(Nat::of).transpose()?),
+            persons::geschlecht.eq(p.geschlecht),
             persons::email.eq(&p.email),
             persons::phone.eq(&p.phone),
         ))
@@ -387,6 +388,22 @@ pub fn person_at(conn: &mut Conn, team: TeamId, seat: u32) -> QueryResult<Option
         .select(team_persons::person_id)
         .first(conn)
         .optional()
+}
+
+/// Gives a person the Geschlecht an import named, unless the register knows one already.
+pub fn set_geschlecht_if_missing(
+    conn: &mut Conn,
+    person: PersonId,
+    geschlecht: crate::domain::person::Geschlecht,
+) -> QueryResult<()> {
+    diesel::update(
+        persons::table
+            .find(person)
+            .filter(persons::geschlecht.is_null()),
+    )
+    .set(persons::geschlecht.eq(geschlecht))
+    .execute(conn)?;
+    Ok(())
 }
 
 /// Gives a person the Jahrgang an import named, unless the register knows one already.

@@ -59,6 +59,7 @@ diesel::table! {
         email -> Nullable<Text>,
         phone -> Nullable<Text>,
         created_at -> Timestamp,
+        geschlecht -> Nullable<Text>,
     }
 }
 
@@ -77,6 +78,8 @@ diesel::table! {
         tournament_id -> Integer,
         position -> Integer,
         name -> Text,
+        rule -> Text,
+        rule_year -> Nullable<Integer>,
     }
 }
 
@@ -85,6 +88,8 @@ diesel::table! {
         team_id -> Integer,
         category_id -> Integer,
         tournament_id -> Integer,
+        member -> Nullable<Bool>,
+        closed_by_rule -> Bool,
     }
 }
 

@@ -65,6 +65,9 @@ pub struct PersonJson {
     pub verein: Option<String>,
     pub ort: Option<String>,
     pub jahrgang: Option<u32>,
+    /// What a category rule asks (absent: unknown; older files have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub geschlecht: Option<crate::domain::person::Geschlecht>,
 }
 
 impl PersonJson {
@@ -76,6 +79,7 @@ impl PersonJson {
             verein: p.verein.clone(),
             ort: p.ort.clone(),
             jahrgang: p.jahrgang.map(Nat::get),
+            geschlecht: p.geschlecht,
         }
     }
 }
@@ -95,6 +99,27 @@ pub struct CategoriesJson {
     pub names: Vec<String>,
     /// Startnummer and the names of its categories.
     pub members: Vec<(u32, Vec<String>)>,
+    /// The rules of the categories that have one (absent: all by hand, as older files).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rules: Vec<CategoryRuleJson>,
+}
+
+/// A category's rule: its kind's key (`frauen`, `jahrgang_bis`, …) and the year where one
+/// belongs to it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CategoryRuleJson {
+    pub name: String,
+    pub rule: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub year: Option<u32>,
+}
+
+impl CategoryRuleJson {
+    /// The rule, if the key and year make one.
+    pub fn rule(&self) -> Option<crate::domain::category::Rule> {
+        use crate::domain::category::{Rule, RuleKind};
+        RuleKind::from_key(&self.rule).and_then(|kind| Rule::of(kind, self.year))
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -378,6 +403,16 @@ pub fn export(conn: &mut Conn, id: TournamentId) -> QueryResult<Export> {
                 (t.startnummer.get(), names)
             })
             .filter(|(_, names): &(u32, Vec<String>)| !names.is_empty())
+            .collect(),
+        rules: c
+            .list
+            .iter()
+            .filter(|x| x.rule != crate::domain::category::Rule::ByHand)
+            .map(|x| CategoryRuleJson {
+                name: x.name.clone(),
+                rule: x.rule.kind().key().to_string(),
+                year: x.rule.year(),
+            })
             .collect(),
     });
     doc.persons = super::persons::seats_in(conn, id)?
@@ -790,6 +825,7 @@ pub fn insert_copied_person(conn: &mut Conn, p: &RegisterPersonJson) -> QueryRes
             persons::verein.eq(&p.person.verein),
             persons::ort.eq(&p.person.ort),
             persons::jahrgang.eq(p.person.jahrgang.map(Nat::of).transpose()?),
+            persons::geschlecht.eq(p.person.geschlecht),
             persons::email.eq(&p.email),
             persons::phone.eq(&p.phone),
             persons::created_at.eq(p.created_at),

@@ -5,10 +5,12 @@
 //! deserialization error (logged with table-independent context), never a silent default:
 //! a corrupt row must not turn a disqualified team into an active one.
 
+use crate::domain::category::RuleKind;
 use crate::domain::draw::DrawMode;
 use crate::domain::ids::{CategoryId, PersonId, ResultId, SingleId, TeamId, TournamentId, UserId};
 use crate::domain::marathon::{Ruling, Side, Trump};
 use crate::domain::mode::Mode;
+use crate::domain::person::Geschlecht;
 use crate::domain::role::Role;
 use crate::domain::sitz::Sitz;
 use crate::domain::table_report::ReportState;
@@ -249,6 +251,8 @@ text_enum!(
     Ruling => RulingColumn, "ruling", Ruling::key, Ruling::from_key;
     Sitz => SitzColumn, "seat", Sitz::key, Sitz::from_key;
     ReportState => ReportStateColumn, "table report state", ReportState::key, ReportState::from_key;
+    Geschlecht => GeschlechtColumn, "geschlecht", Geschlecht::key, Geschlecht::from_key;
+    RuleKind => RuleKindColumn, "category rule", RuleKind::key, RuleKind::from_key;
 );
 
 #[cfg(test)]
@@ -272,6 +276,14 @@ mod tests {
         for trump in Trump::ALL {
             assert_eq!(from_stored::<Trump>(trump.as_str()).ok(), Some(trump));
         }
+        for g in Geschlecht::ALL {
+            assert_eq!(from_stored::<Geschlecht>(g.key()).ok(), Some(g));
+        }
+        for k in RuleKind::ALL {
+            assert_eq!(from_stored::<RuleKind>(k.key()).ok(), Some(k));
+        }
+        assert!(from_stored::<Geschlecht>("w").is_err());
+        assert!(from_stored::<RuleKind>("").is_err());
         assert!(from_stored::<TeamStatus>("Aktiv").is_err());
         assert!(from_stored::<Mode>("schieber").is_err());
         assert!(from_stored::<DrawMode>("").is_err());

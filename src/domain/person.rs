@@ -10,6 +10,52 @@
 
 use super::mode::Entrant;
 
+/// What a category rule («Damen»: all women) asks of a person. Office only, like the
+/// Jahrgang: never on a public page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Geschlecht {
+    Frau,
+    Mann,
+}
+
+impl Geschlecht {
+    pub const ALL: [Geschlecht; 2] = [Geschlecht::Frau, Geschlecht::Mann];
+
+    /// As stored.
+    pub fn key(self) -> &'static str {
+        match self {
+            Geschlecht::Frau => "frau",
+            Geschlecht::Mann => "mann",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|g| g.key() == key)
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Geschlecht::Frau => "Frau",
+            Geschlecht::Mann => "Mann",
+        }
+    }
+
+    /// As a spreadsheet or the form writes it: «w», «f», «Frau», «D», «Dame» / «m», «h»,
+    /// «Mann», «Herr» (case ignored); empty is unknown; anything else is refused.
+    pub fn parse(raw: &str) -> Result<Option<Self>, String> {
+        match raw.trim().to_lowercase().as_str() {
+            "" => Ok(None),
+            "w" | "f" | "frau" | "d" | "dame" | "weiblich" => Ok(Some(Geschlecht::Frau)),
+            "m" | "h" | "mann" | "herr" | "männlich" => Ok(Some(Geschlecht::Mann)),
+            _ => Err(format!(
+                "Geschlecht «{}» ist ungültig (w oder m).",
+                raw.trim()
+            )),
+        }
+    }
+}
+
 /// Who a player of a team is, as the register matches it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PersonKey {
@@ -189,6 +235,8 @@ pub struct PersonForm {
     #[serde(default)]
     pub jahrgang: String,
     #[serde(default)]
+    pub geschlecht: String,
+    #[serde(default)]
     pub email: String,
     #[serde(default)]
     pub phone: String,
@@ -202,6 +250,7 @@ pub struct PersonInput {
     pub verein: Option<String>,
     pub ort: Option<String>,
     pub jahrgang: Option<u32>,
+    pub geschlecht: Option<Geschlecht>,
     pub email: Option<String>,
     pub phone: Option<String>,
 }
@@ -226,6 +275,10 @@ impl PersonForm {
                 this_year,
             ),
         };
+        let geschlecht = Geschlecht::parse(&self.geschlecht).unwrap_or_else(|message| {
+            errors.add("geschlecht", message);
+            None
+        });
         let email = parse_text(&mut errors, "email", "E-Mail", &self.email, 200);
         if email.as_deref().is_some_and(|e| {
             let (user, host) = e.split_once('@').unwrap_or_default();
@@ -247,6 +300,7 @@ impl PersonForm {
                 verein,
                 ort,
                 jahrgang,
+                geschlecht,
                 email,
                 phone,
             }),
@@ -260,6 +314,27 @@ mod form_tests {
     use super::*;
 
     #[test]
+    fn geschlecht_as_a_spreadsheet_writes_it() {
+        for (raw, g) in [
+            ("w", Some(Geschlecht::Frau)),
+            ("Frau", Some(Geschlecht::Frau)),
+            ("D", Some(Geschlecht::Frau)),
+            ("m", Some(Geschlecht::Mann)),
+            ("Herr", Some(Geschlecht::Mann)),
+            (" ", None),
+        ] {
+            assert_eq!(Geschlecht::parse(raw), Ok(g), "{raw}");
+        }
+        assert_eq!(
+            Geschlecht::parse("divers"),
+            Err("Geschlecht «divers» ist ungültig (w oder m).".into())
+        );
+        for g in Geschlecht::ALL {
+            assert_eq!(Geschlecht::from_key(g.key()), Some(g));
+        }
+    }
+
+    #[test]
     fn the_form_gives_a_person_or_messages_at_the_fields() {
         let form = PersonForm {
             name: " Müller ".into(),
@@ -271,15 +346,22 @@ mod form_tests {
         };
         let p = form.parse(2026).unwrap();
         assert_eq!((p.name.as_str(), p.jahrgang), ("Müller", Some(1950)));
+        assert_eq!(p.geschlecht, None);
+        let with = PersonForm {
+            geschlecht: " W ".into(),
+            ..form.clone()
+        };
+        assert_eq!(with.parse(2026).unwrap().geschlecht, Some(Geschlecht::Frau));
         let bad = PersonForm {
             name: String::new(),
+            geschlecht: "x".into(),
             jahrgang: "2030".into(),
             email: "anna".into(),
             phone: "abc".into(),
             ..Default::default()
         };
         let e = bad.parse(2026).unwrap_err();
-        for field in ["name", "jahrgang", "email", "phone"] {
+        for field in ["name", "jahrgang", "geschlecht", "email", "phone"] {
             assert!(e.get(field).is_some(), "{field}");
         }
     }

@@ -1,6 +1,7 @@
 //! CSV import of teams: all or nothing, every bad line reported with its number.
 
 use super::mode::Entrant;
+use super::person::Geschlecht;
 use super::team::{MAX_STARTNUMMER, TeamInput};
 use super::text_import::{ImportError, decode, read_records};
 use std::collections::HashSet;
@@ -21,6 +22,9 @@ enum Column {
     /// The Jahrgang of player 1 and 2 (an Einzelschieber player: the first).
     Jahrgang1,
     Jahrgang2,
+    /// The Geschlecht of player 1 and 2 («w»/«m»; an Einzelschieber player: the first).
+    Geschlecht1,
+    Geschlecht2,
 }
 
 /// The header line of the CSV template (the app's own column names).
@@ -63,6 +67,10 @@ fn column(name: &str, entrant: Entrant) -> Option<Column> {
             Some(Column::Jahrgang1)
         }
         ("jahrgang2" | "jg2", Entrant::Team) => Some(Column::Jahrgang2),
+        ("geschlecht", Entrant::Player) | ("geschlecht1", Entrant::Team) => {
+            Some(Column::Geschlecht1)
+        }
+        ("geschlecht2", Entrant::Team) => Some(Column::Geschlecht2),
         ("team" | "teamname" | "name" | "mannschaft", Entrant::Team) => Some(Column::Team),
         ("spieler1" | "spielerin1" | "player1" | "jasser1", Entrant::Team) => {
             Some(Column::Spieler1)
@@ -86,6 +94,8 @@ pub struct ImportedTeam {
     pub categories: Vec<String>,
     /// The Jahrgang of seat 1 and 2 where the file gives it.
     pub jahrgang: [Option<u32>; 2],
+    /// The Geschlecht of seat 1 and 2 where the file gives it.
+    pub geschlecht: [Option<Geschlecht>; 2],
 }
 
 /// Parses a team CSV. `existing` are the Startnummern already taken in the tournament;
@@ -223,6 +233,16 @@ pub fn parse_team_csv(
                 _ => line_errors.push(format!("Jahrgang «{raw}» ist ungültig (z. B. 1954).")),
             }
         }
+        let mut geschlecht = [None, None];
+        for (at, col) in [Column::Geschlecht1, Column::Geschlecht2]
+            .into_iter()
+            .enumerate()
+        {
+            match Geschlecht::parse(get(col)) {
+                Ok(g) => geschlecht[at] = g,
+                Err(message) => line_errors.push(message),
+            }
+        }
         if !line_errors.is_empty() {
             errors.push(ImportError::new(line, line_errors.join(" ")));
             continue;
@@ -233,7 +253,7 @@ pub fn parse_team_csv(
             .filter(|c| !c.is_empty())
             .map(String::from)
             .collect();
-        parsed.push((line, input, categories, jahrgang));
+        parsed.push((line, input, categories, jahrgang, geschlecht));
     }
     if !errors.is_empty() {
         return Err(errors);
@@ -241,7 +261,7 @@ pub fn parse_team_csv(
 
     let mut next = taken.iter().copied().max().unwrap_or(0) + 1;
     let mut teams = Vec::with_capacity(parsed.len());
-    for (line, team, categories, jahrgang) in parsed {
+    for (line, team, categories, jahrgang, geschlecht) in parsed {
         let startnummer = match team.startnummer {
             Some(n) => n,
             None => {
@@ -263,6 +283,7 @@ pub fn parse_team_csv(
             },
             categories,
             jahrgang,
+            geschlecht,
         });
     }
     if errors.is_empty() {
@@ -286,6 +307,27 @@ mod tests {
         assert_eq!(teams[0].team.place.as_deref(), Some("Zürich"));
         assert_eq!(teams[1].team.name, None);
         assert_eq!(teams[1].line, 3);
+    }
+
+    #[test]
+    fn geschlecht_per_seat_or_a_message_at_the_line() {
+        let file = "nr;spieler1;spieler2;geschlecht1;geschlecht2\n1;A;B;w;M\n2;C;D;;x\n";
+        let errors = parse_team_csv(file.as_bytes(), &[], Entrant::Team).unwrap_err();
+        assert_eq!(errors.len(), 1);
+        assert_eq!(
+            (errors[0].line, errors[0].message.as_str()),
+            (3, "Geschlecht «x» ist ungültig (w oder m).")
+        );
+        let file = "nr;spieler1;spieler2;geschlecht1;geschlecht2\n1;A;B;w;M\n2;C;D;;\n";
+        let teams = parse_team_csv(file.as_bytes(), &[], Entrant::Team).unwrap();
+        assert_eq!(
+            teams[0].geschlecht,
+            [Some(Geschlecht::Frau), Some(Geschlecht::Mann)]
+        );
+        assert_eq!(teams[1].geschlecht, [None, None]);
+        let players = "name;vorname;geschlecht\nMeier;Anna;Frau\n";
+        let players = parse_team_csv(players.as_bytes(), &[], Entrant::Player).unwrap();
+        assert_eq!(players[0].geschlecht, [Some(Geschlecht::Frau), None]);
     }
 
     #[test]

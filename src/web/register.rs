@@ -74,6 +74,10 @@ fn form_of(p: &PersonRow) -> PersonForm {
         verein: p.verein.clone().unwrap_or_default(),
         ort: p.ort.clone().unwrap_or_default(),
         jahrgang: p.jahrgang.map(|j| j.to_string()).unwrap_or_default(),
+        geschlecht: p
+            .geschlecht
+            .map(|g| g.key().to_string())
+            .unwrap_or_default(),
         email: p.email.clone().unwrap_or_default(),
         phone: p.phone.clone().unwrap_or_default(),
     }

@@ -8,6 +8,12 @@ use scraper::Html;
 /// Four teams, two Passen à 2 Spiele, every result entered and visaed, every final visa.
 pub(crate) async fn finished(app: &TestApp, leitung: &Client) -> i32 {
     let id = drawn_field(leitung, "2", "2", "150", 4).await;
+    play_and_visa(app, leitung, id).await;
+    id
+}
+
+/// Every table of a drawn field of two Passen entered and visaed, every team's Endvisa.
+pub(crate) async fn play_and_visa(app: &TestApp, leitung: &Client, id: i32) {
     let d = app.data(id);
     for passe in 1..=2 {
         for t in d.tables(passe) {
@@ -35,7 +41,6 @@ pub(crate) async fn finished(app: &TestApp, leitung: &Client) -> i32 {
             )
             .await;
     }
-    id
 }
 
 async fn absenden(client: &Client, id: i32, step: &str) -> reqwest::Response {
@@ -246,11 +251,7 @@ async fn the_prize_giving_reads_the_official_rangliste_from_the_last_prize_up() 
     let (_, _, export) = bytes(&leitung, &format!("/tournaments/{id}/export.json")).await;
     let doc: serde_json::Value = serde_json::from_slice(&export).unwrap();
     assert_eq!(doc["prizes"]["by_place"][0], "Goldvreneli");
-    let r = leitung
-        .upload("/tournaments/import", export, Some(&leitung.csrf))
-        .await;
-    assert_eq!(r.status(), StatusCode::SEE_OTHER);
-    let copy: i32 = location(&r).rsplit('/').next().unwrap().parse().unwrap();
+    let copy = import_export(&leitung, export).await;
     let original = leitung.html(&prizes).await;
     let copied = leitung.html(&format!("/tournaments/{copy}/preise")).await;
     assert_eq!(

@@ -77,7 +77,7 @@ fn expected(route: &str) -> Option<(Body, &'static str)> {
         }
         "/tournaments/{id}/tisch" | "/tournaments/{id}/tisch/codes/{team}" => (Form, "l"),
         "/tournaments/{id}/preise" | "/tournaments/{id}/absenden" => (Form, "l"),
-        "/tournaments/{id}/kategorien" => (Form, "l"),
+        "/tournaments/{id}/kategorien" | "/tournaments/{id}/kategorien/regeln" => (Form, "l"),
         "/personen/{id}" | "/personen/{id}/zusammenfuehren" | "/personen/{id}/loeschen" => {
             (Form, "l")
         }

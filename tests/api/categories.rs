@@ -34,23 +34,10 @@ async fn each_category_is_ranked_within_itself_in_the_overall_order() {
         .await;
     assert_eq!(text(&html, ".flash"), "Kategorien gespeichert.");
     let d = app.data(id);
-    let category = |name: &str| {
-        d.categories
-            .list
-            .iter()
-            .find(|c| c.name == name)
-            .unwrap()
-            .id
-    };
+    let category = |name: &str| category_id(&d, name);
     let (damen, senioren) = (category("Damen"), category("Senioren"));
     // The Büro ticks: teams 1, 3, 5 are Damen; 2 and 3 Senioren.
-    let team = |nr: u32| {
-        d.teams
-            .iter()
-            .find(|t| t.startnummer.get() == nr)
-            .unwrap()
-            .id
-    };
+    let team = |nr: u32| team_id(&d, nr);
     let mut form: Vec<(String, String)> = Vec::new();
     for nr in [1, 3, 5] {
         form.push((format!("m_{}_{}", team(nr), damen), "1".into()));
@@ -164,20 +151,9 @@ async fn each_category_is_ranked_within_itself_in_the_overall_order() {
 
     // The export carries them.
     let (_, _, export) = bytes(&leitung, &format!("/tournaments/{id}/export.json")).await;
-    let r = leitung
-        .upload("/tournaments/import", export, Some(&leitung.csrf))
-        .await;
-    assert_eq!(r.status(), StatusCode::SEE_OTHER);
-    let copy: i32 = location(&r).rsplit('/').next().unwrap().parse().unwrap();
+    let copy = import_export(&leitung, export).await;
     let c = app.data(copy);
-    let copied_team = |nr: u32| {
-        c.teams
-            .iter()
-            .find(|t| t.startnummer.get() == nr)
-            .unwrap()
-            .id
-    };
-    assert_eq!(c.categories.names_of(copied_team(5)), ["damen"]);
+    assert_eq!(c.categories.names_of(team_id(&c, 5)), ["damen"]);
 }
 
 /// A special prize for a category goes to its best ranked member; each category winner
@@ -298,4 +274,257 @@ async fn the_import_file_names_the_categories() {
         .id;
     assert_eq!(d.categories.names_of(first), ["Damen", "Senioren"]);
     assert!(d.categories.names_of(second).is_empty());
+}
+
+fn category_id(
+    d: &jassturnier::db::tournament_data::TournamentData,
+    name: &str,
+) -> jassturnier::domain::ids::CategoryId {
+    let c = d.categories.list.iter().find(|c| c.name == name);
+    c.expect("a category of this name").id
+}
+
+/// The category names of teams 1 to `teams`.
+fn category_names(
+    d: &jassturnier::db::tournament_data::TournamentData,
+    teams: u32,
+) -> Vec<Vec<String>> {
+    (1..=teams)
+        .map(|nr| {
+            let names = d.categories.names_of(team_id(d, nr));
+            names.into_iter().map(String::from).collect()
+        })
+        .collect()
+}
+
+async fn post_form<'a>(
+    client: &'a Client,
+    path: &'a str,
+    form: Vec<(String, String)>,
+) -> reqwest::Response {
+    let fields: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    client.post(path, &fields).await
+}
+
+/// The person behind a name, from the register's search.
+async fn person_id(leitung: &Client, query: &str) -> String {
+    let html = leitung.html(&format!("/personen?q={query}")).await;
+    let ids = select_attr(&html, "tr[data-person]", "data-person");
+    assert_eq!(ids.len(), 1, "one person for «{query}»");
+    ids[0].clone()
+}
+
+/// Changes a person's Geschlecht on the person page, the rest as it is.
+async fn set_geschlecht(leitung: &Client, person: &str, geschlecht: &str) {
+    let html = leitung.html(&format!("/personen/{person}")).await;
+    let field = |name: &str| {
+        attr(&html, &format!("#person-form input[name={name}]"), "value").unwrap_or_default()
+    };
+    let fields = [
+        ("name", field("name")),
+        ("vorname", field("vorname")),
+        ("jahrgang", field("jahrgang")),
+        ("geschlecht", geschlecht.to_string()),
+    ];
+    let fields: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    leitung
+        .post_ok(&format!("/personen/{person}"), &fields)
+        .await;
+}
+
+/// Categories by rule: a team is Damen when both its persons are women, Senioren when both
+/// are of the Jahrgang; the office overrides either way; the Leitung changes the rules; a
+/// closed tournament keeps its memberships whatever the register says later, and the export
+/// carries rules and members.
+#[tokio::test]
+async fn a_team_is_damen_when_both_persons_are_and_the_office_overrides() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let buero = app.account(&leitung, BUERO, "buero").await;
+    let id = create_tournament_with(&leitung, "Damen-Cup", "2", "2", "150").await;
+    let page = format!("/tournaments/{id}/kategorien");
+    leitung
+        .post_ok(&page, &[("categories", "Damen\nSenioren\nGäste")])
+        .await;
+    import_teams(
+        &leitung,
+        id,
+        "nr;spieler1;spieler2;geschlecht1;geschlecht2;jahrgang1;jahrgang2\n\
+         1;Anna Meier;Ida Roth;w;w;1950;1955\n\
+         2;Beat Frei;Rita Zaugg;m;w;1940;1958\n\
+         3;Clara Vogt;Doris Kunz;W;Frau;1980;1990\n\
+         4;Urs Hug;Karl Bühler;m;m;;1950\n"
+            .as_bytes()
+            .to_vec(),
+    )
+    .await;
+    let members = |app: &TestApp| category_names(&app.data(id), 4);
+    // The presets' rules (tournament of 2026: Senioren of 1961 and older), from the persons
+    // the file described.
+    assert_eq!(
+        members(&app),
+        [
+            vec!["Damen", "Senioren"],
+            vec!["Senioren"],
+            vec!["Damen"],
+            vec![]
+        ]
+    );
+    let html = leitung.html(&page).await;
+    assert_eq!(
+        select_all(&html, "#member-table thead small"),
+        ["alle Frauen", "Jahrgang 1961 und älter", "von Hand"]
+    );
+    assert!(select_all(&html, "#member-table .chosen").is_empty());
+
+    // The Büro ticks what it sees, but Damen for team 2 and not for team 3, and Gäste 4.
+    let d = app.data(id);
+    let team = |nr: u32| team_id(&d, nr);
+    let category = |name: &str| category_id(&d, name);
+    let ticks = [
+        (1, "Damen"),
+        (2, "Damen"),
+        (1, "Senioren"),
+        (2, "Senioren"),
+        (4, "Gäste"),
+    ];
+    let form: Vec<(String, String)> = ticks
+        .iter()
+        .map(|(nr, c)| (format!("m_{}_{}", team(*nr), category(c)), "1".to_string()))
+        .collect();
+    let fields: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let html = buero.post_ok(&format!("{page}/mitglieder"), &fields).await;
+    assert_eq!(
+        select_all(&html, "#member-table .chosen").len(),
+        2,
+        "team 2 and 3 against the Damen rule"
+    );
+    let after_ticks = [
+        vec!["Damen", "Senioren"],
+        vec!["Damen", "Senioren"],
+        vec![],
+        vec!["Gäste"],
+    ];
+    assert_eq!(members(&app), after_ticks);
+
+    // The register changes while the tournament is open: the rule follows.
+    let ida = person_id(&leitung, "Ida Roth").await;
+    set_geschlecht(&leitung, &ida, "mann").await;
+    assert_eq!(members(&app)[0], ["Senioren"]);
+    set_geschlecht(&leitung, &ida, "frau").await;
+    assert_eq!(members(&app), after_ticks);
+
+    // The rules are the Leitung's; a year-rule without its year is refused, nothing written.
+    let rules = |damen: &str, year: &str| {
+        vec![
+            (format!("rule_{}", category("Damen")), damen.to_string()),
+            (
+                format!("rule_{}", category("Senioren")),
+                "jahrgang_bis".to_string(),
+            ),
+            (format!("year_{}", category("Senioren")), year.to_string()),
+            (format!("rule_{}", category("Gäste")), "hand".to_string()),
+        ]
+    };
+    let path = format!("{page}/regeln");
+    let post_rules = |client, form| post_form(client, &path, form);
+    let r = post_rules(&buero, rules("frauen", "1945")).await;
+    assert_eq!(r.status(), StatusCode::FORBIDDEN);
+    let before = app.dump();
+    let r = post_rules(&leitung, rules("frauen", "neunzehn")).await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let html = Html::parse_document(&r.text().await.unwrap());
+    assert_eq!(
+        text(&html, "#rules-error"),
+        "Senioren: Jahrgang bitte als Jahreszahl zwischen 1900 und 2026 (z. B. 1961)."
+    );
+    assert_eq!(app.dump(), before, "nothing written");
+    // Senioren from 1945: team 1 (1950, 1955) and 2 (1940, 1958) no longer.
+    let r = post_rules(&leitung, rules("frauen", "1945")).await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    assert_eq!(members(&app)[0], ["Damen"]);
+    assert_eq!(members(&app)[1], ["Damen"]);
+    // Damen by hand keeps who is one now (1 and 2); back to the rule, the rule decides.
+    post_rules(&leitung, rules("hand", "1945")).await;
+    assert_eq!(members(&app)[..3], [vec!["Damen"], vec!["Damen"], vec![]]);
+    post_rules(&leitung, rules("frauen", "1945")).await;
+    assert_eq!(members(&app)[..3], [vec!["Damen"], vec![], vec!["Damen"]]);
+
+    // Closed: the official category rankings keep their members whatever the register says.
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/draw"),
+            &[("mode", "fest"), ("seed", "42")],
+        )
+        .await;
+    crate::absenden::play_and_visa(&app, &leitung, id).await;
+    leitung
+        .post_ok(&format!("/tournaments/{id}/close"), &[])
+        .await;
+    let closed = members(&app);
+    set_geschlecht(&leitung, &ida, "mann").await;
+    assert_eq!(members(&app), closed);
+    let html = leitung.html(&format!("/tournaments/{id}/ranking")).await;
+    assert_eq!(text(&html, "#kategorie-1"), "Kategorie Damen");
+    assert_eq!(
+        select_all(&html, "h2#kategorie-1 + table tbody tr").len(),
+        2
+    );
+    // Reopened, the rule applies again.
+    leitung
+        .post_ok(&format!("/tournaments/{id}/reopen"), &[])
+        .await;
+    assert_eq!(members(&app)[0], Vec::<String>::new());
+
+    // The export carries the rules and the members as they are.
+    let (_, _, export) = bytes(&leitung, &format!("/tournaments/{id}/export.json")).await;
+    let json: serde_json::Value = serde_json::from_slice(&export).unwrap();
+    assert_eq!(json["categories"]["rules"][0]["rule"], "frauen");
+    assert_eq!(json["categories"]["rules"][1]["year"], 1945);
+    let copy = import_export(&leitung, export).await;
+    let c = app.data(copy);
+    assert_eq!(
+        c.categories
+            .list
+            .iter()
+            .map(|x| x.rule.describe())
+            .collect::<Vec<_>>(),
+        ["alle Frauen", "Jahrgang 1945 und älter", "von Hand"]
+    );
+    assert_eq!(category_names(&c, 4), members(&app));
+}
+
+/// A person deleted on request: the team keeps the categories its rule gave it.
+#[tokio::test]
+async fn a_deleted_person_leaves_the_team_its_categories() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = create_tournament_with(&leitung, "Damen-Cup", "2", "2", "150").await;
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/kategorien"),
+            &[("categories", "Damen")],
+        )
+        .await;
+    import_teams(
+        &leitung,
+        id,
+        b"nr;spieler1;spieler2;geschlecht1;geschlecht2\n1;Anna Meier;Ida Roth;w;w\n".to_vec(),
+    )
+    .await;
+    let names = |app: &TestApp| {
+        let d = app.data(id);
+        d.categories
+            .names_of(d.teams[0].id)
+            .into_iter()
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(names(&app), ["Damen"]);
+    let ida = person_id(&leitung, "Ida Roth").await;
+    leitung
+        .post_ok(&format!("/personen/{ida}/loeschen"), &[])
+        .await;
+    assert_eq!(app.data(id).teams[0].player2, "gelöscht");
+    assert_eq!(names(&app), ["Damen"]);
 }

@@ -687,3 +687,21 @@ pub async fn enter(client: &Client, id: i32, passe: u32, table: u32, points_a: u
         )
         .await
 }
+
+/// Imports a tournament export as a new tournament; its id.
+pub async fn import_export(client: &Client, export: Vec<u8>) -> i32 {
+    let r = client
+        .upload("/tournaments/import", export, Some(&client.csrf))
+        .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    location(&r).rsplit('/').next().unwrap().parse().unwrap()
+}
+
+/// The team of a Startnummer.
+pub fn team_id(d: &TournamentData, startnummer: u32) -> jassturnier::domain::ids::TeamId {
+    d.teams
+        .iter()
+        .find(|t| t.startnummer.get() == startnummer)
+        .expect("a team of this Startnummer")
+        .id
+}

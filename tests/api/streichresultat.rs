@@ -212,11 +212,7 @@ async fn only_the_best_three_of_four_passen_count_everywhere() {
     let (_, _, export) = bytes(&leitung, &format!("/tournaments/{id}/export.json")).await;
     let doc: serde_json::Value = serde_json::from_slice(&export).unwrap();
     assert_eq!(doc["tournament"]["counted_best"], 3);
-    let r = leitung
-        .upload("/tournaments/import", export, Some(&leitung.csrf))
-        .await;
-    assert_eq!(r.status(), StatusCode::SEE_OTHER);
-    let copy: i32 = location(&r).rsplit('/').next().unwrap().parse().unwrap();
+    let copy = import_export(&leitung, export).await;
     let again = leitung
         .html(&format!("/tournaments/{copy}/ranking?official=1"))
         .await;
