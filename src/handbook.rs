@@ -38,6 +38,7 @@ pub const CHAPTERS: &[Chapter] = chapters!(
     "benutzer",
     "einstellungen",
     "register",
+    "jasscup",
     "fragen",
 );
 

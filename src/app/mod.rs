@@ -16,6 +16,7 @@ pub mod persons;
 pub mod prizes;
 pub mod read;
 pub mod result_write;
+pub mod series;
 pub mod table_entry;
 pub mod tafel;
 pub mod team_status;

@@ -10,7 +10,6 @@ use crate::domain::mode::Entrant;
 use crate::domain::person::PersonInput;
 use crate::domain::person::{Match, PersonKey, match_person, matches_search, team_persons};
 use crate::domain::role::{Actor, Permission};
-use crate::domain::standblatt::{RanglisteKind, rangliste};
 use crate::domain::team_import::ImportedTeam;
 use chrono::NaiveDate;
 use std::collections::HashMap;
@@ -65,14 +64,8 @@ pub fn history(
         let Some(row) = data.team(team) else {
             continue;
         };
-        let kind = match t.closed {
-            true => RanglisteKind::Offiziell,
-            false => RanglisteKind::Provisorisch,
-        };
-        let sheets = data.standblaetter();
-        let under_way = data.passen_under_way();
-        let ranked = rangliste(kind, &sheets, t.wertung(), &|p| under_way.contains(&p));
-        let line = ranked.iter().find(|r| r.sheet.team == team);
+        let ranked = super::read::ranks_now(&data);
+        let line = ranked.iter().find(|r| r.0 == team);
         played.push(Played {
             tournament,
             name: t.name.clone(),
@@ -84,9 +77,9 @@ pub fn history(
                 &row.player1,
                 &row.player2,
             ),
-            rank: line.and_then(|l| l.rank),
+            rank: line.and_then(|l| l.1),
             official: t.closed,
-            total: line.map_or(0, |l| l.total),
+            total: line.map_or(0, |l| l.2),
         });
     }
     Ok((person, played))

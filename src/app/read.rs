@@ -307,3 +307,22 @@ pub fn follow_writes(
 ) -> Result<(), String> {
     crate::db::notify::listen(database_url, changed)
 }
+
+/// Every team's rank (none: not ranked) and total as the tournament stands: the official
+/// Rangliste once it is closed, the provisional one while it is open.
+pub fn ranks_now(
+    data: &crate::db::tournament_data::TournamentData,
+) -> Vec<(crate::domain::ids::TeamId, Option<u32>, u32)> {
+    use crate::domain::standblatt::{RanglisteKind, rangliste};
+    let t = &data.tournament;
+    let kind = match t.closed {
+        true => RanglisteKind::Offiziell,
+        false => RanglisteKind::Provisorisch,
+    };
+    let sheets = data.standblaetter();
+    let under_way = data.passen_under_way();
+    rangliste(kind, &sheets, t.wertung(), &|p| under_way.contains(&p))
+        .iter()
+        .map(|r| (r.sheet.team, r.rank, r.total))
+        .collect()
+}

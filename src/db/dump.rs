@@ -2,12 +2,13 @@
 
 use super::Conn;
 use super::models::{
-    AuditRow, PendingEntry, ResultRow, SeatRow, SingleRow, TableReportRow, TeamRow, TournamentRow,
-    UserRow,
+    AuditRow, PendingEntry, PersonRow, ResultRow, SeatRow, SingleRow, TableReportRow, TeamRow,
+    TournamentRow, UserRow,
 };
 use super::schema::{
-    audit_log, pending_entries, results, seats, single_registrations, table_codes, table_entry,
-    table_reports, teams, tournaments, users,
+    audit_log, pending_entries, persons, results, seats, series, series_tournaments,
+    single_registrations, table_codes, table_entry, table_reports, team_categories, teams,
+    tournaments, users,
 };
 use diesel::prelude::*;
 
@@ -86,6 +87,38 @@ pub fn dump(conn: &mut Conn) -> diesel::QueryResult<String> {
             .select(TableReportRow::as_select())
             .order(table_reports::id)
             .load(conn)?
+    );
+    // The register, the categories' choices and the series.
+    out += &format!(
+        "{:?}\n{:?}\n{:?}\n{:?}\n",
+        persons::table
+            .select(PersonRow::as_select())
+            .order(persons::id)
+            .load(conn)?,
+        team_categories::table
+            .select((
+                team_categories::team_id,
+                team_categories::category_id,
+                team_categories::member,
+                team_categories::closed_by_rule,
+            ))
+            .order((team_categories::team_id, team_categories::category_id))
+            .load::<(i32, i32, Option<bool>, bool)>(conn)?,
+        series::table
+            .select((series::id, series::name, series::best, series::minimum))
+            .order(series::id)
+            .load::<(i32, String, Option<i32>, i32)>(conn)?,
+        series_tournaments::table
+            .select((
+                series_tournaments::series_id,
+                series_tournaments::tournament_id,
+                series_tournaments::is_final,
+            ))
+            .order((
+                series_tournaments::series_id,
+                series_tournaments::tournament_id
+            ))
+            .load::<(i32, i32, bool)>(conn)?,
     );
     Ok(out)
 }

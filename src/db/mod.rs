@@ -12,6 +12,7 @@ pub mod prizes;
 pub mod results;
 pub mod schema;
 pub mod seats;
+pub mod series;
 pub mod singles;
 pub mod table_entry;
 pub mod teams;

@@ -347,6 +347,38 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    series (id) {
+        id -> Integer,
+        name -> Text,
+        season -> Text,
+        points -> Text,
+        points_table -> Nullable<Text>,
+        unit -> Text,
+        best -> Nullable<Integer>,
+        minimum -> Integer,
+        final_factor -> Integer,
+        qualification -> Text,
+        qualify_value -> Nullable<Integer>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    series_tournaments (series_id, tournament_id) {
+        series_id -> Integer,
+        tournament_id -> Integer,
+        is_final -> Bool,
+    }
+}
+
+diesel::table! {
+    series_wildcards (series_id, person_id) {
+        series_id -> Integer,
+        person_id -> Integer,
+    }
+}
+
 diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(teams -> tournaments (tournament_id));
 diesel::joinable!(seats -> tournaments (tournament_id));
@@ -378,5 +410,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     table_entry,
     table_codes,
     table_access,
-    table_reports
+    table_reports,
+    series,
+    series_tournaments,
+    series_wildcards
 );

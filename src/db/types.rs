@@ -7,11 +7,14 @@
 
 use crate::domain::category::RuleKind;
 use crate::domain::draw::DrawMode;
-use crate::domain::ids::{CategoryId, PersonId, ResultId, SingleId, TeamId, TournamentId, UserId};
+use crate::domain::ids::{
+    CategoryId, PersonId, ResultId, SeriesId, SingleId, TeamId, TournamentId, UserId,
+};
 use crate::domain::marathon::{Ruling, Side, Trump};
 use crate::domain::mode::Mode;
 use crate::domain::person::Geschlecht;
 use crate::domain::role::Role;
+use crate::domain::series::{PointsKind, QualificationKind, Unit};
 use crate::domain::sitz::Sitz;
 use crate::domain::table_report::ReportState;
 use crate::domain::team::TeamStatus;
@@ -58,6 +61,7 @@ integer_id!(
     SingleId => SingleIdColumn,
     CategoryId => CategoryIdColumn,
     PersonId => PersonIdColumn,
+    SeriesId => SeriesIdColumn,
 );
 
 /// A Passe or table number, a Startnummer, points, a count: an `INTEGER` column that
@@ -253,6 +257,10 @@ text_enum!(
     ReportState => ReportStateColumn, "table report state", ReportState::key, ReportState::from_key;
     Geschlecht => GeschlechtColumn, "geschlecht", Geschlecht::key, Geschlecht::from_key;
     RuleKind => RuleKindColumn, "category rule", RuleKind::key, RuleKind::from_key;
+    PointsKind => PointsKindColumn, "series points", PointsKind::key, PointsKind::from_key;
+    Unit => UnitColumn, "series unit", Unit::key, Unit::from_key;
+    QualificationKind => QualificationKindColumn, "series qualification",
+        QualificationKind::key, QualificationKind::from_key;
 );
 
 #[cfg(test)]

@@ -170,6 +170,15 @@ actions!(
 );
 
 actions!(
+    /// A series of the Jass-Cup.
+    SeriesAction {
+        Create = "create",
+        Update = "update",
+        Tournaments = "tournaments",
+    }
+);
+
+actions!(
     /// An account.
     UserAction {
         Create = "create",
@@ -197,6 +206,7 @@ pub enum AuditEvent {
     Single(SingleAction),
     User(UserAction),
     Person(PersonAction),
+    Series(SeriesAction),
 }
 
 /// The clock's actions as stored (they are the clock's own texts).
@@ -233,6 +243,7 @@ impl AuditEvent {
             AuditEvent::Single(_) => "single",
             AuditEvent::User(_) => "user",
             AuditEvent::Person(_) => "person",
+            AuditEvent::Series(_) => "series",
         }
     }
 
@@ -253,6 +264,7 @@ impl AuditEvent {
             AuditEvent::Single(a) => a.as_str(),
             AuditEvent::User(a) => a.as_str(),
             AuditEvent::Person(a) => a.as_str(),
+            AuditEvent::Series(a) => a.as_str(),
         }
     }
 
@@ -273,6 +285,7 @@ impl AuditEvent {
             "single" => AuditEvent::Single(SingleAction::parse(action)?),
             "user" => AuditEvent::User(UserAction::parse(action)?),
             "person" => AuditEvent::Person(PersonAction::parse(action)?),
+            "series" => AuditEvent::Series(SeriesAction::parse(action)?),
             _ => return None,
         })
     }
@@ -310,6 +323,7 @@ impl AuditEvent {
         all.extend(SingleAction::ALL.iter().map(|&a| AuditEvent::Single(a)));
         all.extend(UserAction::ALL.iter().map(|&a| AuditEvent::User(a)));
         all.extend(PersonAction::ALL.iter().map(|&a| AuditEvent::Person(a)));
+        all.extend(SeriesAction::ALL.iter().map(|&a| AuditEvent::Series(a)));
         all
     }
 }

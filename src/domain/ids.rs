@@ -26,6 +26,7 @@ id_type!(ResultId);
 id_type!(SingleId);
 id_type!(CategoryId);
 id_type!(PersonId);
+id_type!(SeriesId);
 
 /// The number of a Passe (or Spielrunde) as an address names it: 1 or more. An address
 /// with 0 or a negative number does not reach a handler (404); whether the tournament

@@ -7,6 +7,8 @@ use crate::domain::mode::{Entrant, POINTS_PER_SPIEL};
 
 mod prizes;
 pub use prizes::{Certificate, PrizeLine, preisliste, urkunden};
+mod series;
+pub use series::{SeriesLine, gesamtwertung};
 mod standblatt;
 pub use standblatt::{Sheet, SheetLine, qr_modules, qr_modules_fixed_mask, standblaetter};
 

@@ -29,6 +29,7 @@ pub mod request_log;
 pub mod result_save;
 pub mod results_import;
 pub mod safety;
+pub mod series;
 pub mod spielrunde;
 pub mod standblatt;
 pub mod state;
@@ -63,6 +64,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .configure(prints::routes)
         .configure(prizes::routes)
         .configure(categories::routes)
+        .configure(series::routes)
         .configure(register::routes)
         .configure(ranking_exports::routes)
         .configure(live::routes)

@@ -8,12 +8,13 @@ use scraper::Html;
 /// Four teams, two Passen à 2 Spiele, every result entered and visaed, every final visa.
 pub(crate) async fn finished(app: &TestApp, leitung: &Client) -> i32 {
     let id = drawn_field(leitung, "2", "2", "150", 4).await;
-    play_and_visa(app, leitung, id).await;
+    play_and_visa(app, leitung, id, 0).await;
     id
 }
 
-/// Every table of a drawn field of two Passen entered and visaed, every team's Endvisa.
-pub(crate) async fn play_and_visa(app: &TestApp, leitung: &Client, id: i32) {
+/// Every table of a drawn field of two Passen entered (team A's points shifted by `shift`)
+/// and visaed, every team's Endvisa.
+pub(crate) async fn play_and_visa(app: &TestApp, leitung: &Client, id: i32, shift: u32) {
     let d = app.data(id);
     for passe in 1..=2 {
         for t in d.tables(passe) {
@@ -22,7 +23,7 @@ pub(crate) async fn play_and_visa(app: &TestApp, leitung: &Client, id: i32) {
                 id,
                 passe,
                 t.number,
-                100 + passe * 40 + t.number * 30,
+                (100 + passe * 40 + t.number * 30 + shift) % 300,
             )
             .await;
             leitung

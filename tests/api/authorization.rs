@@ -78,6 +78,7 @@ fn expected(route: &str) -> Option<(Body, &'static str)> {
         "/tournaments/{id}/tisch" | "/tournaments/{id}/tisch/codes/{team}" => (Form, "l"),
         "/tournaments/{id}/preise" | "/tournaments/{id}/absenden" => (Form, "l"),
         "/tournaments/{id}/kategorien" | "/tournaments/{id}/kategorien/regeln" => (Form, "l"),
+        "/serien" | "/serien/{id}/einstellungen" | "/serien/{id}/turniere" => (Form, "l"),
         "/personen/{id}" | "/personen/{id}/zusammenfuehren" | "/personen/{id}/loeschen" => {
             (Form, "l")
         }

@@ -457,7 +457,7 @@ async fn a_team_is_damen_when_both_persons_are_and_the_office_overrides() {
             &[("mode", "fest"), ("seed", "42")],
         )
         .await;
-    crate::absenden::play_and_visa(&app, &leitung, id).await;
+    crate::absenden::play_and_visa(&app, &leitung, id, 0).await;
     leitung
         .post_ok(&format!("/tournaments/{id}/close"), &[])
         .await;

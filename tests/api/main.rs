@@ -31,6 +31,7 @@ mod protocol;
 mod register;
 mod request_log;
 mod safety;
+mod series;
 mod snapshots;
 mod streichresultat;
 mod table_entry;

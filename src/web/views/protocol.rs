@@ -4,8 +4,8 @@
 use crate::db::models::AuditRow;
 use crate::domain::audit_event::{
     AuditEvent, CodeAction, DrawAction, PendingAction, PersonAction, ReportAction, ResultAction,
-    SingleAction, StandblattAction, SwitchAction, TafelAction, TeamAction, TournamentAction,
-    UserAction,
+    SeriesAction, SingleAction, StandblattAction, SwitchAction, TafelAction, TeamAction,
+    TournamentAction, UserAction,
 };
 use crate::domain::format;
 use crate::domain::ids::TeamId;
@@ -400,6 +400,16 @@ pub fn describe(e: &AuditRow, names: &Names<'_>) -> ProtocolLine {
                     "Person #{} auf Wunsch gelöscht von {by}",
                     int(&before, "id").unwrap_or_default()
                 ),
+            }
+        }
+        Some(AuditEvent::Series(action)) => {
+            let name = text(any, "name").unwrap_or_default();
+            match action {
+                SeriesAction::Create => format!("Serie «{name}» angelegt von {by}"),
+                SeriesAction::Update => format!("Serie «{name}» geändert von {by}"),
+                SeriesAction::Tournaments => {
+                    format!("Turniere der Serie «{name}» geändert von {by}")
+                }
             }
         }
         Some(AuditEvent::Single(action)) => {

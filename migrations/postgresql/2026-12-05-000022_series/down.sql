@@ -1,0 +1,3 @@
+DROP TABLE series_wildcards;
+DROP TABLE series_tournaments;
+DROP TABLE series;

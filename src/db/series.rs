@@ -1,0 +1,245 @@
+//! The Jass-Cup's series: their rule, their tournaments and wildcards.
+
+use super::Conn;
+use super::schema::{series, series_tournaments, series_wildcards, tournaments};
+use super::types::Nat;
+use crate::domain::ids::{PersonId, SeriesId, TournamentId};
+use crate::domain::series::{
+    Points, PointsKind, Qualification, QualificationKind, SeriesRule, SeriesSettings, Unit,
+    parse_table, table_text,
+};
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+/// A series as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeriesRow {
+    pub id: SeriesId,
+    pub settings: SeriesSettings,
+    pub created_at: NaiveDateTime,
+}
+
+type Stored = (
+    SeriesId,
+    String,
+    String,
+    PointsKind,
+    Option<String>,
+    Unit,
+    Option<Nat>,
+    Nat,
+    Nat,
+    QualificationKind,
+    Option<Nat>,
+    NaiveDateTime,
+);
+
+fn broken(what: &str) -> diesel::result::Error {
+    diesel::result::Error::DeserializationError(format!("series: {what}").into())
+}
+
+fn row_of(stored: Stored, wildcards: Vec<i32>) -> QueryResult<SeriesRow> {
+    let (id, name, season, points, table, unit, best, minimum, factor, qualification, value, at) =
+        stored;
+    let points = match points {
+        PointsKind::Table => Points::Table(
+            parse_table(table.as_deref().unwrap_or_default()).map_err(|e| broken(&e))?,
+        ),
+        PointsKind::Field => Points::Field,
+        PointsKind::Normalised => Points::Normalised,
+    };
+    let qualification = match (qualification, value.map(Nat::get)) {
+        (QualificationKind::None, _) => Qualification::None,
+        (QualificationKind::Top, Some(n)) => Qualification::Top(n),
+        (QualificationKind::Share, Some(p)) => Qualification::SharePerQualifier(p),
+        (_, None) => return Err(broken("qualification without its number")),
+    };
+    Ok(SeriesRow {
+        id,
+        settings: SeriesSettings {
+            name,
+            season,
+            unit,
+            rule: SeriesRule {
+                points,
+                best: best.map(Nat::get),
+                minimum: minimum.get(),
+                final_factor: factor.get(),
+                qualification,
+            },
+            wildcards,
+        },
+        created_at: at,
+    })
+}
+
+pub fn find(conn: &mut Conn, id: SeriesId) -> QueryResult<Option<SeriesRow>> {
+    let stored: Option<Stored> = series::table
+        .find(id)
+        .select(series::all_columns)
+        .first(conn)
+        .optional()?;
+    match stored {
+        Some(s) => {
+            let wildcards = wildcards(conn, id)?;
+            Ok(Some(row_of(s, wildcards)?))
+        }
+        None => Ok(None),
+    }
+}
+
+/// Every series, the newest season first.
+pub fn list(conn: &mut Conn) -> QueryResult<Vec<SeriesRow>> {
+    let stored: Vec<Stored> = series::table
+        .select(series::all_columns)
+        .order((series::season.desc(), series::name, series::id))
+        .load(conn)?;
+    stored
+        .into_iter()
+        .map(|s| {
+            let w = wildcards(conn, s.0)?;
+            row_of(s, w)
+        })
+        .collect()
+}
+
+fn wildcards(conn: &mut Conn, id: SeriesId) -> QueryResult<Vec<i32>> {
+    let ids: Vec<PersonId> = series_wildcards::table
+        .filter(series_wildcards::series_id.eq(id))
+        .select(series_wildcards::person_id)
+        .order(series_wildcards::person_id)
+        .load(conn)?;
+    Ok(ids.into_iter().map(|p| p.0).collect())
+}
+
+fn rule_columns(s: &SeriesSettings) -> QueryResult<(PointsKind, Option<String>)> {
+    Ok(match &s.rule.points {
+        Points::Table(t) => (PointsKind::Table, Some(table_text(t))),
+        Points::Field => (PointsKind::Field, None),
+        Points::Normalised => (PointsKind::Normalised, None),
+    })
+}
+
+fn qualification_columns(q: Qualification) -> QueryResult<(QualificationKind, Option<Nat>)> {
+    Ok(match q {
+        Qualification::None => (QualificationKind::None, None),
+        Qualification::Top(n) => (QualificationKind::Top, Some(Nat::of(n)?)),
+        Qualification::SharePerQualifier(p) => (QualificationKind::Share, Some(Nat::of(p)?)),
+    })
+}
+
+pub fn create(conn: &mut Conn, s: &SeriesSettings, at: NaiveDateTime) -> QueryResult<SeriesId> {
+    let (points, table) = rule_columns(s)?;
+    let (qualification, value) = qualification_columns(s.rule.qualification.clone())?;
+    let id: SeriesId = diesel::insert_into(series::table)
+        .values((
+            series::name.eq(&s.name),
+            series::season.eq(&s.season),
+            series::points.eq(points),
+            series::points_table.eq(table),
+            series::unit.eq(s.unit),
+            series::best.eq(s.rule.best.map(Nat::of).transpose()?),
+            series::minimum.eq(Nat::of(s.rule.minimum)?),
+            series::final_factor.eq(Nat::of(s.rule.final_factor)?),
+            series::qualification.eq(qualification),
+            series::qualify_value.eq(value),
+            series::created_at.eq(at),
+        ))
+        .returning(series::id)
+        .get_result(conn)?;
+    set_wildcards(conn, id, &s.wildcards)?;
+    Ok(id)
+}
+
+pub fn update(conn: &mut Conn, id: SeriesId, s: &SeriesSettings) -> QueryResult<()> {
+    let (points, table) = rule_columns(s)?;
+    let (qualification, value) = qualification_columns(s.rule.qualification.clone())?;
+    diesel::update(series::table.find(id))
+        .set((
+            series::name.eq(&s.name),
+            series::season.eq(&s.season),
+            series::points.eq(points),
+            series::points_table.eq(table),
+            series::unit.eq(s.unit),
+            series::best.eq(s.rule.best.map(Nat::of).transpose()?),
+            series::minimum.eq(Nat::of(s.rule.minimum)?),
+            series::final_factor.eq(Nat::of(s.rule.final_factor)?),
+            series::qualification.eq(qualification),
+            series::qualify_value.eq(value),
+        ))
+        .execute(conn)?;
+    set_wildcards(conn, id, &s.wildcards)
+}
+
+fn set_wildcards(conn: &mut Conn, id: SeriesId, persons: &[i32]) -> QueryResult<()> {
+    diesel::delete(series_wildcards::table.filter(series_wildcards::series_id.eq(id)))
+        .execute(conn)?;
+    for person in persons {
+        diesel::insert_into(series_wildcards::table)
+            .values((
+                series_wildcards::series_id.eq(id),
+                series_wildcards::person_id.eq(PersonId(*person)),
+            ))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// A tournament of a series, in date order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeriesTournament {
+    pub tournament: TournamentId,
+    pub is_final: bool,
+}
+
+pub fn tournaments(conn: &mut Conn, id: SeriesId) -> QueryResult<Vec<SeriesTournament>> {
+    let rows: Vec<(TournamentId, bool)> = series_tournaments::table
+        .inner_join(tournaments::table.on(tournaments::id.eq(series_tournaments::tournament_id)))
+        .filter(series_tournaments::series_id.eq(id))
+        .select((
+            series_tournaments::tournament_id,
+            series_tournaments::is_final,
+        ))
+        .order((tournaments::date, tournaments::id))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(tournament, is_final)| SeriesTournament {
+            tournament,
+            is_final,
+        })
+        .collect())
+}
+
+pub fn set_tournaments(
+    conn: &mut Conn,
+    id: SeriesId,
+    list: &[SeriesTournament],
+) -> QueryResult<()> {
+    diesel::delete(series_tournaments::table.filter(series_tournaments::series_id.eq(id)))
+        .execute(conn)?;
+    for t in list {
+        diesel::insert_into(series_tournaments::table)
+            .values((
+                series_tournaments::series_id.eq(id),
+                series_tournaments::tournament_id.eq(t.tournament),
+                series_tournaments::is_final.eq(t.is_final),
+            ))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// What the series' tournaments are at now: their versions summed with their number (a
+/// new result, a correction, a closing or a tournament added changes it).
+pub fn version(conn: &mut Conn, id: SeriesId) -> QueryResult<i64> {
+    let rows: Vec<(TournamentId, i32)> = series_tournaments::table
+        .inner_join(tournaments::table.on(tournaments::id.eq(series_tournaments::tournament_id)))
+        .filter(series_tournaments::series_id.eq(id))
+        .select((series_tournaments::tournament_id, tournaments::version))
+        .load(conn)?;
+    Ok(rows
+        .iter()
+        .map(|(t, v)| i64::from(t.0) * 1_000_003 + i64::from(*v))
+        .sum())
+}

@@ -1,0 +1,225 @@
+//! The Jass-Cup (#80): a series made by the Leitung, its standings public and live, the
+//! rule computed as the test computes it apart from the app.
+
+use crate::helpers::*;
+use reqwest::StatusCode;
+use scraper::Html;
+use std::collections::HashMap;
+
+/// A tournament of four teams «Anna{n} / Urs{n}» played to the end (all visas); closed when
+/// asked. The same names in every tournament: the same persons.
+async fn played(app: &TestApp, leitung: &Client, shift: u32, close: bool) -> i32 {
+    let id = drawn_field(leitung, "2", "2", "150", 4).await;
+    crate::absenden::play_and_visa(app, leitung, id, shift).await;
+    if close {
+        leitung
+            .post_ok(&format!("/tournaments/{id}/close"), &[])
+            .await;
+    }
+    id
+}
+
+async fn json(client: &Client, path: &str) -> serde_json::Value {
+    let (status, _, body) = bytes(client, path).await;
+    assert_eq!(status, StatusCode::OK, "{path}");
+    serde_json::from_slice(&body).unwrap()
+}
+
+#[tokio::test]
+async fn a_season_is_ranked_by_the_rule_public_and_live() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let buero = app.account(&leitung, BUERO, "buero").await;
+    let anonymous = app.client();
+    let first = played(&app, &leitung, 0, true).await;
+    let second = played(&app, &leitung, 100, true).await;
+    let last = played(&app, &leitung, 200, false).await;
+
+    // Made by the Leitung only; a missing name refused at the field, nothing written.
+    let r = buero
+        .post(
+            "/serien",
+            &[("name", "JM"), ("season", "2026"), ("preset", "cup")],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::FORBIDDEN);
+    let before = app.dump();
+    let r = leitung
+        .post(
+            "/serien",
+            &[("name", ""), ("season", "2026"), ("preset", "cup")],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(app.dump(), before);
+    let r = leitung
+        .post(
+            "/serien",
+            &[
+                ("name", "Jahresmeisterschaft"),
+                ("season", "2026"),
+                ("preset", "jahresmeisterschaft"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    let settings = location(&r);
+    let id: i32 = settings.split('/').nth(2).unwrap().parse().unwrap();
+
+    // The rule: table 10-8-6-4, best 2 count, the last tournament a final (×2).
+    let rule = |best: &'static str| {
+        vec![
+            ("name", "Jahresmeisterschaft"),
+            ("season", "2026"),
+            ("points", "tabelle"),
+            ("points_table", "10-8-6-4"),
+            ("unit", "person"),
+            ("best", best),
+            ("minimum", "1"),
+            ("final_factor", "2"),
+            ("qualification", "top"),
+            ("qualify_value", "3"),
+            ("wildcards", ""),
+        ]
+    };
+    let before = app.dump();
+    let r = leitung.post(&settings, &rule("zwei")).await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let html = Html::parse_document(&r.text().await.unwrap());
+    assert_eq!(
+        text(&html, "#best-error"),
+        "Es zählen die besten: «zwei» ist keine ganze Zahl."
+    );
+    assert_eq!(app.dump(), before, "nothing written");
+    leitung.post_ok(&settings, &rule("2")).await;
+    let choose = [
+        (format!("t_{first}"), "1"),
+        (format!("t_{second}"), "1"),
+        (format!("t_{last}"), "1"),
+        (format!("final_{last}"), "1"),
+    ];
+    let fields: Vec<(&str, &str)> = choose.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    leitung
+        .post_ok(&format!("/serien/{id}/turniere"), &fields)
+        .await;
+
+    // Apart from the app: each tournament's Rangliste (official or provisional), the points
+    // by rank, each person's best two summed.
+    let expected = |ranklists: &[(serde_json::Value, u32)]| {
+        let mut results: HashMap<String, Vec<u32>> = HashMap::new();
+        for (ranking, factor) in ranklists {
+            for team in ranking["teams"].as_array().unwrap() {
+                let Some(rank) = team["rank"].as_u64() else {
+                    continue;
+                };
+                let points = [10, 8, 6, 4].get(rank as usize - 1).copied().unwrap_or(0) * factor;
+                let nr = team["startnummer"].as_u64().unwrap();
+                for who in [format!("Anna{nr}"), format!("Urs{nr}")] {
+                    results.entry(who).or_default().push(points);
+                }
+            }
+        }
+        let mut totals: Vec<(String, u32)> = results
+            .into_iter()
+            .map(|(who, mut p)| {
+                p.sort_unstable_by(|a, b| b.cmp(a));
+                (who, p.iter().take(2).sum())
+            })
+            .collect();
+        totals.sort();
+        totals
+    };
+    let ranklists = vec![
+        (
+            json(&anonymous, &format!("/tournaments/{first}/ranking.json")).await,
+            1,
+        ),
+        (
+            json(&anonymous, &format!("/tournaments/{second}/ranking.json")).await,
+            1,
+        ),
+        (
+            json(&anonymous, &format!("/tournaments/{last}/ranking.json")).await,
+            2,
+        ),
+    ];
+    let standings = json(&anonymous, &format!("/serien/{id}/gesamtwertung.json")).await;
+    let mut got: Vec<(String, u32)> = standings["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["names"].as_str().unwrap().to_string(),
+                s["total"].as_u64().unwrap() as u32,
+            )
+        })
+        .collect();
+    got.sort();
+    assert_eq!(got, expected(&ranklists));
+    // The ranks follow the totals; three results each, one struck; the open final is
+    // provisional; the first three (with ties) qualify.
+    let rows = standings["standings"].as_array().unwrap();
+    let totals: Vec<u64> = rows.iter().map(|s| s["total"].as_u64().unwrap()).collect();
+    assert!(totals.windows(2).all(|w| w[0] >= w[1]));
+    for s in rows {
+        let results = s["results"].as_array().unwrap();
+        assert_eq!(results.len(), 3);
+        assert_eq!(results.iter().filter(|r| r["counted"] == false).count(), 1);
+        assert_eq!(results[2]["provisional"], true);
+        assert_eq!(
+            s["qualified"].as_bool().unwrap(),
+            s["rank"].as_u64().unwrap() <= 3
+        );
+    }
+    assert_eq!(standings["tournaments"][2]["is_final"], true);
+
+    // The page, for anyone: names and Verein, the rule, the cut line, the struck results.
+    let html = anonymous.html(&format!("/serien/{id}")).await;
+    assert_eq!(
+        text(&html, "#series-rule"),
+        "Punkte nach Rang 10-8-6-4; es zählen die besten 2 Resultate; der Final zählt 2-fach; die ersten 3 erreichen den Final."
+    );
+    assert_eq!(select_all(&html, "#standings tbody tr").len(), 8);
+    assert_eq!(select_all(&html, "#standings tr.cut").len(), 1);
+    assert_eq!(select_all(&html, "#standings td.results s").len(), 8);
+    let (status, kind, csv) = bytes(&anonymous, &format!("/serien/{id}/gesamtwertung.csv")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(kind.starts_with("text/csv"));
+    let csv = String::from_utf8_lossy(&csv)
+        .trim_start_matches('\u{feff}')
+        .to_string();
+    assert!(
+        csv.starts_with("rang;name;verein;total;teilnahmen;"),
+        "{csv}"
+    );
+    let (status, kind, pdf) = bytes(&anonymous, &format!("/serien/{id}/gesamtwertung.pdf")).await;
+    assert_eq!((status, kind.as_str()), (StatusCode::OK, "application/pdf"));
+    let text_of_pdf = pdf_pages(&pdf).join("\n");
+    assert!(text_of_pdf.contains("Gesamtwertung"), "{text_of_pdf}");
+    assert!(text_of_pdf.contains("Anna1"), "{text_of_pdf}");
+    // A person's results in the series.
+    let link = attr(&html, "#standings tbody tr a", "href").unwrap();
+    let person = anonymous.html(&link).await;
+    assert_eq!(select_all(&person, "#person-results tbody tr").len(), 3);
+    assert_eq!(select_all(&person, "#person-results tr.struck").len(), 1);
+
+    // Live: the table answers 204 while nothing changed; when the final is closed the new
+    // table comes, without the provisional marks.
+    let version = attr(&html, "#series-standings", "data-version").unwrap();
+    let table = format!("/serien/{id}/tabelle?v={version}");
+    let (status, _, _) = bytes(&anonymous, &table).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    assert!(text(&html, "#standings").contains('*'));
+    leitung
+        .post_ok(&format!("/tournaments/{last}/close"), &[])
+        .await;
+    let (status, _, body) = bytes(&anonymous, &table).await;
+    assert_eq!(status, StatusCode::OK);
+    let fresh = Html::parse_fragment(&String::from_utf8_lossy(&body));
+    assert_ne!(
+        attr(&fresh, "#series-standings", "data-version").unwrap(),
+        version
+    );
+    assert!(!text(&fresh, "#standings").contains('*'));
+}
