@@ -1,10 +1,10 @@
 //! The register: persons, and which team seat each plays in.
 
 use super::models::{PersonRow, TeamRow, TournamentRow};
-use super::schema::{persons, team_persons, teams, tournaments};
+use super::schema::{persons, series_wildcards, team_persons, teams, tournaments};
 use super::types::Nat;
 use super::{Conn, now};
-use crate::domain::ids::{PersonId, TeamId, TournamentId};
+use crate::domain::ids::{PersonId, SeriesId, TeamId, TournamentId};
 use crate::domain::person::PersonKey;
 use crate::domain::person::team_persons as persons_of_team;
 use diesel::prelude::*;
@@ -256,6 +256,20 @@ pub fn merge(conn: &mut Conn, from: PersonId, into: PersonId) -> QueryResult<usi
     let moved = diesel::update(team_persons::table.filter(team_persons::person_id.eq(from)))
         .set(team_persons::person_id.eq(into))
         .execute(conn)?;
+    // A series' wildcard goes with the person (once, where both were one).
+    let both: Vec<SeriesId> = series_wildcards::table
+        .filter(series_wildcards::person_id.eq(into))
+        .select(series_wildcards::series_id)
+        .load(conn)?;
+    diesel::delete(
+        series_wildcards::table
+            .filter(series_wildcards::person_id.eq(from))
+            .filter(series_wildcards::series_id.eq_any(both)),
+    )
+    .execute(conn)?;
+    diesel::update(series_wildcards::table.filter(series_wildcards::person_id.eq(from)))
+        .set(series_wildcards::person_id.eq(into))
+        .execute(conn)?;
     diesel::delete(persons::table.find(from)).execute(conn)?;
     Ok(moved)
 }
@@ -299,6 +313,8 @@ pub fn erase(conn: &mut Conn, id: PersonId) -> QueryResult<Vec<TournamentId>> {
         }
     }
     diesel::delete(team_persons::table.filter(team_persons::person_id.eq(id))).execute(conn)?;
+    diesel::delete(series_wildcards::table.filter(series_wildcards::person_id.eq(id)))
+        .execute(conn)?;
     diesel::delete(persons::table.find(id)).execute(conn)?;
     Ok(touched)
 }

@@ -222,4 +222,26 @@ async fn a_season_is_ranked_by_the_rule_public_and_live() {
         version
     );
     assert!(!text(&fresh, "#standings").contains('*'));
+
+    // A wildcard: qualified whatever the rank; merged into another person it goes along;
+    // deleted on request it goes too (the series stays).
+    let last_place = rows.last().unwrap()["names"].as_str().unwrap().to_string();
+    let register = leitung.html(&format!("/personen?q={last_place}")).await;
+    let person = select_attr(&register, "tr[data-person]", "data-person")[0].clone();
+    let mut with_wildcard = rule("2");
+    with_wildcard[10] = ("wildcards", person.as_str());
+    leitung.post_ok(&settings, &with_wildcard).await;
+    let standings = json(&anonymous, &format!("/serien/{id}/gesamtwertung.json")).await;
+    let wild = standings["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["names"] == last_place.as_str())
+        .unwrap();
+    assert_eq!(wild["qualified"], true);
+    leitung
+        .post_ok(&format!("/personen/{person}/loeschen"), &[])
+        .await;
+    let html = leitung.html(&settings).await;
+    assert_eq!(attr(&html, "#wildcards", "value").unwrap(), "");
 }
