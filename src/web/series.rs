@@ -6,9 +6,10 @@ use super::ctx::Ctx;
 use super::prints::{excel_csv, file, made, pdf};
 use super::render::{page, page_with};
 use super::state::{AppState, db};
-use crate::app::series::{EventInfo, Saved, SeriesEntrant, SeriesStandings};
+use crate::app::series::{
+    EventInfo, Saved, SeriesEntrant, SeriesRow, SeriesStandings, SeriesTournament,
+};
 use crate::app::{self};
-use crate::db::series::{SeriesRow, SeriesTournament};
 use crate::domain::form::FieldErrors;
 use crate::domain::format;
 use crate::domain::ids::{PersonId, SeriesId, TournamentId};
