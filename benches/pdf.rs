@@ -80,6 +80,7 @@ fn main() {
         &[RankSection { title: None, rows }],
         None,
         &[],
+        None,
     );
     let elapsed = start.elapsed();
     println!(

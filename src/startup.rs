@@ -47,9 +47,21 @@ fn link_register(pool: &db::Pool) -> Result<(), String> {
     Ok(())
 }
 
+/// The first start makes this instance's signing key for tournament reports (Jass-Cup).
+fn make_instance_key(pool: &db::Pool) -> Result<(), String> {
+    let mut conn = pool.get().map_err(|e| e.to_string())?;
+    let made = db::instance::ensure(&mut conn, rand::random::<[u8; 32]>)
+        .map_err(|e| format!("Schlüssel der Instanz nicht angelegt: {e}"))?;
+    if made {
+        tracing::info!("Schlüssel für Turnierberichte angelegt");
+    }
+    Ok(())
+}
+
 pub fn build(settings: &Settings) -> Result<Application, String> {
     let pool = db::connect(&settings.database_url, DB_CONNECTIONS)?;
     link_register(&pool)?;
+    make_instance_key(&pool)?;
     let listener =
         TcpListener::bind(&settings.bind).map_err(|e| format!("{}: {e}", settings.bind))?;
     let listen = listener.local_addr().map_err(|e| e.to_string())?;

@@ -467,7 +467,15 @@ pub fn import_tournament(
     doc: &Export,
 ) -> Result<TournamentId, Refusal> {
     guard::require(actor, Permission::ManageTournament)?;
-    let (mode, draw_mode) = check_document(doc).map_err(|problems| {
+    let checked = checked(doc)?;
+    write_tx(conn, Lock::Global, |conn| {
+        write_imported(conn, actor, doc, checked)
+    })
+}
+
+/// The document's mode and draw mode, or why it is refused (nothing written).
+pub fn checked(doc: &Export) -> Result<(Mode, DrawMode), Refusal> {
+    check_document(doc).map_err(|problems| {
         let more = problems.len().saturating_sub(PROBLEMS_SHOWN);
         let mut text = format!(
             "Die Datei wurde abgelehnt, nichts wurde importiert: {}",
@@ -482,28 +490,35 @@ pub fn import_tournament(
             text += &format!(" · … und {more} weitere Probleme.");
         }
         Refusal::Invalid(text)
-    })?;
-    write_tx(conn, Lock::Global, |conn| {
-        let id = write_tournament(conn, doc, (mode, draw_mode), &imported_visa, Identity::New)?;
-        transfer::insert_audit(conn, Some(id), &doc.audit, true)?;
-        let t = &doc.tournament;
-        audit::record(
-            conn,
-            Some(actor),
-            audit::Entry {
-                tournament: Some(id),
-                event: AuditEvent::Tournament(TournamentAction::Import),
-                entity_id: Some(id.0),
-            },
-            None::<&()>,
-            Some(&serde_json::json!({
-                "name": t.name,
-                "teams": doc.teams.len(),
-                "results": doc.results.len(),
-            })),
-        )?;
-        Ok(id)
     })
+}
+
+/// Writes a checked document as a new tournament, inside the caller's write transaction.
+pub fn write_imported(
+    conn: &mut Conn,
+    actor: &Actor,
+    doc: &Export,
+    (mode, draw_mode): (Mode, DrawMode),
+) -> Result<TournamentId, Refusal> {
+    let id = write_tournament(conn, doc, (mode, draw_mode), &imported_visa, Identity::New)?;
+    transfer::insert_audit(conn, Some(id), &doc.audit, true)?;
+    let t = &doc.tournament;
+    audit::record(
+        conn,
+        Some(actor),
+        audit::Entry {
+            tournament: Some(id),
+            event: AuditEvent::Tournament(TournamentAction::Import),
+            entity_id: Some(id.0),
+        },
+        None::<&()>,
+        Some(&serde_json::json!({
+            "name": t.name,
+            "teams": doc.teams.len(),
+            "results": doc.results.len(),
+        })),
+    )?;
+    Ok(id)
 }
 
 /// How a visa of a document becomes a visa here: as imported data, or (a copy of a whole

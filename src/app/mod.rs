@@ -15,6 +15,7 @@ pub mod partners;
 pub mod persons;
 pub mod prizes;
 pub mod read;
+pub mod reports;
 pub mod result_write;
 pub mod series;
 pub mod table_entry;

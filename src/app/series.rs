@@ -47,13 +47,14 @@ struct Entry<'a> {
     tournaments: Vec<i32>,
 }
 
-fn record(
+/// A series' Protokoll entry (its content before and after, as each change shows it).
+pub(super) fn record<T: Serialize>(
     conn: &mut Conn,
     actor: &Actor,
     action: SeriesAction,
     id: SeriesId,
-    before: Option<&Entry>,
-    after: &Entry,
+    before: Option<&T>,
+    after: &T,
 ) -> Result<(), Refusal> {
     audit::record(
         conn,

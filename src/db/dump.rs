@@ -6,9 +6,9 @@ use super::models::{
     TournamentRow, UserRow,
 };
 use super::schema::{
-    audit_log, pending_entries, persons, results, seats, series, series_tournaments,
-    single_registrations, table_codes, table_entry, table_reports, team_categories, teams,
-    tournaments, users,
+    audit_log, instance, pending_entries, persons, results, seats, series, series_halls,
+    series_reports, series_tournaments, single_registrations, table_codes, table_entry,
+    table_reports, team_categories, teams, tournaments, users,
 };
 use diesel::prelude::*;
 
@@ -119,6 +119,25 @@ pub fn dump(conn: &mut Conn) -> diesel::QueryResult<String> {
                 series_tournaments::tournament_id
             ))
             .load::<(i32, i32, bool)>(conn)?,
+    );
+    out += &format!(
+        "{:?}\n{:?}\n{:?}\n",
+        series_halls::table
+            .select((series_halls::series_id, series_halls::public_key))
+            .order((series_halls::series_id, series_halls::public_key))
+            .load::<(i32, String)>(conn)?,
+        series_reports::table
+            .select((
+                series_reports::series_id,
+                series_reports::uuid,
+                series_reports::revision,
+                series_reports::tournament_id,
+            ))
+            .order((series_reports::series_id, series_reports::uuid))
+            .load::<(i32, String, i32, i32)>(conn)?,
+        instance::table
+            .select(instance::hall_name)
+            .load::<String>(conn)?,
     );
     Ok(out)
 }

@@ -379,6 +379,43 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    instance (id) {
+        id -> Integer,
+        hall_name -> Text,
+        secret_key -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    tournament_uuids (tournament_id) {
+        tournament_id -> Integer,
+        uuid -> Text,
+    }
+}
+
+diesel::table! {
+    series_halls (series_id, public_key) {
+        series_id -> Integer,
+        public_key -> Text,
+        hall_name -> Text,
+    }
+}
+
+diesel::table! {
+    series_reports (series_id, uuid) {
+        series_id -> Integer,
+        uuid -> Text,
+        revision -> Integer,
+        tournament_id -> Integer,
+        public_key -> Text,
+        digest -> Text,
+        imported_at -> Timestamp,
+        summary -> Text,
+    }
+}
+
 diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(teams -> tournaments (tournament_id));
 diesel::joinable!(seats -> tournaments (tournament_id));
@@ -413,5 +450,9 @@ diesel::allow_tables_to_appear_in_same_query!(
     table_reports,
     series,
     series_tournaments,
-    series_wildcards
+    series_wildcards,
+    instance,
+    tournament_uuids,
+    series_halls,
+    series_reports
 );

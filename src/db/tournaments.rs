@@ -95,6 +95,15 @@ pub fn set_public(conn: &mut Conn, id: TournamentId, public: bool) -> QueryResul
         .get_result(conn)
 }
 
+/// A tournament replaced by a newer revision of its report: renamed and no longer public
+/// (kept, with its Protokoll, not deleted).
+pub fn retire(conn: &mut Conn, id: TournamentId, name: &str) -> QueryResult<()> {
+    diesel::update(tournaments::table.find(id))
+        .set((tournaments::name.eq(name), tournaments::public.eq(false)))
+        .execute(conn)?;
+    Ok(())
+}
+
 pub fn set_draw(conn: &mut Conn, id: TournamentId, mode: DrawMode, seed: u64) -> QueryResult<()> {
     diesel::update(tournaments::table.find(id))
         .set((

@@ -175,6 +175,8 @@ actions!(
         Create = "create",
         Update = "update",
         Tournaments = "tournaments",
+        Hall = "hall",
+        Report = "report",
     }
 );
 

@@ -23,6 +23,7 @@ pub mod result_import;
 pub mod role;
 pub mod schedule;
 pub mod score_kind;
+pub mod seal;
 pub mod series;
 pub mod sitz;
 pub mod standblatt;

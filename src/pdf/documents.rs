@@ -381,9 +381,17 @@ pub struct RankSection {
     pub rows: Vec<RankRow>,
 }
 
+/// The seal of an official Rangliste: who signed its report, and where to check it (the QR
+/// code opens the verification page).
+pub struct SealBlock {
+    pub lines: Vec<String>,
+    pub url: String,
+}
+
 /// The Rangliste; `provisional` prints a clear PROVISORISCH mark on every page; `notes`
 /// under the list: the Streichresultat rule, the legend to the marks beside Pauschalen and
-/// byes when there are any.
+/// byes when there are any; `seal` at the end (official Rangliste).
+#[allow(clippy::too_many_arguments)]
 pub fn rangliste(
     mut header: Header,
     provisional: bool,
@@ -392,6 +400,7 @@ pub fn rangliste(
     sections: &[RankSection],
     clubs: Option<&ClubSection>,
     notes: &[String],
+    seal: Option<&SealBlock>,
 ) -> Vec<u8> {
     if provisional {
         header.subtitle = format!("PROVISORISCH · {}", header.subtitle);
@@ -580,6 +589,28 @@ pub fn rangliste(
             doc.current()
                 .text(MARGIN, y + 5.0, 8.0, Weight::Regular, &line);
             y += 5.0;
+        }
+    }
+    if let Some(seal) = seal {
+        const QR: f32 = 24.0;
+        if y + QR + 8.0 > CONTENT_BOTTOM {
+            doc.new_page();
+            y = CONTENT_TOP;
+        }
+        let top = y + 6.0;
+        let page = doc.current();
+        if let Some((width, modules)) = qr_modules(&seal.url) {
+            page.qr(MARGIN, top, QR, width, &modules);
+        }
+        let mut line_y = top + 5.0;
+        for (i, line) in seal.lines.iter().enumerate() {
+            let weight = if i == 0 {
+                Weight::Bold
+            } else {
+                Weight::Regular
+            };
+            page.text(MARGIN + QR + 4.0, line_y, 8.0, weight, line);
+            line_y += 4.5;
         }
     }
     doc.finish("Rangliste")

@@ -268,42 +268,7 @@ impl<G: Gate + 'static> FromRequest for SecuredUpload<G> {
             let session = load_session(&req).await?.ok_or(AppError::LoginRequired)?;
             // Before the upload is read: a user without the permission sends no file here.
             pass::<G>(&session)?;
-            let mut multipart = multipart
-                .await
-                .map_err(|_| AppError::BadRequest("Bitte eine Datei hochladen.".into()))?;
-            let limit = req
-                .app_data::<UploadLimit>()
-                .map_or(MAX_UPLOAD_BYTES, |l| l.0);
-            let mut fields = HashMap::new();
-            let mut total = 0usize;
-            while let Some(field) = multipart.next().await {
-                // The whole request, not each field, is bounded: many small fields of a
-                // forged upload are refused as early as one big file.
-                if fields.len() >= MAX_UPLOAD_FIELDS {
-                    return Err(AppError::PayloadTooLarge(
-                        "Zu viele Felder in der Anfrage.".into(),
-                    ));
-                }
-                let mut field = field.map_err(|_| {
-                    AppError::BadRequest("Die Datei kam nicht vollständig an.".into())
-                })?;
-                let name = field.name().unwrap_or_default().to_string();
-                let mut bytes = Vec::new();
-                while let Some(chunk) = field.next().await {
-                    let chunk = chunk.map_err(|_| {
-                        AppError::BadRequest("Die Datei kam nicht vollständig an.".into())
-                    })?;
-                    total += chunk.len();
-                    if bytes.len() + chunk.len() > limit || total > limit + MAX_FORM_FIELDS_BYTES {
-                        return Err(AppError::PayloadTooLarge(format!(
-                            "Die Datei ist zu gross (höchstens {} MB).",
-                            limit / (1024 * 1024)
-                        )));
-                    }
-                    bytes.extend_from_slice(&chunk);
-                }
-                fields.insert(name, bytes);
-            }
+            let fields = read_fields(&req, multipart).await?;
             let presented = fields
                 .get(CSRF_FIELD)
                 .map(|b| String::from_utf8_lossy(b).into_owned())
@@ -313,6 +278,69 @@ impl<G: Gate + 'static> FromRequest for SecuredUpload<G> {
                 session,
                 fields,
                 gate: PhantomData,
+            })
+        })
+    }
+}
+
+/// Every field of a multipart upload, bounded by the route's [`UploadLimit`].
+async fn read_fields(
+    req: &HttpRequest,
+    multipart: impl Future<Output = Result<actix_multipart::Multipart, actix_web::Error>>,
+) -> Result<HashMap<String, Vec<u8>>, AppError> {
+    let mut multipart = multipart
+        .await
+        .map_err(|_| AppError::BadRequest("Bitte eine Datei hochladen.".into()))?;
+    let limit = req
+        .app_data::<UploadLimit>()
+        .map_or(MAX_UPLOAD_BYTES, |l| l.0);
+    let mut fields = HashMap::new();
+    let mut total = 0usize;
+    while let Some(field) = multipart.next().await {
+        // The whole request, not each field, is bounded: many small fields of a forged
+        // upload are refused as early as one big file.
+        if fields.len() >= MAX_UPLOAD_FIELDS {
+            return Err(AppError::PayloadTooLarge(
+                "Zu viele Felder in der Anfrage.".into(),
+            ));
+        }
+        let mut field = field
+            .map_err(|_| AppError::BadRequest("Die Datei kam nicht vollständig an.".into()))?;
+        let name = field.name().unwrap_or_default().to_string();
+        let mut bytes = Vec::new();
+        while let Some(chunk) = field.next().await {
+            let chunk = chunk
+                .map_err(|_| AppError::BadRequest("Die Datei kam nicht vollständig an.".into()))?;
+            total += chunk.len();
+            if bytes.len() + chunk.len() > limit || total > limit + MAX_FORM_FIELDS_BYTES {
+                return Err(AppError::PayloadTooLarge(format!(
+                    "Die Datei ist zu gross (höchstens {} MB).",
+                    limit / (1024 * 1024)
+                )));
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        fields.insert(name, bytes);
+    }
+    Ok(fields)
+}
+
+/// An upload anyone may send because it changes nothing (a report to verify): no login,
+/// no CSRF token; bounded like every upload.
+pub struct PublicUpload {
+    pub fields: HashMap<String, Vec<u8>>,
+}
+
+impl FromRequest for PublicUpload {
+    type Error = AppError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        let multipart = actix_multipart::Multipart::from_request(&req, payload);
+        Box::pin(async move {
+            Ok(PublicUpload {
+                fields: read_fields(&req, multipart).await?,
             })
         })
     }

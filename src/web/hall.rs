@@ -6,7 +6,7 @@ use super::auth::{Permitted, gate};
 use super::ctx::Ctx;
 use super::live::page::qr_svg;
 use super::render::{base_url, page};
-use super::state::AppState;
+use super::state::{AppState, db};
 use crate::web::error::AppError;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
@@ -29,6 +29,8 @@ struct HallPage {
     printed_base: String,
     test_url: String,
     test_qr: String,
+    /// The name and key this instance signs tournament reports with (Jass-Cup).
+    own: crate::app::reports::OwnKey,
 }
 
 /// Addresses of this machine's network interfaces that phones may reach (no loopback, no
@@ -119,7 +121,9 @@ async fn show(
         .or_else(|| addresses.first().cloned())
         .unwrap_or_else(|| printed_base.clone());
     let test_url = format!("{test_base}{TEST_PATH}");
+    let own = db(&state, |conn| Ok(crate::app::reports::own_key(conn)?)).await?;
     page(&HallPage {
+        own,
         ctx: user.session.ctx(),
         listen: listen.to_string(),
         loopback_only: listen.ip().is_loopback(),

@@ -25,6 +25,7 @@ pub mod ranking;
 pub mod ranking_exports;
 pub mod register;
 pub mod render;
+pub mod reports;
 pub mod request_log;
 pub mod result_save;
 pub mod results_import;
@@ -65,6 +66,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .configure(prizes::routes)
         .configure(categories::routes)
         .configure(series::routes)
+        .configure(reports::routes)
         .configure(register::routes)
         .configure(ranking_exports::routes)
         .configure(live::routes)

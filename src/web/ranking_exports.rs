@@ -10,7 +10,7 @@ use super::state::AppState;
 use crate::db::tournament_data::TournamentData;
 use crate::domain::ids::TournamentId;
 use crate::domain::streichresultat::Wertung;
-use crate::pdf::documents::{self, ClubSection, RankRow, RankSection};
+use crate::pdf::documents::{self, ClubSection, RankRow, RankSection, SealBlock};
 use crate::web::error::AppError;
 use actix_web::{HttpResponse, web};
 use serde::Serialize;
@@ -36,12 +36,43 @@ async fn ranking_pdf(
     user: MaybeUser,
     path: web::Path<TournamentId>,
     query: web::Query<RankingQuery>,
+    req: actix_web::HttpRequest,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
+    let base = super::hall::phone_base(&state, &req);
     served(&state, &user, id, "pdf", &query, || {
-        make_ranking_pdf(&state, &user, id, &query)
+        make_ranking_pdf(&state, &user, id, &query, &base)
     })
     .await
+}
+
+/// The seal printed under an official Rangliste: this instance's signature of the
+/// tournament's report as it stands, and the QR code to check it.
+async fn seal_block(
+    state: &web::Data<AppState>,
+    id: TournamentId,
+    base: &str,
+) -> Result<SealBlock, AppError> {
+    let s = super::state::db(state, move |conn| {
+        Ok(crate::app::reports::printed_seal(conn, id)?)
+    })
+    .await?;
+    Ok(SealBlock {
+        lines: vec![
+            format!("Unterschrieben von «{}»", s.hall),
+            format!("Fingerabdruck {} · Stand {}", s.fingerprint, s.revision),
+            format!("Prüfsumme {}…", &s.digest[..16.min(s.digest.len())]),
+            "Echtheit prüfen: QR-Code scannen".to_string(),
+        ],
+        url: format!(
+            "{}/pruefen?bericht={}&stand={}&pruefsumme={}",
+            base.trim_end_matches('/'),
+            s.uuid,
+            s.revision,
+            // Half the digest (128 bits) keeps the printed code coarse enough for any phone.
+            &s.digest[..32.min(s.digest.len())]
+        ),
+    })
 }
 
 async fn make_ranking_pdf(
@@ -49,8 +80,13 @@ async fn make_ranking_pdf(
     user: &MaybeUser,
     id: TournamentId,
     query: &RankingQuery,
+    base: &str,
 ) -> Result<HttpResponse, AppError> {
     let (data, official) = public_ranking(state, user, id, query).await?;
+    let seal = match data.tournament.closed {
+        true => Some(seal_block(state, id, base).await?),
+        false => None,
+    };
     let view = ranking_view(&data, official);
     let notes = notes(&data.tournament, &view);
     let clubs = club_ranking(&data.tournament, &view).map(|(rule, clubs)| ClubSection {
@@ -116,6 +152,7 @@ async fn make_ranking_pdf(
             &sections,
             clubs.as_ref(),
             &notes,
+            seal.as_ref(),
         )
     })
     .await?;

@@ -289,6 +289,10 @@ struct SettingsPage {
     qualifications: Vec<(&'static str, &'static str)>,
     /// Every tournament: id, name, date, in the series, final.
     tournaments: Vec<(TournamentId, String, String, bool, bool)>,
+    /// Accepted halls: name, fingerprint.
+    halls: Vec<(String, String)>,
+    /// Reports taken: when, what changed.
+    reports: Vec<(String, String)>,
 }
 
 async fn settings_page(
@@ -298,11 +302,19 @@ async fn settings_page(
     form: Option<SeriesForm>,
     errors: FieldErrors,
 ) -> Result<HttpResponse, AppError> {
-    let (row, chosen, all) = db(state, move |conn| {
+    let (row, chosen, all, halls, reports) = db(state, move |conn| {
         let row = app::series::series(conn, id)?;
         let chosen = crate::app::series::tournaments(conn, id)?;
         let all = app::read::tournaments(conn)?;
-        Ok((row, chosen, all))
+        let halls: Vec<(String, String)> = app::reports::halls(conn, id)?
+            .into_iter()
+            .map(|(h, fingerprint)| (h.hall_name, fingerprint))
+            .collect();
+        let reports: Vec<(String, String)> = app::reports::taken_reports(conn, id)?
+            .into_iter()
+            .map(|r| (format::date_time(r.imported_at), r.summary))
+            .collect();
+        Ok((row, chosen, all, halls, reports))
     })
     .await?;
     let tournaments = all
@@ -338,6 +350,8 @@ async fn settings_page(
                 .map(|k| (k.key(), k.label()))
                 .collect(),
             tournaments,
+            halls,
+            reports,
         },
         status,
     )

@@ -245,3 +245,203 @@ async fn a_season_is_ranked_by_the_rule_public_and_live() {
     let html = leitung.html(&settings).await;
     assert_eq!(attr(&html, "#wildcards", "value").unwrap(), "");
 }
+
+/// Enters every table of one Passe (team A's points shifted by `shift`) and visas it.
+async fn play_passe(app: &TestApp, leitung: &Client, id: i32, passe: u32, shift: u32) {
+    for t in app.data(id).tables(passe) {
+        enter(
+            leitung,
+            id,
+            passe,
+            t.number,
+            (90 + t.number * 40 + shift) % 300,
+        )
+        .await;
+        leitung
+            .post_ok(
+                &format!("/tournaments/{id}/passen/{passe}/tables/{}/visa", t.number),
+                &[],
+            )
+            .await;
+    }
+}
+
+async fn upload(client: &Client, path: &str, bytes: Vec<u8>) -> reqwest::Response {
+    client.upload(path, bytes, Some(&client.csrf)).await
+}
+
+/// Two instances, two databases: a hall runs a tournament offline and sends its sealed
+/// report; the series' instance checks it, accepts the hall by its fingerprint, takes the
+/// report once, takes a later revision in its place (and shows what changed), refuses an
+/// older one and one with a point changed.
+#[tokio::test]
+async fn a_sealed_report_from_another_hall_counts_in_the_series() {
+    let hall = spawn_app().await;
+    let hall_leitung = hall.leitung().await;
+    hall_leitung
+        .post_ok("/halle/name", &[("hall_name", "Jassclub Uster")])
+        .await;
+    let halle = hall_leitung.html("/halle").await;
+    let fingerprint = text(&halle, "#own-fingerprint");
+    let tournament = drawn_field(&hall_leitung, "2", "2", "150", 4).await;
+    play_passe(&hall, &hall_leitung, tournament, 1, 0).await;
+    let report_path = format!("/tournaments/{tournament}/bericht");
+    let (status, _, first) = bytes(&hall_leitung, &report_path).await;
+    assert_eq!(status, StatusCode::OK);
+    // The same state, the same report, byte for byte.
+    assert_eq!(bytes(&hall_leitung, &report_path).await.2, first);
+    // Not for the Büro, not for strangers.
+    let hall_buero = hall.account(&hall_leitung, BUERO, "buero").await;
+    assert_eq!(
+        bytes(&hall_buero, &report_path).await.0,
+        StatusCode::FORBIDDEN
+    );
+
+    let cup = spawn_app().await;
+    let leitung = cup.leitung().await;
+    let anonymous = cup.client();
+    let r = leitung
+        .post(
+            "/serien",
+            &[("name", "Cup"), ("season", "2026"), ("preset", "cup")],
+        )
+        .await;
+    let id: i32 = location(&r).split('/').nth(2).unwrap().parse().unwrap();
+    let reports = format!("/serien/{id}/berichte");
+
+    // Anyone can check a report; it names the hall and its fingerprint.
+    let r = anonymous.upload("/pruefen", first.clone(), None).await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let verdict = Html::parse_document(&r.text().await.unwrap());
+    assert!(text(&verdict, "#verdict").contains("Echt: unterschrieben von «Jassclub Uster»."));
+    assert!(text(&verdict, "#verdict").contains(&fingerprint));
+
+    // One point changed on the way: refused, at the check and at the series; nothing written.
+    let mut doc: serde_json::Value = serde_json::from_slice(&first).unwrap();
+    let mut payload: serde_json::Value =
+        serde_json::from_str(doc["payload"].as_str().unwrap()).unwrap();
+    let points = payload["tournament"]["results"][0]["points_a"]
+        .as_u64()
+        .unwrap();
+    payload["tournament"]["results"][0]["points_a"] = (points + 1).into();
+    doc["payload"] = serde_json::Value::String(payload.to_string());
+    let tampered = serde_json::to_vec(&doc).unwrap();
+    let r = anonymous.upload("/pruefen", tampered.clone(), None).await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let verdict = Html::parse_document(&r.text().await.unwrap());
+    assert!(text(&verdict, "#verdict").contains("Der Bericht wurde verändert"));
+    let before = cup.dump();
+    let r = upload(&leitung, &reports, tampered).await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        r.text()
+            .await
+            .unwrap()
+            .contains("Der Bericht wurde verändert")
+    );
+
+    // An unknown hall: its fingerprint to compare, nothing taken.
+    let r = upload(&leitung, &reports, first.clone()).await;
+    assert_eq!(r.status(), StatusCode::CONFLICT);
+    let confirm = Html::parse_document(&r.text().await.unwrap());
+    assert_eq!(text(&confirm, "#fingerprint"), fingerprint);
+    assert_eq!(cup.dump(), before, "nothing written");
+    let key = attr(&confirm, "#accept-hall input[name=public_key]", "value").unwrap();
+    leitung
+        .post_ok(
+            &format!("/serien/{id}/hallen"),
+            &[("public_key", &key), ("hall_name", "Jassclub Uster")],
+        )
+        .await;
+    let html = upload(&leitung, &reports, first.clone()).await;
+    assert_eq!(html.status(), StatusCode::SEE_OTHER);
+    let standings = |app: &TestApp| {
+        let _ = app;
+        async {
+            let (_, _, body) = bytes(&anonymous, &format!("/serien/{id}/gesamtwertung.json")).await;
+            serde_json::from_slice::<serde_json::Value>(&body).unwrap()
+        }
+    };
+    let after_first = standings(&cup).await;
+    assert_eq!(after_first["tournaments"].as_array().unwrap().len(), 1);
+    assert_eq!(after_first["tournaments"][0]["official"], false);
+    assert_eq!(after_first["standings"].as_array().unwrap().len(), 8);
+    // The same report again: nothing changes.
+    let dump = cup.dump();
+    let r = upload(&leitung, &reports, first.clone()).await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    assert_eq!(cup.dump(), dump);
+
+    // The hall plays on and closes: a later revision replaces the first; the page says what
+    // changed.
+    play_passe(&hall, &hall_leitung, tournament, 2, 150).await;
+    for team in &hall.data(tournament).teams {
+        hall_leitung
+            .post_ok(
+                &format!("/tournaments/{tournament}/teams/{}/final-visa", team.id),
+                &[],
+            )
+            .await;
+    }
+    hall_leitung
+        .post_ok(&format!("/tournaments/{tournament}/close"), &[])
+        .await;
+    let (_, _, second) = bytes(&hall_leitung, &report_path).await;
+    let html = upload(&leitung, &reports, second.clone()).await;
+    assert_eq!(html.status(), StatusCode::SEE_OTHER);
+    let settings = leitung.html(&format!("/serien/{id}/einstellungen")).await;
+    let latest = select_all(&settings, "#taken-reports li");
+    assert!(latest[0].contains("ersetzt Revision"), "{latest:?}");
+    assert!(latest[0].contains(" → "), "{latest:?}");
+    let after_second = standings(&cup).await;
+    assert_eq!(after_second["tournaments"].as_array().unwrap().len(), 1);
+    assert_eq!(after_second["tournaments"][0]["official"], true);
+    assert_ne!(after_second["standings"], after_first["standings"]);
+    // The older one now: refused, nothing written.
+    let dump = cup.dump();
+    let r = upload(&leitung, &reports, first).await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.text().await.unwrap().contains("nicht neuer"));
+    assert_eq!(cup.dump(), dump);
+
+    // The printed Rangliste's question (tournament, revision, digest) is answered by the hall.
+    let sealed: serde_json::Value = serde_json::from_slice(&second).unwrap();
+    let payload: serde_json::Value =
+        serde_json::from_str(sealed["payload"].as_str().unwrap()).unwrap();
+    let question = format!(
+        "/pruefen?bericht={}&stand={}&pruefsumme={}",
+        payload["uuid"].as_str().unwrap(),
+        payload["revision"],
+        &sealed["digest"].as_str().unwrap()[..32]
+    );
+    let answer = hall.client().html(&question).await;
+    assert!(text(&answer, "#verdict").contains("Echt: unterschrieben von «Jassclub Uster»."));
+    let answer = anonymous.html(&question).await;
+    assert!(
+        text(&answer, "#verdict").contains("Echt"),
+        "the series knows it too"
+    );
+
+    // The official Rangliste prints the seal: the hall, its fingerprint, and a QR code that
+    // opens this very question.
+    let (_, _, pdf) = bytes(
+        &hall_leitung,
+        &format!("/tournaments/{tournament}/ranking.pdf"),
+    )
+    .await;
+    let pages = pdf_pages(&pdf);
+    let last = pages.last().unwrap();
+    assert!(
+        last.contains("Unterschrieben von «Jassclub Uster»"),
+        "{last}"
+    );
+    assert!(last.contains(&fingerprint), "{last}");
+    let url = pdf_qr(&pdf, pages.len() - 1).expect("a QR code on the last page");
+    assert!(url.ends_with(&question), "{url}");
+    // Once the hall changes the tournament, the print is no longer the latest state.
+    hall_leitung
+        .post_ok(&format!("/tournaments/{tournament}/reopen"), &[])
+        .await;
+    let answer = hall.client().html(&question).await;
+    assert!(text(&answer, "#verdict").contains("inzwischen bei Stand"));
+}

@@ -410,6 +410,17 @@ pub fn describe(e: &AuditRow, names: &Names<'_>) -> ProtocolLine {
                 SeriesAction::Tournaments => {
                     format!("Turniere der Serie «{name}» geändert von {by}")
                 }
+                SeriesAction::Hall => format!(
+                    "Halle «{}» ({}) für die Serie «{name}» anerkannt von {by}",
+                    text(any, "hall").unwrap_or_default(),
+                    text(any, "fingerprint").unwrap_or_default()
+                ),
+                SeriesAction::Report => format!(
+                    "Bericht «{}» (Revision {}, Halle «{}») in die Serie «{name}» übernommen von {by}",
+                    text(any, "tournament").unwrap_or_default(),
+                    int(any, "revision").unwrap_or_default(),
+                    text(any, "hall").unwrap_or_default()
+                ),
             }
         }
         Some(AuditEvent::Single(action)) => {
