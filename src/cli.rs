@@ -88,6 +88,11 @@ enum Command {
         #[arg(long)]
         to: String,
     },
+    /// The Jass-Cup's series.
+    Series {
+        #[command(subcommand)]
+        action: SeriesCommand,
+    },
     /// Create a demo tournament with results (default: a Partnerschieber of 24 teams, 4 Passen à 12 Spiele).
     Demo {
         /// partnerschieber, einzelschieber (then --teams counts players) or jassmarathon.
@@ -99,6 +104,24 @@ enum Command {
         passen: u32,
         #[arg(long, default_value_t = 12)]
         spiele: u32,
+    },
+}
+
+#[derive(Subcommand)]
+enum SeriesCommand {
+    /// Take a sealed tournament report (….jassbericht.json) into a series of the Jass-Cup.
+    Import {
+        /// The series' number (in its address: /serien/N).
+        #[arg(long)]
+        series: i32,
+        /// The Leitung account the Protokoll names (default: the first active one).
+        #[arg(long = "as")]
+        user: Option<String>,
+        /// Accept the report's hall if the series does not know it yet (compare its
+        /// fingerprint, printed by a first try without this flag, with the hall first).
+        #[arg(long)]
+        accept_hall: bool,
+        file: std::path::PathBuf,
     },
 }
 
@@ -130,6 +153,58 @@ fn read_password() -> Result<String, String> {
     let password = line.trim_end_matches(['\r', '\n']).to_string();
     users::check_password(&password)?;
     Ok(password)
+}
+
+fn series_command(database_url: &str, action: SeriesCommand) -> Result<String, String> {
+    use crate::app::reports::{self, Taken};
+    use crate::domain::ids::SeriesId;
+    let SeriesCommand::Import {
+        series,
+        user,
+        accept_hall,
+        file,
+    } = action;
+    let bytes = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let pool = db::connect(database_url, 1)?;
+    let mut conn = pool.get().map_err(|e| e.to_string())?;
+    let account = users::list(&mut conn)
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .find(|u| {
+            u.role == Role::Leitung && u.active && user.as_ref().is_none_or(|n| *n == u.username)
+        })
+        .ok_or("Kein aktives Konto der Turnierleitung (--as) in dieser Datenbank.")?;
+    let actor = crate::domain::role::Actor {
+        id: account.id,
+        username: account.username,
+        role: Role::Leitung,
+    };
+    let id = SeriesId(series);
+    let take = |conn: &mut db::Conn| reports::take(conn, &actor, id, &bytes);
+    let taken = take(&mut conn).map_err(|e| e.to_string())?;
+    let taken = match taken {
+        Taken::UnknownHall {
+            hall,
+            public_key,
+            fingerprint,
+        } => {
+            if !accept_hall {
+                return Err(format!(
+                    "Die Serie kennt die Halle «{hall}» noch nicht (Fingerabdruck {fingerprint}): mit der Halle vergleichen und mit --accept-hall wiederholen. Nichts übernommen."
+                ));
+            }
+            reports::accept_hall(&mut conn, &actor, id, &public_key, &hall)
+                .map_err(|e| e.to_string())?;
+            take(&mut conn).map_err(|e| e.to_string())?
+        }
+        other => other,
+    };
+    Ok(match taken {
+        Taken::Added(t) => format!("Bericht übernommen: Turnier Nr. {t} zählt jetzt in der Serie."),
+        Taken::Replaced { summary, .. } => summary,
+        Taken::Unchanged => "Diesen Bericht hat die Serie schon: nichts geändert.".into(),
+        Taken::UnknownHall { hall, .. } => format!("Die Halle «{hall}» ist nicht anerkannt."),
+    })
 }
 
 fn user_command(database_url: &str, action: UserAction) -> Result<String, String> {
@@ -222,6 +297,9 @@ pub fn run() -> ExitCode {
             live_poll: std::time::Duration::from_secs(1),
             pg_listen: !args.no_pg_listen,
         }),
+        Some(Command::Series { action }) => {
+            series_command(&database_url, action).map(|m| println!("{m}"))
+        }
         Some(Command::Backup { file }) => backup(&database_url, &file).map(|m| println!("{m}")),
         Some(Command::Copy { from, to }) => copy(&from, &to).map(|m| println!("{m}")),
         Some(Command::User { action }) => {

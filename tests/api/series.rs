@@ -445,3 +445,58 @@ async fn a_sealed_report_from_another_hall_counts_in_the_series() {
     let answer = hall.client().html(&question).await;
     assert!(text(&answer, "#verdict").contains("inzwischen bei Stand"));
 }
+
+/// `jassturnier series import`: the same checks as the upload, on the series' database.
+#[tokio::test]
+async fn the_command_line_takes_a_report_into_a_series() {
+    let hall = spawn_app().await;
+    let hall_leitung = hall.leitung().await;
+    let tournament = drawn_field(&hall_leitung, "2", "2", "150", 4).await;
+    play_passe(&hall, &hall_leitung, tournament, 1, 0).await;
+    let (_, _, report) = bytes(&hall_leitung, &format!("/tournaments/{tournament}/bericht")).await;
+    let fingerprint = text(&hall_leitung.html("/halle").await, "#own-fingerprint");
+    let cup = spawn_app().await;
+    let leitung = cup.leitung().await;
+    leitung
+        .post_ok(
+            "/serien",
+            &[("name", "Cup"), ("season", "2026"), ("preset", "cup")],
+        )
+        .await;
+    let file = cup.dir.path().join("bericht.jassbericht.json");
+    std::fs::write(&file, &report).unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "--database-url",
+            cup.database_url.as_str(),
+            "series",
+            "import",
+            "--series",
+            "1",
+        ];
+        args.extend_from_slice(extra);
+        args.push(file.to_str().unwrap());
+        std::process::Command::new(env!("CARGO_BIN_EXE_jassturnier"))
+            .args(&args)
+            .output()
+            .unwrap()
+    };
+    let before = cup.dump();
+    let out = run(&[]);
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains(&fingerprint), "{said}");
+    assert_eq!(cup.dump(), before, "nothing written");
+    let out = run(&["--accept-hall"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Bericht übernommen"));
+    let standings = leitung.html("/serien/1").await;
+    assert_eq!(select_all(&standings, "#standings tbody tr").len(), 8);
+    let out = run(&[]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("schon"));
+}
