@@ -1182,3 +1182,43 @@ async fn registration_suggests_persons_of_the_register_by_keyboard() {
     )
     .await;
 }
+
+/// The series' standings follow a new result in one of its tournaments without a reload.
+#[tokio::test]
+async fn the_series_standings_follow_a_new_result_without_a_reload() {
+    let Some(s) = open("series", 1920, 1080, false).await else {
+        return;
+    };
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = drawn_field(&leitung, "2", "2", "150", 4).await;
+    crate::series::play_passe(&app, &leitung, id, 1, 0).await;
+    leitung
+        .post_ok(
+            "/serien",
+            &[("name", "Cup"), ("season", "2026"), ("preset", "cup")],
+        )
+        .await;
+    leitung
+        .post_ok("/serien/1/turniere", &[(&format!("t_{id}"), "1")])
+        .await;
+    // A visitor, not logged in.
+    s.goto(&format!("{}/serien/1", app.address)).await;
+    s.wait_for(
+        "return document.querySelectorAll('#standings tbody tr').length === 8",
+        "the standings of Passe 1",
+    )
+    .await;
+    let before = s
+        .js("window.notReloaded = true; return document.getElementById('series-standings').dataset.version")
+        .await;
+    let table = app.data(id).tables(2)[0].number;
+    enter(&leitung, id, 2, table, 300).await;
+    s.wait_for(
+        &format!(
+            "return window.notReloaded === true && document.getElementById('series-standings').dataset.version !== {before}"
+        ),
+        "the new standings, the page not reloaded",
+    )
+    .await;
+}

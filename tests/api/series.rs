@@ -247,7 +247,7 @@ async fn a_season_is_ranked_by_the_rule_public_and_live() {
 }
 
 /// Enters every table of one Passe (team A's points shifted by `shift`) and visas it.
-async fn play_passe(app: &TestApp, leitung: &Client, id: i32, passe: u32, shift: u32) {
+pub(crate) async fn play_passe(app: &TestApp, leitung: &Client, id: i32, passe: u32, shift: u32) {
     for t in app.data(id).tables(passe) {
         enter(
             leitung,
