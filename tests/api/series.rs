@@ -19,6 +19,49 @@ async fn played(app: &TestApp, leitung: &Client, shift: u32, close: bool) -> i32
     id
 }
 
+/// Apart from the app: each tournament's Rangliste (official or provisional, with its
+/// factor), 10-8-6-4 points by rank to both players of a team «Anna{n} / Urs{n}», each
+/// person's best `best` summed; sorted by name.
+fn expected_totals(ranklists: &[(serde_json::Value, u32)], best: usize) -> Vec<(String, u32)> {
+    let mut results: HashMap<String, Vec<u32>> = HashMap::new();
+    for (ranking, factor) in ranklists {
+        for team in ranking["teams"].as_array().unwrap() {
+            let Some(rank) = team["rank"].as_u64() else {
+                continue;
+            };
+            let points = [10, 8, 6, 4].get(rank as usize - 1).copied().unwrap_or(0) * factor;
+            let nr = team["startnummer"].as_u64().unwrap();
+            for who in [format!("Anna{nr}"), format!("Urs{nr}")] {
+                results.entry(who).or_default().push(points);
+            }
+        }
+    }
+    let mut totals: Vec<(String, u32)> = results
+        .into_iter()
+        .map(|(who, mut p)| {
+            p.sort_unstable_by(|a, b| b.cmp(a));
+            (who, p.iter().take(best).sum())
+        })
+        .collect();
+    totals.sort();
+    totals
+}
+
+/// The standings' names and totals, sorted by name.
+fn totals_of(standings: &serde_json::Value) -> Vec<(String, u32)> {
+    let mut got: Vec<(String, u32)> = standings["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let total = u32::try_from(s["total"].as_u64().unwrap()).unwrap();
+            (s["names"].as_str().unwrap().to_string(), total)
+        })
+        .collect();
+    got.sort();
+    got
+}
+
 async fn json(client: &Client, path: &str) -> serde_json::Value {
     let (status, _, body) = bytes(client, path).await;
     assert_eq!(status, StatusCode::OK, "{path}");
@@ -105,30 +148,6 @@ async fn a_season_is_ranked_by_the_rule_public_and_live() {
 
     // Apart from the app: each tournament's Rangliste (official or provisional), the points
     // by rank, each person's best two summed.
-    let expected = |ranklists: &[(serde_json::Value, u32)]| {
-        let mut results: HashMap<String, Vec<u32>> = HashMap::new();
-        for (ranking, factor) in ranklists {
-            for team in ranking["teams"].as_array().unwrap() {
-                let Some(rank) = team["rank"].as_u64() else {
-                    continue;
-                };
-                let points = [10, 8, 6, 4].get(rank as usize - 1).copied().unwrap_or(0) * factor;
-                let nr = team["startnummer"].as_u64().unwrap();
-                for who in [format!("Anna{nr}"), format!("Urs{nr}")] {
-                    results.entry(who).or_default().push(points);
-                }
-            }
-        }
-        let mut totals: Vec<(String, u32)> = results
-            .into_iter()
-            .map(|(who, mut p)| {
-                p.sort_unstable_by(|a, b| b.cmp(a));
-                (who, p.iter().take(2).sum())
-            })
-            .collect();
-        totals.sort();
-        totals
-    };
     let ranklists = vec![
         (
             json(&anonymous, &format!("/tournaments/{first}/ranking.json")).await,
@@ -144,19 +163,7 @@ async fn a_season_is_ranked_by_the_rule_public_and_live() {
         ),
     ];
     let standings = json(&anonymous, &format!("/serien/{id}/gesamtwertung.json")).await;
-    let mut got: Vec<(String, u32)> = standings["standings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| {
-            (
-                s["names"].as_str().unwrap().to_string(),
-                s["total"].as_u64().unwrap() as u32,
-            )
-        })
-        .collect();
-    got.sort();
-    assert_eq!(got, expected(&ranklists));
+    assert_eq!(totals_of(&standings), expected_totals(&ranklists, 2));
     // The ranks follow the totals; three results each, one struck; the open final is
     // provisional; the first three (with ties) qualify.
     let rows = standings["standings"].as_array().unwrap();
@@ -499,4 +506,124 @@ async fn the_command_line_takes_a_report_into_a_series() {
     let out = run(&[]);
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("schon"));
+}
+
+/// A season of five: three tournaments played here, two in another hall and sent as sealed
+/// reports — one of them later corrected (its newer revision replaces it), and a tampered
+/// copy refused. The standings equal the computation from the five Ranglisten in force.
+#[tokio::test]
+async fn a_season_of_five_with_two_sealed_reports() {
+    let cup = spawn_app().await;
+    let leitung = cup.leitung().await;
+    let anonymous = cup.client();
+    let mut local = Vec::new();
+    for shift in [0, 100, 200] {
+        let id = drawn_field(&leitung, "2", "2", "150", 4).await;
+        crate::absenden::play_and_visa(&cup, &leitung, id, shift).await;
+        leitung
+            .post_ok(&format!("/tournaments/{id}/close"), &[])
+            .await;
+        local.push(id);
+    }
+    leitung
+        .post_ok(
+            "/serien",
+            &[("name", "Cup"), ("season", "2026"), ("preset", "cup")],
+        )
+        .await;
+    let rule = [
+        ("name", "Cup"),
+        ("season", "2026"),
+        ("points", "tabelle"),
+        ("points_table", "10-8-6-4"),
+        ("unit", "person"),
+        ("best", "4"),
+        ("minimum", "1"),
+        ("final_factor", "1"),
+        ("qualification", "keine"),
+        ("qualify_value", ""),
+        ("wildcards", ""),
+    ];
+    leitung.post_ok("/serien/1/einstellungen", &rule).await;
+    let chosen: Vec<(String, &str)> = local.iter().map(|t| (format!("t_{t}"), "1")).collect();
+    let fields: Vec<(&str, &str)> = chosen.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    leitung.post_ok("/serien/1/turniere", &fields).await;
+
+    // The other hall: two tournaments, the first reported early and corrected later.
+    let hall = spawn_app().await;
+    let hall_leitung = hall.leitung().await;
+    let early = drawn_field(&hall_leitung, "2", "2", "150", 4).await;
+    play_passe(&hall, &hall_leitung, early, 1, 50).await;
+    let report = |id: i32| {
+        let client = &hall_leitung;
+        async move { bytes(client, &format!("/tournaments/{id}/bericht")).await.2 }
+    };
+    let first_revision = report(early).await;
+    let second = drawn_field(&hall_leitung, "2", "2", "150", 4).await;
+    crate::absenden::play_and_visa(&hall, &hall_leitung, second, 30).await;
+    hall_leitung
+        .post_ok(&format!("/tournaments/{second}/close"), &[])
+        .await;
+    let other = report(second).await;
+    play_passe(&hall, &hall_leitung, early, 2, 250).await;
+    let corrected = report(early).await;
+
+    let key = serde_json::from_slice::<serde_json::Value>(&other).unwrap()["public_key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    leitung
+        .post_ok(
+            "/serien/1/hallen",
+            &[("public_key", &key), ("hall_name", "Halle Uster")],
+        )
+        .await;
+    for file in [&first_revision, &other, &corrected] {
+        let r = upload(&leitung, "/serien/1/berichte", file.clone()).await;
+        assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    }
+    // A copy of the other report with one point more: refused, nothing written.
+    let mut doc: serde_json::Value = serde_json::from_slice(&other).unwrap();
+    let payload = doc["payload"]
+        .as_str()
+        .unwrap()
+        .replacen("\"points_a\":", "\"points_a\":1", 1);
+    doc["payload"] = payload.into();
+    let before = cup.dump();
+    let r = upload(
+        &leitung,
+        "/serien/1/berichte",
+        serde_json::to_vec(&doc).unwrap(),
+    )
+    .await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(cup.dump(), before);
+
+    let standings = json(&anonymous, "/serien/1/gesamtwertung.json").await;
+    let tournaments = standings["tournaments"].as_array().unwrap();
+    assert_eq!(tournaments.len(), 5);
+    // The five in force here: the three local ones and the two taken (the corrected early one
+    // in place of its first revision); each one's own Rangliste, on this instance.
+    let settings = leitung.html("/serien/1/einstellungen").await;
+    let in_series: Vec<String> = select_attr(
+        &settings,
+        "#tournament-choice input[name^=t_][checked]",
+        "name",
+    );
+    assert_eq!(in_series.len(), 5);
+    let mut ranklists = Vec::new();
+    for name in &in_series {
+        let t = name.trim_start_matches("t_");
+        ranklists.push((
+            json(&leitung, &format!("/tournaments/{t}/ranking.json")).await,
+            1,
+        ));
+    }
+    assert_eq!(totals_of(&standings), expected_totals(&ranklists, 4));
+    // Each person played all five: one result struck.
+    for s in standings["standings"].as_array().unwrap() {
+        let results = s["results"].as_array().unwrap();
+        assert_eq!(results.len(), 5);
+        assert_eq!(results.iter().filter(|r| r["counted"] == false).count(), 1);
+    }
 }
