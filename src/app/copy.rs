@@ -67,6 +67,10 @@ pub fn restore(conn: &mut Conn, doc: &DatabaseDoc) -> Result<usize, Refusal> {
             let id = write_tournament(conn, t, modes, &visa_of, Identity::Kept)?;
             transfer::insert_audit(conn, Some(id), &t.audit, false)?;
         }
+        crate::db::series::copy_in(conn, &doc.series)?;
+        if let Some(instance) = &doc.instance {
+            crate::db::instance::copy_in(conn, instance)?;
+        }
         transfer::continue_ids_after_copy(conn)?;
         Ok(doc.tournaments.len())
     })

@@ -86,3 +86,56 @@ pub fn tournament_of_uuid(conn: &mut Conn, uuid: &str) -> QueryResult<Option<Tou
         .first(conn)
         .optional()
 }
+
+/// This instance's identity and the tournaments' UUIDs, as a database copy carries them (the
+/// copy signs as the original did).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct InstanceJson {
+    pub hall_name: String,
+    pub secret_key: String,
+    pub created_at: chrono::NaiveDateTime,
+    pub uuids: Vec<(i32, String)>,
+}
+
+pub fn copy_out(conn: &mut Conn) -> QueryResult<Option<InstanceJson>> {
+    let row: Option<(String, String, chrono::NaiveDateTime)> = instance::table
+        .find(1)
+        .select((
+            instance::hall_name,
+            instance::secret_key,
+            instance::created_at,
+        ))
+        .first(conn)
+        .optional()?;
+    let uuids = tournament_uuids::table
+        .select((tournament_uuids::tournament_id, tournament_uuids::uuid))
+        .order(tournament_uuids::tournament_id)
+        .load::<(i32, String)>(conn)?;
+    Ok(row.map(|(hall_name, secret_key, created_at)| InstanceJson {
+        hall_name,
+        secret_key,
+        created_at,
+        uuids,
+    }))
+}
+
+pub fn copy_in(conn: &mut Conn, copied: &InstanceJson) -> QueryResult<()> {
+    diesel::delete(instance::table).execute(conn)?;
+    diesel::insert_into(instance::table)
+        .values((
+            instance::id.eq(1),
+            instance::hall_name.eq(&copied.hall_name),
+            instance::secret_key.eq(&copied.secret_key),
+            instance::created_at.eq(copied.created_at),
+        ))
+        .execute(conn)?;
+    for (tournament, uuid) in &copied.uuids {
+        diesel::insert_into(tournament_uuids::table)
+            .values((
+                tournament_uuids::tournament_id.eq(tournament),
+                tournament_uuids::uuid.eq(uuid),
+            ))
+            .execute(conn)?;
+    }
+    Ok(())
+}

@@ -243,3 +243,182 @@ pub fn version(conn: &mut Conn, id: SeriesId) -> QueryResult<i64> {
         .map(|(t, v)| i64::from(t.0) * 1_000_003 + i64::from(*v))
         .sum())
 }
+
+/// A series in a database copy: its row as stored, its tournaments, wildcards, halls and
+/// reports (ids kept).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SeriesJson {
+    pub id: i32,
+    pub name: String,
+    pub season: String,
+    pub points: String,
+    pub points_table: Option<String>,
+    pub unit: String,
+    pub best: Option<i32>,
+    pub minimum: i32,
+    pub final_factor: i32,
+    pub qualification: String,
+    pub qualify_value: Option<i32>,
+    pub created_at: NaiveDateTime,
+    pub tournaments: Vec<(i32, bool)>,
+    pub wildcards: Vec<i32>,
+    /// Public key, hall name.
+    pub halls: Vec<(String, String)>,
+    /// uuid, revision, tournament, public key, digest, taken at, summary.
+    pub reports: Vec<(String, i32, i32, String, String, NaiveDateTime, String)>,
+}
+
+type RawSeries = (
+    i32,
+    String,
+    String,
+    String,
+    Option<String>,
+    String,
+    Option<i32>,
+    i32,
+    i32,
+    String,
+    Option<i32>,
+    NaiveDateTime,
+);
+
+/// Every series as a database copy carries it.
+pub fn copy_out(conn: &mut Conn) -> QueryResult<Vec<SeriesJson>> {
+    use super::schema::{series_halls, series_reports};
+    let rows: Vec<RawSeries> = series::table
+        .select((
+            series::id,
+            series::name,
+            series::season,
+            series::points,
+            series::points_table,
+            series::unit,
+            series::best,
+            series::minimum,
+            series::final_factor,
+            series::qualification,
+            series::qualify_value,
+            series::created_at,
+        ))
+        .order(series::id)
+        .load(conn)?;
+    let mut out = Vec::new();
+    for r in rows {
+        let id = r.0;
+        let tournaments = series_tournaments::table
+            .filter(series_tournaments::series_id.eq(id))
+            .select((
+                series_tournaments::tournament_id,
+                series_tournaments::is_final,
+            ))
+            .order(series_tournaments::tournament_id)
+            .load::<(i32, bool)>(conn)?;
+        let wildcards = series_wildcards::table
+            .filter(series_wildcards::series_id.eq(id))
+            .select(series_wildcards::person_id)
+            .order(series_wildcards::person_id)
+            .load::<i32>(conn)?;
+        let halls = series_halls::table
+            .filter(series_halls::series_id.eq(id))
+            .select((series_halls::public_key, series_halls::hall_name))
+            .order(series_halls::public_key)
+            .load::<(String, String)>(conn)?;
+        let reports = series_reports::table
+            .filter(series_reports::series_id.eq(id))
+            .select((
+                series_reports::uuid,
+                series_reports::revision,
+                series_reports::tournament_id,
+                series_reports::public_key,
+                series_reports::digest,
+                series_reports::imported_at,
+                series_reports::summary,
+            ))
+            .order(series_reports::uuid)
+            .load(conn)?;
+        out.push(SeriesJson {
+            id,
+            name: r.1,
+            season: r.2,
+            points: r.3,
+            points_table: r.4,
+            unit: r.5,
+            best: r.6,
+            minimum: r.7,
+            final_factor: r.8,
+            qualification: r.9,
+            qualify_value: r.10,
+            created_at: r.11,
+            tournaments,
+            wildcards,
+            halls,
+            reports,
+        });
+    }
+    Ok(out)
+}
+
+/// Writes the series of a database copy (their tournaments and persons are there already).
+pub fn copy_in(conn: &mut Conn, list: &[SeriesJson]) -> QueryResult<()> {
+    use super::schema::{series_halls, series_reports};
+    for s in list {
+        diesel::insert_into(series::table)
+            .values((
+                series::id.eq(s.id),
+                series::name.eq(&s.name),
+                series::season.eq(&s.season),
+                series::points.eq(&s.points),
+                series::points_table.eq(&s.points_table),
+                series::unit.eq(&s.unit),
+                series::best.eq(s.best),
+                series::minimum.eq(s.minimum),
+                series::final_factor.eq(s.final_factor),
+                series::qualification.eq(&s.qualification),
+                series::qualify_value.eq(s.qualify_value),
+                series::created_at.eq(s.created_at),
+            ))
+            .execute(conn)?;
+        for (tournament, is_final) in &s.tournaments {
+            diesel::insert_into(series_tournaments::table)
+                .values((
+                    series_tournaments::series_id.eq(s.id),
+                    series_tournaments::tournament_id.eq(tournament),
+                    series_tournaments::is_final.eq(is_final),
+                ))
+                .execute(conn)?;
+        }
+        for person in &s.wildcards {
+            diesel::insert_into(series_wildcards::table)
+                .values((
+                    series_wildcards::series_id.eq(s.id),
+                    series_wildcards::person_id.eq(person),
+                ))
+                .execute(conn)?;
+        }
+        for (key, name) in &s.halls {
+            diesel::insert_into(series_halls::table)
+                .values((
+                    series_halls::series_id.eq(s.id),
+                    series_halls::public_key.eq(key),
+                    series_halls::hall_name.eq(name),
+                ))
+                .execute(conn)?;
+        }
+        for (uuid, revision, tournament, key, digest, at, summary) in &s.reports {
+            diesel::insert_into(series_reports::table)
+                .values((
+                    series_reports::series_id.eq(s.id),
+                    series_reports::uuid.eq(uuid),
+                    series_reports::revision.eq(revision),
+                    series_reports::tournament_id.eq(tournament),
+                    series_reports::public_key.eq(key),
+                    series_reports::digest.eq(digest),
+                    series_reports::imported_at.eq(at),
+                    series_reports::summary.eq(summary),
+                ))
+                .execute(conn)?;
+        }
+    }
+    Ok(())
+}

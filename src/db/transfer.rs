@@ -596,7 +596,7 @@ pub fn insert_tournament(
 /// the highest (SQLite takes the highest rowid by itself).
 pub fn continue_ids_after_copy(conn: &mut Conn) -> QueryResult<()> {
     if let Conn::Postgres(pg) = conn {
-        for table in ["tournaments", "audit_log", "persons"] {
+        for table in ["tournaments", "audit_log", "persons", "series"] {
             diesel::sql_query(format!(
                 "SELECT setval(pg_get_serial_sequence('{table}', 'id'), \
                  COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"
@@ -712,6 +712,12 @@ pub struct DatabaseDoc {
     /// The whole register, with the office's contact data.
     #[serde(default)]
     pub register: Vec<RegisterPersonJson>,
+    /// The Jass-Cup's series (absent in older copies).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub series: Vec<super::series::SeriesJson>,
+    /// The key this instance signs reports with, and the tournaments' UUIDs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instance: Option<super::instance::InstanceJson>,
 }
 
 /// An account with its password hash (a backup restores the logins; sessions are not kept:
@@ -768,6 +774,8 @@ pub fn dump_database(conn: &mut Conn) -> QueryResult<DatabaseDoc> {
             tournaments: docs,
             audit: audit.into_iter().map(AuditJson::of).collect(),
             register,
+            series: super::series::copy_out(conn)?,
+            instance: super::instance::copy_out(conn)?,
         })
     })
 }

@@ -526,6 +526,18 @@ async fn a_database_copied_to_postgresql_and_back_exports_the_same_tournament() 
     let (_, _, before) = bytes(&leitung, &format!("/tournaments/{id}/export.json")).await;
     let before: jassturnier::db::transfer::Export = serde_json::from_slice(&before).unwrap();
     assert_eq!(before.persons.len(), 16);
+    // A series of the Jass-Cup and the key this instance signs with travel too.
+    leitung
+        .post_ok(
+            "/serien",
+            &[("name", "Cup"), ("season", "2026"), ("preset", "cup")],
+        )
+        .await;
+    leitung
+        .post_ok("/serien/1/turniere", &[(&format!("t_{id}"), "1")])
+        .await;
+    let (_, _, standings) = bytes(&leitung, "/serien/1/gesamtwertung.json").await;
+    let fingerprint = text(&leitung.html("/halle").await, "#own-fingerprint");
 
     let postgres = test_database(dir.path());
     let back = dir.path().join("zurueck.sqlite3").display().to_string();
@@ -553,6 +565,14 @@ async fn a_database_copied_to_postgresql_and_back_exports_the_same_tournament() 
     let (_, _, after) = bytes(&leitung, &format!("/tournaments/{id}/export.json")).await;
     let after: jassturnier::db::transfer::Export = serde_json::from_slice(&after).unwrap();
     assert_eq!(after, before);
+    assert_eq!(
+        bytes(&leitung, "/serien/1/gesamtwertung.json").await.2,
+        standings
+    );
+    assert_eq!(
+        text(&leitung.html("/halle").await, "#own-fingerprint"),
+        fingerprint
+    );
     let person = leitung.html("/personen/1").await;
     assert!(text(&person, "#contact").contains("anna@jassclub.ch"));
     assert!(text(&person, "#person-facts").contains("Jahrgang 1951"));
