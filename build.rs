@@ -3,6 +3,8 @@
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    // The migrations are embedded (diesel's embed_migrations!): a new one must rebuild.
+    println!("cargo:rerun-if-changed=migrations");
     println!("cargo:rerun-if-env-changed=SOURCE_DATE_EPOCH");
     let seconds = std::env::var("SOURCE_DATE_EPOCH")
         .ok()

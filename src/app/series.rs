@@ -9,7 +9,7 @@ pub use crate::db::series::{SeriesRow, SeriesTournament};
 use crate::db::{Conn, persons, write_tx};
 use crate::domain::audit_event::SeriesAction;
 use crate::domain::form::FieldErrors;
-use crate::domain::ids::{PersonId, SeriesId, TournamentId};
+use crate::domain::ids::{PersonId, SeriesId, TeamId, TournamentId};
 use crate::domain::role::{Actor, Permission};
 use crate::domain::series::{Event, SeriesForm, Standing, Unit, standings};
 use chrono::NaiveDate;
@@ -238,31 +238,24 @@ pub fn standings_of(conn: &mut Conn, id: SeriesId) -> Result<SeriesStandings, Re
     let unit = row.settings.unit;
     let mut events = Vec::new();
     let mut infos = Vec::new();
-    let mut persons_seen: HashMap<PersonId, PersonRow> = HashMap::new();
+    let mut seen: Vec<PersonId> = Vec::new();
     for st in stored::tournaments(conn, id)? {
         let data = guard::load(conn, st.tournament)?;
         let t = &data.tournament;
         let ranked = super::read::ranks_now(&data);
-        let mut by_number: HashMap<u32, Vec<(u32, PersonRow)>> = HashMap::new();
-        for (startnummer, seat, person) in persons::seats_in(conn, st.tournament)? {
-            by_number
-                .entry(startnummer)
-                .or_default()
-                .push((seat, person));
+        let mut by_team: HashMap<TeamId, Vec<(u32, PersonId)>> = HashMap::new();
+        for (team, seat, person) in persons::seat_links(conn, st.tournament)? {
+            by_team.entry(team).or_default().push((seat, person));
         }
         let mut results = Vec::new();
         for &(team, rank, total) in &ranked {
-            let (Some(rank), Some(team)) = (rank, data.team(team)) else {
+            let Some(rank) = rank else {
                 continue;
             };
-            let seats = by_number
-                .get(&team.startnummer.get())
-                .cloned()
-                .unwrap_or_default();
-            for (_, p) in &seats {
-                persons_seen.entry(p.id).or_insert_with(|| p.clone());
-            }
-            let ids: Vec<PersonId> = seats.iter().map(|(_, p)| p.id).collect();
+            let mut seats = by_team.get(&team).cloned().unwrap_or_default();
+            seats.sort_unstable();
+            let ids: Vec<PersonId> = seats.iter().map(|(_, p)| *p).collect();
+            seen.extend(&ids);
             match (unit, ids.as_slice()) {
                 (Unit::Team, [a, b]) => {
                     let (a, b) = ((*a).min(*b), (*a).max(*b));
@@ -303,6 +296,12 @@ pub fn standings_of(conn: &mut Conn, id: SeriesId) -> Result<SeriesStandings, Re
         .filter(|e| e.persons().iter().any(|p| wildcard_persons.contains(p)))
         .collect();
     let rows = standings(&row.settings.rule, &events, true, &wildcards);
+    seen.sort_unstable();
+    seen.dedup();
+    let persons_seen: HashMap<PersonId, PersonRow> = persons::find_many(conn, &seen)?
+        .into_iter()
+        .map(|p| (p.id, p))
+        .collect();
     let tournaments = stored::version(conn, id)?;
     Ok(SeriesStandings {
         version: version_text(&row, tournaments),

@@ -25,6 +25,36 @@ pub fn find(conn: &mut Conn, id: PersonId) -> QueryResult<Option<PersonRow>> {
         .optional()
 }
 
+/// The persons of these numbers (those that exist).
+pub fn find_many(conn: &mut Conn, ids: &[PersonId]) -> QueryResult<Vec<PersonRow>> {
+    let mut out = Vec::with_capacity(ids.len());
+    for chunk in ids.chunks(super::audit::BATCH_ROWS) {
+        out.extend(
+            persons::table
+                .filter(persons::id.eq_any(chunk))
+                .select(PersonRow::as_select())
+                .load(conn)?,
+        );
+    }
+    Ok(out)
+}
+
+/// Who sits where in a tournament: team, seat, person (the numbers only).
+pub fn seat_links(
+    conn: &mut Conn,
+    tournament: TournamentId,
+) -> QueryResult<Vec<(TeamId, u32, PersonId)>> {
+    let rows: Vec<(TeamId, Nat, PersonId)> = team_persons::table
+        .filter(team_persons::tournament_id.eq(tournament))
+        .select((
+            team_persons::team_id,
+            team_persons::seat,
+            team_persons::person_id,
+        ))
+        .load(conn)?;
+    Ok(rows.into_iter().map(|(t, s, p)| (t, s.get(), p)).collect())
+}
+
 /// How many tournaments each person played in.
 pub fn participations(conn: &mut Conn) -> QueryResult<HashMap<PersonId, usize>> {
     let pairs: Vec<(PersonId, TournamentId)> = team_persons::table

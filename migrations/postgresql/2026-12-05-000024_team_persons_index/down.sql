@@ -1,0 +1,1 @@
+DROP INDEX team_persons_tournament;
