@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-fn start(db: &std::path::Path, port: u16) -> Child {
+pub(crate) fn start(db: &std::path::Path, port: u16) -> Child {
     Command::new(env!("CARGO_BIN_EXE_jassturnier"))
         .env("DATABASE_URL", db)
         .env("JASSTURNIER_BIND", format!("127.0.0.1:{port}"))
@@ -23,7 +23,7 @@ fn start(db: &std::path::Path, port: u16) -> Child {
         .expect("server starts")
 }
 
-async fn wait_until_up(http: &reqwest::Client, base: &str) {
+pub(crate) async fn wait_until_up(http: &reqwest::Client, base: &str) {
     for _ in 0..100 {
         if http
             .get(format!("{base}/healthz"))
@@ -38,7 +38,7 @@ async fn wait_until_up(http: &reqwest::Client, base: &str) {
     panic!("server did not come up");
 }
 
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()

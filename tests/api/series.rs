@@ -627,3 +627,127 @@ async fn a_season_of_five_with_two_sealed_reports() {
         assert_eq!(results.iter().filter(|r| r["counted"] == false).count(), 1);
     }
 }
+
+/// One server process with its own database, logged in as the demo's Leitung.
+struct Process {
+    child: std::process::Child,
+    base: String,
+    http: reqwest::Client,
+    csrf: String,
+    _dir: tempfile::TempDir,
+}
+
+impl Process {
+    async fn demo(teams: &str) -> Process {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("halle.sqlite3");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_jassturnier"))
+            .args(["demo", "--teams", teams, "--passen", "2", "--spiele", "12"])
+            .env("DATABASE_URL", &db)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let port = crate::crash::free_port();
+        let base = format!("http://127.0.0.1:{port}");
+        let child = crate::crash::start(&db, port);
+        let http = reqwest::Client::builder()
+            .cookie_store(true)
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap();
+        crate::crash::wait_until_up(&http, &base).await;
+        let r = http
+            .post(format!("{base}/login"))
+            .form(&[("username", "demo"), ("password", "demo-passwort")])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), StatusCode::SEE_OTHER);
+        let page = http.get(format!("{base}/serien")).send().await.unwrap();
+        let page = Html::parse_document(&page.text().await.unwrap());
+        let csrf = attr(&page, "input[name=_csrf]", "value").unwrap();
+        Process {
+            child,
+            base,
+            http,
+            csrf,
+            _dir: dir,
+        }
+    }
+
+    async fn get(&self, path: &str) -> reqwest::Response {
+        self.http
+            .get(format!("{}{path}", self.base))
+            .send()
+            .await
+            .unwrap()
+    }
+
+    async fn post(&self, path: &str, form: &[(&str, &str)]) -> reqwest::Response {
+        let mut form = form.to_vec();
+        form.push(("_csrf", &self.csrf));
+        self.http
+            .post(format!("{}{path}", self.base))
+            .form(&form)
+            .send()
+            .await
+            .unwrap()
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Two real instances — two server processes, two databases: the hall's report, downloaded
+/// from one, is taken into the series of the other.
+#[tokio::test]
+async fn a_report_travels_between_two_server_processes() {
+    let hall = Process::demo("16").await;
+    hall.post("/halle/name", &[("hall_name", "Jassclub Uster")])
+        .await;
+    let report = hall.get("/tournaments/1/bericht").await;
+    assert_eq!(report.status(), StatusCode::OK);
+    let report = report.bytes().await.unwrap().to_vec();
+    let key = serde_json::from_slice::<serde_json::Value>(&report).unwrap()["public_key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+
+    let cup = Process::demo("4").await;
+    let r = cup
+        .post(
+            "/serien",
+            &[("name", "Cup"), ("season", "2026"), ("preset", "cup")],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    let r = cup
+        .post(
+            "/serien/1/hallen",
+            &[("public_key", &key), ("hall_name", "Jassclub Uster")],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    let form = reqwest::multipart::Form::new()
+        .text("_csrf", cup.csrf.clone())
+        .part(
+            "file",
+            reqwest::multipart::Part::bytes(report).file_name("bericht.jassbericht.json"),
+        );
+    let r = cup
+        .http
+        .post(format!("{}/serien/1/berichte", cup.base))
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    let body = cup.get("/serien/1/gesamtwertung.json").await.bytes().await;
+    let standings: serde_json::Value = serde_json::from_slice(&body.unwrap()).unwrap();
+    assert_eq!(standings["tournaments"].as_array().unwrap().len(), 1);
+    assert!(standings["standings"].as_array().unwrap().len() >= 30);
+}
