@@ -290,11 +290,22 @@ pub fn standings_of(conn: &mut Conn, id: SeriesId) -> Result<SeriesStandings, Re
         .iter()
         .map(|w| PersonId(*w))
         .collect();
-    let wildcards: Vec<SeriesEntrant> = events
-        .iter()
-        .flat_map(|e| e.results.iter().map(|r| r.0.clone()))
-        .filter(|e| e.persons().iter().any(|p| wildcard_persons.contains(p)))
-        .collect();
+    // Per person: every wildcard (one without a result yet is listed too); per team: the
+    // teams a wildcard played in.
+    let mut wildcards: Vec<SeriesEntrant> = match unit {
+        Unit::Person => wildcard_persons
+            .iter()
+            .map(|p| SeriesEntrant::Person(*p))
+            .collect(),
+        Unit::Team => events
+            .iter()
+            .flat_map(|e| e.results.iter().map(|r| r.0.clone()))
+            .filter(|e| e.persons().iter().any(|p| wildcard_persons.contains(p)))
+            .collect(),
+    };
+    wildcards.sort();
+    wildcards.dedup();
+    seen.extend(wildcards.iter().flat_map(SeriesEntrant::persons));
     let rows = standings(&row.settings.rule, &events, true, &wildcards);
     seen.sort_unstable();
     seen.dedup();

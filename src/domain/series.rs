@@ -599,6 +599,10 @@ pub fn standings<E: Clone + Eq + Hash + Ord>(
             }
         }
     }
+    // A wildcard without a result yet is listed all the same (qualified, no points).
+    for w in wildcards {
+        by_entrant.entry(w.clone()).or_default();
+    }
     let mut rows: Vec<Standing<E>> = by_entrant
         .into_iter()
         .map(|(entrant, mut results)| {
@@ -801,15 +805,21 @@ mod tests {
         ];
         let mut r = rule(Points::Table(vec![10, 6, 4, 2]), None, 1);
         r.qualification = Qualification::Top(3);
-        let s = standings(&r, &events, true, &["g"]);
+        let s = standings(&r, &events, true, &["g", "z"]);
         let q: Vec<&str> = s
             .iter()
             .filter(|x| x.qualified)
             .map(|x| x.entrant)
             .collect();
-        // a, e: 10; b, c, f: 6 (ranks 3…5 shared? b and c rank 2 in their tournament: 6
-        // each; f 6): a/e share 1, b/c/f share 3 → all within 3; g a wildcard.
-        assert_eq!(q, ["a", "e", "b", "c", "f", "g"]);
+        // a, e: 10; b, c, f: 6 (b and c rank 2 in their tournament: 6 each; f 6): a/e share
+        // 1, b/c/f share 3 → all within 3; g a wildcard; z a wildcard without a result,
+        // listed last without a rank (minimum 1).
+        assert_eq!(q, ["a", "e", "b", "c", "f", "g", "z"]);
+        let z = s.last().unwrap();
+        assert_eq!(
+            (z.entrant, z.total, z.rank, z.participations()),
+            ("z", 0, None, 0)
+        );
         r.qualification = Qualification::SharePerQualifier(34);
         let s = standings(&r, &events, true, &[]);
         let mut q: Vec<&str> = s
