@@ -214,7 +214,11 @@ async fn verify_page(
 
 /// A report file checked: genuine and by whom, or why not. Nothing is written.
 async fn verify_upload(user: MaybeUser, upload: PublicUpload) -> Result<HttpResponse, AppError> {
-    let bytes = upload.fields.get("file").cloned().unwrap_or_default();
+    // The file, or the report pasted as text.
+    let bytes = match upload.fields.get("file").filter(|f| !f.is_empty()) {
+        Some(file) => file.clone(),
+        None => upload.fields.get("text").cloned().unwrap_or_default(),
+    };
     let answer = match reports::verify(&bytes) {
         Ok(v) => Answer {
             genuine: true,

@@ -333,6 +333,16 @@ async fn a_sealed_report_from_another_hall_counts_in_the_series() {
     payload["tournament"]["results"][0]["points_a"] = (points + 1).into();
     doc["payload"] = serde_json::Value::String(payload.to_string());
     let tampered = serde_json::to_vec(&doc).unwrap();
+    // Pasted as text instead of a file: the same answer.
+    let form =
+        reqwest::multipart::Form::new().text("text", String::from_utf8(first.clone()).unwrap());
+    let pasted = reqwest::Client::new()
+        .post(format!("{}/pruefen", cup.address))
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(pasted.status(), StatusCode::OK);
     let r = anonymous.upload("/pruefen", tampered.clone(), None).await;
     assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
     let verdict = Html::parse_document(&r.text().await.unwrap());
