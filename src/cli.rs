@@ -204,6 +204,17 @@ fn series_command(database_url: &str, action: SeriesCommand) -> Result<String, S
         Taken::Replaced { summary, .. } => summary,
         Taken::Unchanged => "Diesen Bericht hat die Serie schon: nichts geändert.".into(),
         Taken::UnknownHall { hall, .. } => format!("Die Halle «{hall}» ist nicht anerkannt."),
+        Taken::Choose(preview) => {
+            return Err(format!(
+                "Im Register gibt es mehrere Personen für {}: bitte den Bericht im Browser übernehmen (Serie → Einstellungen) und dort wählen. Nichts übernommen.",
+                preview
+                    .ambiguous
+                    .iter()
+                    .map(|a| format!("«{}»", a.player))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
     })
 }
 

@@ -5,7 +5,7 @@
 //! and after.
 
 use super::Refusal;
-use super::import::{Identity, check_document, write_tournament};
+use super::import::{Identity, Register, check_document, write_tournament};
 use crate::db::models::Signer;
 pub use crate::db::transfer::Export;
 use crate::db::transfer::{self, DATABASE_FORMAT, DatabaseDoc, VisaJson};
@@ -64,7 +64,7 @@ pub fn restore(conn: &mut Conn, doc: &DatabaseDoc) -> Result<usize, Refusal> {
                     problems.join(" · ")
                 ))
             })?;
-            let id = write_tournament(conn, t, modes, &visa_of, Identity::Kept)?;
+            let id = write_tournament(conn, t, modes, &visa_of, Identity::Kept, Register::ByName)?;
             transfer::insert_audit(conn, Some(id), &t.audit, false)?;
         }
         crate::db::series::copy_in(conn, &doc.series)?;

@@ -469,7 +469,7 @@ pub fn import_tournament(
     guard::require(actor, Permission::ManageTournament)?;
     let checked = checked(doc)?;
     write_tx(conn, Lock::Global, |conn| {
-        write_imported(conn, actor, doc, checked)
+        write_imported(conn, actor, doc, checked, Register::ByName)
     })
 }
 
@@ -499,8 +499,16 @@ pub fn write_imported(
     actor: &Actor,
     doc: &Export,
     (mode, draw_mode): (Mode, DrawMode),
+    register: Register<'_>,
 ) -> Result<TournamentId, Refusal> {
-    let id = write_tournament(conn, doc, (mode, draw_mode), &imported_visa, Identity::New)?;
+    let id = write_tournament(
+        conn,
+        doc,
+        (mode, draw_mode),
+        &imported_visa,
+        Identity::New,
+        register,
+    )?;
     transfer::insert_audit(conn, Some(id), &doc.audit, true)?;
     let t = &doc.tournament;
     audit::record(
@@ -525,6 +533,19 @@ pub fn write_imported(
 /// database, accounts included) as the account's own.
 pub type VisaOf<'a> = &'a dyn Fn(&Option<transfer::VisaJson>) -> VisaMark;
 
+/// How the players of a written tournament find their persons in the register.
+#[derive(Clone, Copy)]
+pub enum Register<'a> {
+    /// By Name, Vorname and Ort (a new person where none is alike).
+    ByName,
+    /// As the office chose in the preview for the players it had to choose (a sealed
+    /// report); the others by name.
+    Chosen(
+        &'a [super::persons::SeatMatch],
+        &'a HashMap<(usize, u32), super::persons::SeatChoice>,
+    ),
+}
+
 /// Which id a written tournament gets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Identity {
@@ -542,6 +563,7 @@ pub fn write_tournament(
     (mode, draw_mode): (Mode, DrawMode),
     visa_of: VisaOf<'_>,
     identity: Identity,
+    register: Register<'_>,
 ) -> Result<TournamentId, Refusal> {
     let t = &doc.tournament;
     let row = match identity {
@@ -588,7 +610,17 @@ pub fn write_tournament(
             }
         }
     }
-    crate::db::persons::link_tournament(conn, &row)?;
+    match register {
+        Register::ByName => {
+            crate::db::persons::link_tournament(conn, &row)?;
+        }
+        // The office's choices first, then every other seat by name (seat by seat).
+        Register::Chosen(seats, choices) => {
+            super::persons::apply_import_choices(conn, &row, seats, choices, &team_ids)?;
+            let rows = teams::list(conn, id)?;
+            crate::db::persons::link_teams(conn, &row, &rows)?;
+        }
+    }
     // Final visas held aside while another team is out come back when it returns.
     for t in &doc.teams {
         if let Some(s) = &t.suspended_final_visa {

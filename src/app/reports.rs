@@ -13,6 +13,8 @@
 //!   «… (Revision N, ersetzt)» and not public, with its Protokoll); an older one is refused; a
 //!   different hall for the same tournament is refused.
 
+use super::import::Register;
+use super::persons::SeatChoice;
 use super::series::{self, SeriesEntrant, standings_of};
 use super::{Refusal, guard};
 use crate::db::instance;
@@ -21,9 +23,12 @@ use crate::db::transfer::{self, Export};
 use crate::db::{Conn, Lock, write_tx};
 use crate::domain::audit_event::SeriesAction;
 use crate::domain::format;
-use crate::domain::ids::{SeriesId, TournamentId};
+use crate::domain::ids::{PersonId, SeriesId, TournamentId};
+use crate::domain::person::Match;
 use crate::domain::role::{Actor, Permission};
 use crate::domain::seal::{self, SealError, fingerprint, public_key_of};
+use crate::domain::team::TeamInput;
+use crate::domain::team_import::ImportedTeam;
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -340,102 +345,259 @@ pub enum Taken {
         public_key: String,
         fingerprint: String,
     },
+    /// Players the register cannot tell apart: the office chooses (the report is kept).
+    Choose(Preview),
+}
+
+/// A report's players the office must choose for (same name, other Ort), kept until it
+/// confirms.
+pub struct Preview {
+    pub token: String,
+    pub fingerprint: String,
+    pub new: usize,
+    pub matched: usize,
+    pub ambiguous: Vec<AmbiguousSeat>,
+}
+
+pub struct AmbiguousSeat {
+    /// The form's key: `<line>_<seat>`.
+    pub key: String,
+    pub startnummer: u32,
+    pub player: String,
+    pub candidates: Vec<(PersonId, String)>,
 }
 
 /// Takes a sealed report into a series (see the module's decisions). A report whose seal
-/// or content does not hold is refused with its reason; nothing is written.
+/// or content does not hold is refused with its reason; nothing is written. Players the
+/// register cannot tell apart wait for the office's choice ([`Taken::Choose`]).
 pub fn take(conn: &mut Conn, actor: &Actor, id: SeriesId, bytes: &[u8]) -> Result<Taken, Refusal> {
     guard::require(actor, Permission::ManageTournament)?;
     let report = verify(bytes).map_err(Refusal::Invalid)?;
     let checked = super::import::checked(&report.payload.tournament)?;
     write_tx(conn, Lock::Global, |conn| {
-        let s = series::series(conn, id)?;
-        if !taken::halls(conn, id)?
-            .iter()
-            .any(|h| h.public_key == report.public_key)
-        {
-            return Ok(Taken::UnknownHall {
-                hall: report.hall.clone(),
-                public_key: report.public_key.clone(),
-                fingerprint: report.fingerprint.clone(),
-            });
-        }
-        let before = taken::find(conn, id, &report.uuid)?;
-        if let Some(b) = &before {
-            if b.public_key != report.public_key {
-                return Err(Refusal::invalid(format!(
-                    "Dieses Turnier kam bisher von einer anderen Halle: der Bericht von «{}» wird nicht übernommen.",
-                    report.hall
-                )));
-            }
-            if b.revision == report.revision && b.digest == report.digest {
-                return Ok(Taken::Unchanged);
-            }
-            if b.revision >= report.revision {
-                return Err(Refusal::invalid(format!(
-                    "Dieser Bericht (Revision {}) ist nicht neuer als der übernommene (Revision {}): nichts geändert.",
-                    report.revision, b.revision
-                )));
-            }
-        }
-        let totals_before = totals(conn, id)?;
-        let tournament =
-            super::import::write_imported(conn, actor, &report.payload.tournament, checked)?;
-        let mut list = series::tournaments(conn, id)?;
-        if let Some(b) = &before {
-            for t in &mut list {
-                if t.tournament == b.tournament {
-                    t.tournament = tournament;
-                }
-            }
-            let old = guard::tournament(conn, b.tournament)?;
-            let retired = format!("{} (Revision {}, ersetzt)", old.name, b.revision);
-            crate::db::tournaments::retire(conn, b.tournament, &retired)?;
-        } else {
-            list.push(crate::db::series::SeriesTournament {
-                tournament,
-                is_final: false,
-            });
-        }
-        crate::db::series::set_tournaments(conn, id, &list)?;
-        let summary = match &before {
-            None => format!(
-                "Neu: «{}» vom {} (Halle «{}», Revision {}).",
-                report.tournament,
-                format::date(report.date),
-                report.hall,
-                report.revision
-            ),
-            Some(b) => changes(&report, b.revision, &totals_before, &totals(conn, id)?),
+        let before = match admitted(conn, id, &report)? {
+            Admitted::Go(before) => before,
+            Admitted::Done(taken) => return Ok(taken),
         };
-        taken::put(
-            conn,
-            id,
-            &TakenReport {
-                uuid: report.uuid.clone(),
-                revision: report.revision,
-                tournament,
-                public_key: report.public_key.clone(),
-                digest: report.digest.clone(),
-                imported_at: crate::db::now(),
-                summary: summary.clone(),
+        let matches = report_matches(conn, &report.payload.tournament, checked.0)?;
+        let ambiguous: Vec<AmbiguousSeat> = matches
+            .seats
+            .iter()
+            .filter_map(|m| match &m.found {
+                Match::Ambiguous(candidates) => Some(AmbiguousSeat {
+                    key: format!("{}_{}", m.line, m.seat),
+                    startnummer: m.startnummer,
+                    player: m.player.clone(),
+                    candidates: candidates
+                        .iter()
+                        .map(|p| (*p, matches.labels.get(p).cloned().unwrap_or_default()))
+                        .collect(),
+                }),
+                _ => None,
+            })
+            .collect();
+        if !ambiguous.is_empty() {
+            let count = |new: bool| {
+                matches
+                    .seats
+                    .iter()
+                    .filter(|m| matches!(m.found, Match::New) == new)
+                    .filter(|m| !matches!(m.found, Match::Ambiguous(_)))
+                    .count()
+            };
+            return Ok(Taken::Choose(Preview {
+                token: taken::keep(conn, id, actor.id, bytes)?,
+                fingerprint: matches.fingerprint.clone(),
+                new: count(true),
+                matched: count(false),
+                ambiguous,
+            }));
+        }
+        write(conn, actor, id, &report, checked, before, Register::ByName)
+    })
+}
+
+/// The office's choices for a kept report: who each ambiguous player is. Refused when the
+/// register changed since the preview (nothing written; upload again).
+pub fn confirm(
+    conn: &mut Conn,
+    actor: &Actor,
+    id: SeriesId,
+    token: &str,
+    fingerprint: &str,
+    choices: &HashMap<(usize, u32), SeatChoice>,
+) -> Result<Taken, Refusal> {
+    guard::require(actor, Permission::ManageTournament)?;
+    let bytes = write_tx(conn, Lock::Global, |conn| {
+        Ok::<_, Refusal>(taken::take_kept(conn, id, actor.id, token)?)
+    })?
+    .ok_or_else(|| {
+        Refusal::invalid("Dieser Bericht wartet nicht mehr (nach einer Stunde verfallen oder schon übernommen): bitte nochmals hochladen.")
+    })?;
+    let report = verify(&bytes).map_err(Refusal::Invalid)?;
+    let checked = super::import::checked(&report.payload.tournament)?;
+    write_tx(conn, Lock::Global, |conn| {
+        let before = match admitted(conn, id, &report)? {
+            Admitted::Go(before) => before,
+            Admitted::Done(taken) => return Ok(taken),
+        };
+        let matches = report_matches(conn, &report.payload.tournament, checked.0)?;
+        if matches.fingerprint != fingerprint {
+            return Err(Refusal::Conflict(
+                "Das Register hat sich seit der Vorschau geändert: bitte den Bericht nochmals hochladen und neu wählen.".into(),
+            ));
+        }
+        let register = Register::Chosen(&matches.seats, choices);
+        write(conn, actor, id, &report, checked, before, register)
+    })
+}
+
+/// Whether the series takes this report at all: its hall accepted, not the same or an older
+/// revision, not another hall's tournament. `Go` with the report in force before, if any.
+enum Admitted {
+    Go(Option<TakenReport>),
+    Done(Taken),
+}
+
+fn admitted(conn: &mut Conn, id: SeriesId, report: &Verified) -> Result<Admitted, Refusal> {
+    series::series(conn, id)?;
+    if !taken::halls(conn, id)?
+        .iter()
+        .any(|h| h.public_key == report.public_key)
+    {
+        return Ok(Admitted::Done(Taken::UnknownHall {
+            hall: report.hall.clone(),
+            public_key: report.public_key.clone(),
+            fingerprint: report.fingerprint.clone(),
+        }));
+    }
+    let before = taken::find(conn, id, &report.uuid)?;
+    if let Some(b) = &before {
+        if b.public_key != report.public_key {
+            return Err(Refusal::invalid(format!(
+                "Dieses Turnier kam bisher von einer anderen Halle: der Bericht von «{}» wird nicht übernommen.",
+                report.hall
+            )));
+        }
+        if b.revision == report.revision && b.digest == report.digest {
+            return Ok(Admitted::Done(Taken::Unchanged));
+        }
+        if b.revision >= report.revision {
+            return Err(Refusal::invalid(format!(
+                "Dieser Bericht (Revision {}) ist nicht neuer als der übernommene (Revision {}): nichts geändert.",
+                report.revision, b.revision
+            )));
+        }
+    }
+    Ok(Admitted::Go(before))
+}
+
+/// The report's players against the register, as the team import's preview sees them
+/// (Name, Vorname, Ort; the Jahrgang where the report gives it).
+fn report_matches(
+    conn: &mut Conn,
+    doc: &transfer::Export,
+    mode: crate::domain::mode::Mode,
+) -> Result<super::persons::ImportMatches, Refusal> {
+    let fact = |nr: u32, seat: u32| {
+        doc.persons
+            .iter()
+            .find(|p| p.startnummer == nr && p.seat == seat)
+            .map(|p| (p.person.jahrgang, p.person.geschlecht))
+            .unwrap_or_default()
+    };
+    let rows: Vec<ImportedTeam> = doc
+        .teams
+        .iter()
+        .enumerate()
+        .map(|(i, t)| ImportedTeam {
+            line: i + 1,
+            startnummer: t.startnummer,
+            team: TeamInput {
+                startnummer: Some(t.startnummer),
+                name: t.name.clone(),
+                player1: t.player1.clone(),
+                player2: t.player2.clone(),
+                club: t.club.clone(),
+                place: t.place.clone(),
             },
-        )?;
-        let entry = serde_json::json!({
-            "name": s.settings.name,
-            "tournament": report.tournament,
-            "revision": report.revision,
-            "hall": report.hall,
-            "uuid": report.uuid,
-        });
-        series::record(conn, actor, SeriesAction::Report, id, None, &entry)?;
-        Ok(match before {
-            None => Taken::Added(tournament),
-            Some(_) => Taken::Replaced {
-                tournament,
-                summary,
-            },
+            categories: Vec::new(),
+            jahrgang: [fact(t.startnummer, 1).0, fact(t.startnummer, 2).0],
+            geschlecht: [fact(t.startnummer, 1).1, fact(t.startnummer, 2).1],
         })
+        .collect();
+    super::persons::import_matches(conn, mode.entrant(), &rows)
+}
+
+/// Writes a report that passed [`admitted`]: the tournament, its place in the series (in
+/// place of the older revision), what changed, the Protokoll.
+fn write(
+    conn: &mut Conn,
+    actor: &Actor,
+    id: SeriesId,
+    report: &Verified,
+    checked: (crate::domain::mode::Mode, crate::domain::draw::DrawMode),
+    before: Option<TakenReport>,
+    register: Register<'_>,
+) -> Result<Taken, Refusal> {
+    let s = series::series(conn, id)?;
+    let totals_before = totals(conn, id)?;
+    let tournament =
+        super::import::write_imported(conn, actor, &report.payload.tournament, checked, register)?;
+    let mut list = series::tournaments(conn, id)?;
+    if let Some(b) = &before {
+        for t in &mut list {
+            if t.tournament == b.tournament {
+                t.tournament = tournament;
+            }
+        }
+        let old = guard::tournament(conn, b.tournament)?;
+        let retired = format!("{} (Revision {}, ersetzt)", old.name, b.revision);
+        crate::db::tournaments::retire(conn, b.tournament, &retired)?;
+    } else {
+        list.push(crate::db::series::SeriesTournament {
+            tournament,
+            is_final: false,
+        });
+    }
+    crate::db::series::set_tournaments(conn, id, &list)?;
+    let summary = match &before {
+        None => format!(
+            "Neu: «{}» vom {} (Halle «{}», Revision {}).",
+            report.tournament,
+            format::date(report.date),
+            report.hall,
+            report.revision
+        ),
+        Some(b) => changes(report, b.revision, &totals_before, &totals(conn, id)?),
+    };
+    taken::put(
+        conn,
+        id,
+        &TakenReport {
+            uuid: report.uuid.clone(),
+            revision: report.revision,
+            tournament,
+            public_key: report.public_key.clone(),
+            digest: report.digest.clone(),
+            imported_at: crate::db::now(),
+            summary: summary.clone(),
+        },
+    )?;
+    let entry = serde_json::json!({
+        "name": s.settings.name,
+        "tournament": report.tournament,
+        "revision": report.revision,
+        "hall": report.hall,
+        "uuid": report.uuid,
+    });
+    series::record(conn, actor, SeriesAction::Report, id, None, &entry)?;
+    Ok(match before {
+        None => Taken::Added(tournament),
+        Some(_) => Taken::Replaced {
+            tournament,
+            summary,
+        },
     })
 }
 

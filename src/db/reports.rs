@@ -120,3 +120,53 @@ pub fn put(conn: &mut Conn, series: SeriesId, r: &TakenReport) -> QueryResult<()
         .execute(conn)?;
     Ok(())
 }
+
+/// How long a report waits for the office's choice.
+const KEEP_MINUTES: i64 = 60;
+
+/// Keeps a report until the office has chosen its ambiguous players; the token the
+/// confirmation presents.
+pub fn keep(
+    conn: &mut Conn,
+    series: SeriesId,
+    user: crate::domain::ids::UserId,
+    data: &[u8],
+) -> QueryResult<String> {
+    use super::schema::pending_reports;
+    let token = super::users::random_token();
+    let old = super::now() - chrono::Duration::minutes(KEEP_MINUTES);
+    diesel::delete(pending_reports::table.filter(pending_reports::created_at.lt(old)))
+        .execute(conn)?;
+    diesel::insert_into(pending_reports::table)
+        .values((
+            pending_reports::token.eq(&token),
+            pending_reports::series_id.eq(series),
+            pending_reports::user_id.eq(user),
+            pending_reports::created_at.eq(super::now()),
+            pending_reports::data.eq(data),
+        ))
+        .execute(conn)?;
+    Ok(token)
+}
+
+/// The kept report of this user and series, taken (once); None when gone or too old.
+pub fn take_kept(
+    conn: &mut Conn,
+    series: SeriesId,
+    user: crate::domain::ids::UserId,
+    token: &str,
+) -> QueryResult<Option<Vec<u8>>> {
+    use super::schema::pending_reports;
+    let old = super::now() - chrono::Duration::minutes(KEEP_MINUTES);
+    let data: Option<Vec<u8>> = pending_reports::table
+        .filter(pending_reports::token.eq(token))
+        .filter(pending_reports::series_id.eq(series))
+        .filter(pending_reports::user_id.eq(user))
+        .filter(pending_reports::created_at.ge(old))
+        .select(pending_reports::data)
+        .first(conn)
+        .optional()?;
+    diesel::delete(pending_reports::table.filter(pending_reports::token.eq(token)))
+        .execute(conn)?;
+    Ok(data)
+}

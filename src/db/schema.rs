@@ -416,6 +416,16 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    pending_reports (token) {
+        token -> Text,
+        series_id -> Integer,
+        user_id -> Integer,
+        created_at -> Timestamp,
+        data -> Binary,
+    }
+}
+
 diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(teams -> tournaments (tournament_id));
 diesel::joinable!(seats -> tournaments (tournament_id));
@@ -454,5 +464,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     instance,
     tournament_uuids,
     series_halls,
-    series_reports
+    series_reports,
+    pending_reports
 );

@@ -9,8 +9,10 @@ use super::prints::file;
 use super::render::{page, page_with};
 use super::safety::MAX_IMPORT_BYTES;
 use super::state::{AppState, db};
-use crate::app::reports::{self, Printed, Taken};
+use crate::app::persons::SeatChoice;
+use crate::app::reports::{self, Preview, Printed, Taken};
 use crate::domain::format;
+use crate::domain::ids::PersonId;
 use crate::domain::ids::{SeriesId, TournamentId};
 use crate::web::error::AppError;
 use actix_web::http::StatusCode;
@@ -18,6 +20,7 @@ use actix_web::http::header::CONTENT_DISPOSITION;
 use actix_web::{HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
+use std::collections::HashMap;
 
 /// Anyone may have a report checked: a smaller bound than the office's imports (a report of
 /// 1000 teams is a few MB).
@@ -78,6 +81,14 @@ async fn take(
             &back,
             "Diesen Bericht hat die Serie schon: nichts geändert.".into(),
         ),
+        Taken::Choose(preview) => page_with(
+            &ChoicePage {
+                ctx: upload.session.ctx(),
+                id,
+                preview,
+            },
+            StatusCode::OK,
+        ),
         Taken::UnknownHall {
             hall,
             public_key,
@@ -93,6 +104,65 @@ async fn take(
             StatusCode::CONFLICT,
         ),
     }
+}
+
+#[derive(Template)]
+#[template(path = "series_report_choice.html")]
+struct ChoicePage {
+    ctx: Ctx,
+    id: SeriesId,
+    preview: Preview,
+}
+
+/// The choices of a kept report: `token`, `fingerprint`, and per ambiguous player
+/// `c_<line>_<seat>` = a person's number or `neu`.
+async fn confirm(
+    state: web::Data<AppState>,
+    path: web::Path<SeriesId>,
+    post: Secured<HashMap<String, String>, gate::ManageTournament>,
+) -> Result<HttpResponse, AppError> {
+    let id = path.into_inner();
+    let form = &post.form;
+    let token = form.get("token").cloned().unwrap_or_default();
+    let fingerprint = form.get("fingerprint").cloned().unwrap_or_default();
+    let mut choices = HashMap::new();
+    for (key, value) in form {
+        let Some(rest) = key.strip_prefix("c_") else {
+            continue;
+        };
+        let parsed = rest
+            .split_once('_')
+            .and_then(|(line, seat)| Some((line.parse().ok()?, seat.parse().ok()?)));
+        let choice = match value.as_str() {
+            "neu" => Some(SeatChoice::New),
+            number => number.parse().ok().map(|n| SeatChoice::Person(PersonId(n))),
+        };
+        match (parsed, choice) {
+            (Some(at), Some(choice)) => {
+                choices.insert(at, choice);
+            }
+            _ => return Err(AppError::BadRequest("Ungültige Wahl im Formular.".into())),
+        }
+    }
+    let actor = post.session.actor().clone();
+    let taken = db(&state, move |conn| {
+        Ok(reports::confirm(
+            conn,
+            &actor,
+            id,
+            &token,
+            &fingerprint,
+            &choices,
+        )?)
+    })
+    .await?;
+    let back = format!("/serien/{id}/einstellungen");
+    let message = match taken {
+        Taken::Replaced { summary, .. } => summary,
+        Taken::Unchanged => "Diesen Bericht hat die Serie schon: nichts geändert.".into(),
+        _ => "Bericht übernommen: das Turnier zählt jetzt in der Serie.".into(),
+    };
+    flash_redirect(&back, message)
 }
 
 #[derive(Deserialize)]
@@ -263,6 +333,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 .route(web::post().to(take)),
         )
         .route("/serien/{id}/hallen", web::post().to(accept_hall))
+        .route("/serien/{id}/berichte/bestaetigen", web::post().to(confirm))
         .route("/halle/name", web::post().to(hall_name))
         .service(
             web::resource("/pruefen")

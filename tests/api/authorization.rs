@@ -79,7 +79,7 @@ fn expected(route: &str) -> Option<(Body, &'static str)> {
         "/tournaments/{id}/preise" | "/tournaments/{id}/absenden" => (Form, "l"),
         "/tournaments/{id}/kategorien" | "/tournaments/{id}/kategorien/regeln" => (Form, "l"),
         "/serien" | "/serien/{id}/einstellungen" | "/serien/{id}/turniere" => (Form, "l"),
-        "/serien/{id}/hallen" | "/halle/name" => (Form, "l"),
+        "/serien/{id}/hallen" | "/halle/name" | "/serien/{id}/berichte/bestaetigen" => (Form, "l"),
         "/serien/{id}/berichte" => (Upload, "l"),
         "/pruefen" => (Public, ""),
         "/personen/{id}" | "/personen/{id}/zusammenfuehren" | "/personen/{id}/loeschen" => {

@@ -761,3 +761,116 @@ async fn a_report_travels_between_two_server_processes() {
     assert_eq!(standings["tournaments"].as_array().unwrap().len(), 1);
     assert!(standings["standings"].as_array().unwrap().len() >= 30);
 }
+
+/// A report's players meet the register as a team import's do: a name the register holds
+/// twice (other Orte) waits for the office's choice; the choice links the person; a register
+/// changed between the preview and the choice is refused.
+#[tokio::test]
+async fn a_reports_players_are_matched_in_the_register_with_the_offices_choice() {
+    let cup = spawn_app().await;
+    let leitung = cup.leitung().await;
+    for ort in ["Uster", "Bern"] {
+        let id = create_tournament_with(&leitung, &format!("Abend {ort}"), "2", "2", "150").await;
+        import_teams(
+            &leitung,
+            id,
+            format!("nr;spieler1;spieler2;ort\n1;Anna1;Urs1;{ort}\n").into_bytes(),
+        )
+        .await;
+    }
+    let hall = spawn_app().await;
+    let hall_leitung = hall.leitung().await;
+    let tournament = drawn_field(&hall_leitung, "2", "2", "150", 4).await;
+    play_passe(&hall, &hall_leitung, tournament, 1, 0).await;
+    let (_, _, report) = bytes(&hall_leitung, &format!("/tournaments/{tournament}/bericht")).await;
+    let key = serde_json::from_slice::<serde_json::Value>(&report).unwrap()["public_key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    leitung
+        .post_ok(
+            "/serien",
+            &[("name", "Cup"), ("season", "2026"), ("preset", "cup")],
+        )
+        .await;
+    leitung
+        .post_ok(
+            "/serien/1/hallen",
+            &[("public_key", &key), ("hall_name", "Uster")],
+        )
+        .await;
+    let preview = || {
+        let (report, client) = (report.clone(), &leitung);
+        async move {
+            let r = upload(client, "/serien/1/berichte", report).await;
+            assert_eq!(r.status(), StatusCode::OK);
+            Html::parse_document(&r.text().await.unwrap())
+        }
+    };
+    let before = cup.dump();
+    let html = preview().await;
+    assert_eq!(
+        select_attr(&html, "#ambiguous tbody tr", "data-seat"),
+        ["1_1", "1_2"],
+        "Anna1 and Urs1 are twice in the register"
+    );
+    assert_eq!(cup.dump(), before, "nothing taken before the choice");
+    let persons = |name: &'static str| {
+        let client = &leitung;
+        async move {
+            let html = client.html(&format!("/personen?q={name}")).await;
+            select_attr(&html, "tr[data-person]", "data-person")
+        }
+    };
+    let annas = persons("Anna1").await;
+    assert_eq!(annas.len(), 2);
+    // The register changes in between: refused, nothing written.
+    let stale = html;
+    let id = create_tournament_with(&leitung, "Abend Zug", "2", "2", "150").await;
+    import_teams(
+        &leitung,
+        id,
+        b"nr;spieler1;spieler2;ort\n1;Anna1;Urs1;Zug\n".to_vec(),
+    )
+    .await;
+    let choose = |html: &Html, anna: &str| -> Vec<(String, String)> {
+        vec![
+            (
+                "token".into(),
+                attr(html, "input[name=token]", "value").unwrap(),
+            ),
+            (
+                "fingerprint".into(),
+                attr(html, "input[name=fingerprint]", "value").unwrap(),
+            ),
+            ("c_1_1".into(), anna.to_string()),
+            ("c_1_2".into(), "neu".into()),
+        ]
+    };
+    let dump = cup.dump();
+    let form = choose(&stale, &annas[0]);
+    let fields: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let r = leitung
+        .post("/serien/1/berichte/bestaetigen", &fields)
+        .await;
+    assert_eq!(r.status(), StatusCode::CONFLICT);
+    assert_eq!(cup.dump(), dump);
+    // Again, chosen: Anna1 of Uster (the first of the register), a new Urs1.
+    let html = preview().await;
+    let form = choose(&html, &annas[0]);
+    let fields: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let r = leitung
+        .post("/serien/1/berichte/bestaetigen", &fields)
+        .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    let anna = leitung.html(&format!("/personen/{}", annas[0])).await;
+    assert_eq!(select_all(&anna, "#played tbody tr").len(), 2);
+    assert_eq!(
+        persons("Urs1").await.len(),
+        4,
+        "Uster, Bern, Zug and the new one"
+    );
+    // The others were found or made by name; the standings list the report's players.
+    let standings = json(&leitung, "/serien/1/gesamtwertung.json").await;
+    assert_eq!(standings["standings"].as_array().unwrap().len(), 8);
+}
