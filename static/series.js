@@ -5,7 +5,8 @@
   function poll() {
     var box = document.getElementById("series-standings");
     if (!box) return;
-    var url = "/serien/" + box.dataset.series + "/tabelle?v=" + encodeURIComponent(box.dataset.version);
+    var url = "/serien/" + box.dataset.series + "/tabelle?v=" + encodeURIComponent(box.dataset.version) +
+      (box.dataset.official ? "&offiziell=1" : "");
     fetch(url, { credentials: "same-origin" })
       .then(function (r) { return r.status === 200 ? r.text() : null; })
       .then(function (html) {

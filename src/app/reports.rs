@@ -603,7 +603,7 @@ fn write(
 
 /// Each entrant's name and total in the standings now.
 fn totals(conn: &mut Conn, id: SeriesId) -> Result<HashMap<String, u32>, Refusal> {
-    let s = standings_of(conn, id)?;
+    let s = standings_of(conn, id, true)?;
     let name = |e: &SeriesEntrant| {
         e.persons()
             .iter()

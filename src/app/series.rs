@@ -232,8 +232,13 @@ fn version_text(row: &SeriesRow, tournaments: i64) -> String {
 }
 
 /// The standings: every tournament's Rangliste as it is (official when closed, provisional
-/// while open), turned into the series' points.
-pub fn standings_of(conn: &mut Conn, id: SeriesId) -> Result<SeriesStandings, Refusal> {
+/// while open), turned into the series' points; `include_open` false: the official
+/// standings, of closed tournaments only.
+pub fn standings_of(
+    conn: &mut Conn,
+    id: SeriesId,
+    include_open: bool,
+) -> Result<SeriesStandings, Refusal> {
     let row = series(conn, id)?;
     let unit = row.settings.unit;
     let mut events = Vec::new();
@@ -306,7 +311,7 @@ pub fn standings_of(conn: &mut Conn, id: SeriesId) -> Result<SeriesStandings, Re
     wildcards.sort();
     wildcards.dedup();
     seen.extend(wildcards.iter().flat_map(SeriesEntrant::persons));
-    let rows = standings(&row.settings.rule, &events, true, &wildcards);
+    let rows = standings(&row.settings.rule, &events, include_open, &wildcards);
     seen.sort_unstable();
     seen.dedup();
     let persons_seen: HashMap<PersonId, PersonRow> = persons::find_many(conn, &seen)?

@@ -209,6 +209,10 @@ struct StandingsPage {
     rows: Vec<StandingView>,
     version: String,
     any_provisional: bool,
+    /// A tournament of the series is still open.
+    any_open: bool,
+    /// Only closed tournaments shown (`?offiziell=1`).
+    official: bool,
 }
 
 #[derive(Template)]
@@ -217,19 +221,44 @@ struct StandingsTable {
     id: SeriesId,
     rows: Vec<StandingView>,
     version: String,
+    official: bool,
 }
 
-async fn standings(state: &web::Data<AppState>, id: SeriesId) -> Result<SeriesStandings, AppError> {
-    db(state, move |conn| Ok(app::series::standings_of(conn, id)?)).await
+/// `?offiziell=1`: only closed tournaments count (the official standings).
+#[derive(Deserialize, Default)]
+struct Which {
+    #[serde(default)]
+    offiziell: Option<String>,
+    #[serde(default)]
+    v: String,
+}
+
+impl Which {
+    fn official(&self) -> bool {
+        self.offiziell.is_some()
+    }
+}
+
+async fn standings(
+    state: &web::Data<AppState>,
+    id: SeriesId,
+    official: bool,
+) -> Result<SeriesStandings, AppError> {
+    db(state, move |conn| {
+        Ok(app::series::standings_of(conn, id, !official)?)
+    })
+    .await
 }
 
 async fn show(
     state: web::Data<AppState>,
     user: MaybeUser,
     path: web::Path<SeriesId>,
+    which: web::Query<Which>,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
-    let s = standings(&state, id).await?;
+    let official = which.official();
+    let s = standings(&state, id, official).await?;
     let rows = views(&s);
     let settings = &s.series.settings;
     page(&StandingsPage {
@@ -247,33 +276,31 @@ async fn show(
             })
             .collect(),
         any_provisional: s.rows.iter().any(|r| r.provisional),
+        any_open: s.events.iter().any(|e| !e.official),
+        official,
         rows,
         version: s.version.clone(),
     })
-}
-
-#[derive(Deserialize)]
-struct SinceQuery {
-    #[serde(default)]
-    v: String,
 }
 
 /// The table alone, for the live page: 204 while nothing changed since `v`.
 async fn table(
     state: web::Data<AppState>,
     path: web::Path<SeriesId>,
-    query: web::Query<SinceQuery>,
+    which: web::Query<Which>,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
     let version = db(&state, move |conn| Ok(app::series::version(conn, id)?)).await?;
-    if version == query.v {
+    if version == which.v {
         return Ok(HttpResponse::NoContent().finish());
     }
-    let s = standings(&state, id).await?;
+    let official = which.official();
+    let s = standings(&state, id, official).await?;
     page(&StandingsTable {
         id,
         rows: views(&s),
         version: s.version.clone(),
+        official,
     })
 }
 
@@ -431,6 +458,8 @@ async fn save_tournaments(
 /// The standings as a file (public): one line per entrant.
 #[derive(Serialize)]
 struct StandingsJson<'a> {
+    /// Only closed tournaments counted (`?offiziell=1`).
+    official: bool,
     series: &'a str,
     season: &'a str,
     rule: String,
@@ -470,9 +499,11 @@ struct ResultJson {
 async fn export(
     state: web::Data<AppState>,
     path: web::Path<(SeriesId, String)>,
+    which: web::Query<Which>,
 ) -> Result<HttpResponse, AppError> {
     let (id, format) = path.into_inner();
-    let s = standings(&state, id).await?;
+    let official = which.official();
+    let s = standings(&state, id, official).await?;
     let shown = views(&s);
     let settings = &s.series.settings;
     let file_name = |extension: &str| {
@@ -523,6 +554,7 @@ async fn export(
         }
         "json" => {
             let doc = StandingsJson {
+                official,
                 series: &settings.name,
                 season: &settings.season,
                 rule: settings.rule.describe(),
@@ -592,7 +624,10 @@ async fn export(
                 .collect();
             let header = Header {
                 title: format!("{} {}", settings.name, settings.season),
-                subtitle: "Gesamtwertung".into(),
+                subtitle: match official {
+                    true => "Gesamtwertung (offiziell)".into(),
+                    false => "Gesamtwertung".into(),
+                },
                 footer: format!("gedruckt {}", format::date_time(crate::app::read::now())),
             };
             let rule = settings.rule.describe();
@@ -625,7 +660,7 @@ async fn person(
     path: web::Path<(SeriesId, PersonId)>,
 ) -> Result<HttpResponse, AppError> {
     let (id, person) = path.into_inner();
-    let s = standings(&state, id).await?;
+    let s = standings(&state, id, false).await?;
     let views = views(&s);
     let Some((row, view)) = s
         .rows

@@ -180,6 +180,24 @@ async fn a_season_is_ranked_by_the_rule_public_and_live() {
         );
     }
     assert_eq!(standings["tournaments"][2]["is_final"], true);
+    // The official standings: only the two closed tournaments count.
+    let official = json(
+        &anonymous,
+        &format!("/serien/{id}/gesamtwertung.json?offiziell=1"),
+    )
+    .await;
+    assert_eq!(official["official"], true);
+    assert_eq!(
+        totals_of(&official),
+        expected_totals(&ranklists[..2], 2),
+        "the open final left out"
+    );
+    let html = anonymous.html(&format!("/serien/{id}?offiziell=1")).await;
+    assert!(text(&html, "#which").starts_with("Offizielle Gesamtwertung"));
+    assert_eq!(
+        attr(&html, "#series-standings", "data-official").as_deref(),
+        Some("1")
+    );
 
     // The page, for anyone: names and Verein, the rule, the cut line, the struck results.
     let html = anonymous.html(&format!("/serien/{id}")).await;
