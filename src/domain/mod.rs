@@ -4,6 +4,7 @@ pub mod audit_event;
 pub mod category;
 pub mod clock;
 pub mod collation;
+pub mod differenzler;
 pub mod double_entry;
 pub mod draw;
 pub mod einzel_draw;

@@ -1,0 +1,354 @@
+//! The Differenzler (#81, seed 002: «die Königsdisziplin»): every player plays for himself;
+//! before each Spiel he announces (the **Ansage**, on the **Schätzzettel**) the card points he
+//! will make; his score for the Spiel is the difference between Ansage and points made; over
+//! the Passe and the tournament the **lowest** total wins.
+//!
+//! This module is the rule alone: a Spiel's four lines checked and scored, a Passe's sheet,
+//! the fast entry of four summed differences, the Pauschale, and the ranking. Decisions (the
+//! tournament options where clubs differ):
+//! - Per Spiel the points made by the four players sum to 157. Options: a **Match** (one player
+//!   takes every trick) adds 100 (257); **Stöck** counted adds 20 for the player holding them.
+//!   A sum allowed by none of the options is refused, naming the sum.
+//! - An Ansage is 0…157 (with the Match option up to 257; with Stöck + 20).
+//! - Exact Ansage: by default nothing extra; option «Nuller zählen» keeps the count of exact
+//!   announcements as the first tie-break; option «Bonus» subtracts a fixed number from the
+//!   Spiel's difference (a total can then go below zero).
+//! - Fast entry (per table and Passe): each player's summed differences, non-negative and at
+//!   most the largest possible (Spiele × the largest sum).
+//! - Ranking: lowest total first; ties by the Nuller (when counted), then the best (lowest)
+//!   Passe, the second best, …; all equal: shared rank.
+//! - Pauschale for a player without a table (spielfrei) or whose table lost a player: by
+//!   default the rounded-up average of the Passe's played scores (so nobody gains or loses on
+//!   average), or a fixed number the Leitung sets.
+
+use std::cmp::Ordering;
+
+/// The tournament's options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Options {
+    pub match_bonus: bool,
+    pub stoeck: bool,
+    pub exact: Exact,
+}
+
+/// What an exact Ansage is worth.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Exact {
+    #[default]
+    Nothing,
+    /// Counted, as the first tie-break.
+    CountNuller,
+    /// Subtracted from the Spiel's difference.
+    Bonus(u32),
+}
+
+pub const CARD_POINTS: u32 = 157;
+pub const MATCH_BONUS: u32 = 100;
+pub const STOECK: u32 = 20;
+
+impl Options {
+    /// The sums of a Spiel's made points these options allow.
+    pub fn allowed_sums(self) -> Vec<u32> {
+        let mut sums = vec![CARD_POINTS];
+        if self.match_bonus {
+            sums.push(CARD_POINTS + MATCH_BONUS);
+        }
+        if self.stoeck {
+            let with: Vec<u32> = sums.iter().map(|s| s + STOECK).collect();
+            sums.extend(with);
+        }
+        sums
+    }
+
+    /// The largest sum (and so the largest Ansage and difference).
+    pub fn largest(self) -> u32 {
+        self.allowed_sums().into_iter().max().unwrap_or(CARD_POINTS)
+    }
+}
+
+/// One player's line of a Spiel: Ansage and points made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Line {
+    pub ansage: u32,
+    pub gemacht: u32,
+}
+
+/// A Spiel scored: per player the score (difference, less a bonus) and whether exact.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scored {
+    pub scores: [i32; 4],
+    pub exact: [bool; 4],
+}
+
+/// Checks and scores one Spiel of four players; the German message says what is wrong.
+pub fn score_spiel(lines: &[Line; 4], options: Options) -> Result<Scored, String> {
+    let largest = options.largest();
+    if let Some(l) = lines
+        .iter()
+        .find(|l| l.ansage > largest || l.gemacht > largest)
+    {
+        return Err(format!(
+            "Ansage und Punkte: höchstens {largest} (nicht {}).",
+            l.ansage.max(l.gemacht)
+        ));
+    }
+    let sum: u32 = lines.iter().map(|l| l.gemacht).sum();
+    let allowed = options.allowed_sums();
+    if !allowed.contains(&sum) {
+        let words: Vec<String> = allowed.iter().map(u32::to_string).collect();
+        return Err(format!(
+            "Die gemachten Punkte ergeben {sum}; ein Spiel hat {}.",
+            words.join(" oder ")
+        ));
+    }
+    let mut scores = [0i32; 4];
+    let mut exact = [false; 4];
+    for (i, l) in lines.iter().enumerate() {
+        let difference = i32::try_from(l.ansage.abs_diff(l.gemacht)).unwrap_or(i32::MAX);
+        exact[i] = difference == 0;
+        scores[i] = match options.exact {
+            Exact::Bonus(bonus) if exact[i] => -i32::try_from(bonus).unwrap_or(0),
+            _ => difference,
+        };
+    }
+    Ok(Scored { scores, exact })
+}
+
+/// A Passe at a table from its Spiele: per player the total and the Nuller.
+pub fn passe_totals(spiele: &[Scored]) -> ([i32; 4], [u32; 4]) {
+    let mut totals = [0i32; 4];
+    let mut nuller = [0u32; 4];
+    for s in spiele {
+        for i in 0..4 {
+            totals[i] += s.scores[i];
+            nuller[i] += u32::from(s.exact[i]);
+        }
+    }
+    (totals, nuller)
+}
+
+/// The fast entry: a player's summed differences for a Passe of `spiele` Spiele.
+pub fn check_summed(difference: i64, spiele: u32, options: Options) -> Result<i32, String> {
+    let most = i64::from(spiele) * i64::from(options.largest());
+    if difference < 0 {
+        return Err("Eine Differenz ist nie negativ.".into());
+    }
+    if difference > most {
+        return Err(format!(
+            "Höchstens {most} in {spiele} Spielen (nicht {difference})."
+        ));
+    }
+    Ok(i32::try_from(difference).unwrap_or(i32::MAX))
+}
+
+/// How a player without a (complete) table is scored for a Passe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pauschale {
+    /// The rounded-up average of the Passe's played scores.
+    Average,
+    Fixed(i32),
+}
+
+impl Pauschale {
+    pub fn of(self, played: &[i32]) -> i32 {
+        match self {
+            Pauschale::Fixed(n) => n,
+            Pauschale::Average if played.is_empty() => 0,
+            Pauschale::Average => {
+                let sum: i64 = played.iter().map(|&s| i64::from(s)).sum();
+                let n = i64::try_from(played.len()).unwrap_or(1);
+                i32::try_from((sum + n - 1).div_euclid(n)).unwrap_or(i32::MAX)
+            }
+        }
+    }
+}
+
+/// A player's tournament so far: the Passe totals and the Nuller.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Standing<K> {
+    pub player: K,
+    pub passen: Vec<i32>,
+    pub nuller: u32,
+}
+
+impl<K> Standing<K> {
+    pub fn total(&self) -> i64 {
+        self.passen.iter().map(|&p| i64::from(p)).sum()
+    }
+
+    /// The tie-break's key: smaller is better.
+    fn key(&self, count_nuller: bool) -> (i64, i64, Vec<i32>) {
+        let mut best_first = self.passen.clone();
+        best_first.sort_unstable();
+        let nuller = if count_nuller {
+            -i64::from(self.nuller)
+        } else {
+            0
+        };
+        (self.total(), nuller, best_first)
+    }
+}
+
+/// The Rangliste: lowest total first; ties by the Nuller (when counted), then the best
+/// Passe, the second best, …; all equal: shared rank. Returns (rank, standing) in order.
+pub fn rank<K: Clone + Ord>(players: &[Standing<K>], options: Options) -> Vec<(u32, Standing<K>)> {
+    let count = options.exact == Exact::CountNuller;
+    let mut sorted: Vec<Standing<K>> = players.to_vec();
+    sorted.sort_by(|a, b| {
+        a.key(count)
+            .cmp(&b.key(count))
+            .then_with(|| a.player.cmp(&b.player))
+    });
+    let mut out: Vec<(u32, Standing<K>)> = Vec::with_capacity(sorted.len());
+    for (position, s) in (1u32..).zip(sorted) {
+        let rank = match out.last() {
+            Some((r, before)) if before.key(count).cmp(&s.key(count)) == Ordering::Equal => *r,
+            _ => position,
+        };
+        out.push((rank, s));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn lines(a: [(u32, u32); 4]) -> [Line; 4] {
+        a.map(|(ansage, gemacht)| Line { ansage, gemacht })
+    }
+
+    #[test]
+    fn the_difference_is_the_score_and_the_sum_is_checked() {
+        let s = score_spiel(
+            &lines([(40, 35), (60, 62), (30, 30), (20, 30)]),
+            Options::default(),
+        )
+        .unwrap();
+        assert_eq!(s.scores, [5, 2, 0, 10]);
+        assert_eq!(s.exact, [false, false, true, false]);
+        assert_eq!(
+            score_spiel(
+                &lines([(40, 35), (60, 62), (30, 30), (20, 31)]),
+                Options::default()
+            ),
+            Err("Die gemachten Punkte ergeben 158; ein Spiel hat 157.".into())
+        );
+        // A Match and Stöck when the options count them.
+        let both = Options {
+            match_bonus: true,
+            stoeck: true,
+            exact: Exact::Nothing,
+        };
+        assert_eq!(both.allowed_sums(), [157, 257, 177, 277]);
+        assert!(score_spiel(&lines([(100, 257), (0, 0), (0, 0), (0, 0)]), both).is_ok());
+        assert!(
+            score_spiel(
+                &lines([(100, 257), (0, 0), (0, 0), (0, 0)]),
+                Options::default()
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn an_exact_ansage_counts_as_the_options_say() {
+        let l = lines([(40, 40), (60, 62), (30, 30), (20, 25)]);
+        let bonus = Options {
+            exact: Exact::Bonus(10),
+            ..Options::default()
+        };
+        assert_eq!(score_spiel(&l, bonus).unwrap().scores, [-10, 2, -10, 5]);
+        let (totals, nuller) = passe_totals(&[
+            score_spiel(&l, Options::default()).unwrap(),
+            score_spiel(&l, Options::default()).unwrap(),
+        ]);
+        assert_eq!((totals, nuller), ([0, 4, 0, 10], [2, 0, 2, 0]));
+    }
+
+    #[test]
+    fn summed_differences_are_checked_and_the_pauschale_is_the_average() {
+        assert_eq!(check_summed(40, 12, Options::default()), Ok(40));
+        assert!(check_summed(-1, 12, Options::default()).is_err());
+        assert_eq!(
+            check_summed(1_885, 12, Options::default()),
+            Err("Höchstens 1884 in 12 Spielen (nicht 1885).".into())
+        );
+        assert_eq!(Pauschale::Average.of(&[10, 11, 12, 14]), 12);
+        assert_eq!(Pauschale::Fixed(30).of(&[10]), 30);
+    }
+
+    #[test]
+    fn the_lowest_total_wins_and_ties_go_to_the_best_passe() {
+        let s = |p: &'static str, passen: Vec<i32>, nuller: u32| Standing {
+            player: p,
+            passen,
+            nuller,
+        };
+        let players = [
+            s("anna", vec![30, 20], 1),
+            s("beat", vec![10, 40], 0),
+            s("cora", vec![25, 25], 3),
+            s("dora", vec![50, 0], 0),
+        ];
+        let r = rank(&players, Options::default());
+        let line: Vec<(u32, &str)> = r.iter().map(|(rank, s)| (*rank, s.player)).collect();
+        // All 50: dora's best Passe 0, beat 10, anna 20, cora 25.
+        assert_eq!(line, [(1, "dora"), (2, "beat"), (3, "anna"), (4, "cora")]);
+        let counted = Options {
+            exact: Exact::CountNuller,
+            ..Options::default()
+        };
+        let r = rank(&players, counted);
+        assert_eq!(r[0].1.player, "cora");
+        let same = [s("x", vec![20, 30], 0), s("y", vec![30, 20], 0)];
+        let r = rank(&same, Options::default());
+        assert_eq!((r[0].0, r[1].0), (1, 1));
+    }
+
+    proptest! {
+        /// Any four made points summing to 157 are a Spiel; any other sum is refused.
+        #[test]
+        fn four_made_points_are_a_spiel_exactly_when_they_sum_to_157(
+            made in proptest::array::uniform4(0u32..158),
+            ansagen in proptest::array::uniform4(0u32..158),
+        ) {
+            let l: [Line; 4] = std::array::from_fn(|i| Line { ansage: ansagen[i], gemacht: made[i] });
+            let sum: u32 = made.iter().sum();
+            let scored = score_spiel(&l, Options::default());
+            prop_assert_eq!(scored.is_ok(), sum == 157);
+            if let Ok(s) = scored {
+                for i in 0..4 {
+                    prop_assert_eq!(s.scores[i], (i64::from(ansagen[i]) - i64::from(made[i])).abs() as i32);
+                }
+            }
+        }
+
+        /// The ranks: one more than the players with a strictly smaller total, or with the
+        /// same total and a better sorted list of Passen (written apart from `rank`).
+        #[test]
+        fn ranks_match_an_independent_count(
+            passen in proptest::collection::vec(proptest::collection::vec(0i32..40, 3), 1..12),
+        ) {
+            let players: Vec<Standing<usize>> = passen
+                .iter()
+                .enumerate()
+                .map(|(i, p)| Standing { player: i, passen: p.clone(), nuller: 0 })
+                .collect();
+            let ranked = rank(&players, Options::default());
+            for (r, s) in &ranked {
+                let mut mine = s.passen.clone();
+                mine.sort_unstable();
+                let total: i32 = mine.iter().sum();
+                let better = players.iter().filter(|o| {
+                    let mut theirs = o.passen.clone();
+                    theirs.sort_unstable();
+                    let t: i32 = theirs.iter().sum();
+                    t < total || (t == total && theirs < mine)
+                }).count();
+                prop_assert_eq!(*r as usize, better + 1);
+            }
+        }
+    }
+}
