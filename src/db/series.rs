@@ -112,39 +112,52 @@ fn wildcards(conn: &mut Conn, id: SeriesId) -> QueryResult<Vec<i32>> {
     Ok(ids.into_iter().map(|p| p.0).collect())
 }
 
-fn rule_columns(s: &SeriesSettings) -> QueryResult<(PointsKind, Option<String>)> {
-    Ok(match &s.rule.points {
-        Points::Table(t) => (PointsKind::Table, Some(table_text(t))),
-        Points::Field => (PointsKind::Field, None),
-        Points::Normalised => (PointsKind::Normalised, None),
-    })
+/// A series' settings as its columns (the same for a new series and a changed one).
+#[derive(Insertable, AsChangeset)]
+#[diesel(table_name = series, treat_none_as_null = true)]
+struct Columns<'a> {
+    name: &'a str,
+    season: &'a str,
+    points: PointsKind,
+    points_table: Option<String>,
+    unit: Unit,
+    best: Option<Nat>,
+    minimum: Nat,
+    final_factor: Nat,
+    qualification: QualificationKind,
+    qualify_value: Option<Nat>,
 }
 
-fn qualification_columns(q: Qualification) -> QueryResult<(QualificationKind, Option<Nat>)> {
-    Ok(match q {
-        Qualification::None => (QualificationKind::None, None),
-        Qualification::Top(n) => (QualificationKind::Top, Some(Nat::of(n)?)),
-        Qualification::SharePerQualifier(p) => (QualificationKind::Share, Some(Nat::of(p)?)),
-    })
+impl<'a> Columns<'a> {
+    fn of(s: &'a SeriesSettings) -> QueryResult<Self> {
+        let (points, points_table) = match &s.rule.points {
+            Points::Table(t) => (PointsKind::Table, Some(table_text(t))),
+            Points::Field => (PointsKind::Field, None),
+            Points::Normalised => (PointsKind::Normalised, None),
+        };
+        let (qualification, qualify_value) = match s.rule.qualification {
+            Qualification::None => (QualificationKind::None, None),
+            Qualification::Top(n) => (QualificationKind::Top, Some(Nat::of(n)?)),
+            Qualification::SharePerQualifier(p) => (QualificationKind::Share, Some(Nat::of(p)?)),
+        };
+        Ok(Columns {
+            name: &s.name,
+            season: &s.season,
+            points,
+            points_table,
+            unit: s.unit,
+            best: s.rule.best.map(Nat::of).transpose()?,
+            minimum: Nat::of(s.rule.minimum)?,
+            final_factor: Nat::of(s.rule.final_factor)?,
+            qualification,
+            qualify_value,
+        })
+    }
 }
 
 pub fn create(conn: &mut Conn, s: &SeriesSettings, at: NaiveDateTime) -> QueryResult<SeriesId> {
-    let (points, table) = rule_columns(s)?;
-    let (qualification, value) = qualification_columns(s.rule.qualification.clone())?;
     let id: SeriesId = diesel::insert_into(series::table)
-        .values((
-            series::name.eq(&s.name),
-            series::season.eq(&s.season),
-            series::points.eq(points),
-            series::points_table.eq(table),
-            series::unit.eq(s.unit),
-            series::best.eq(s.rule.best.map(Nat::of).transpose()?),
-            series::minimum.eq(Nat::of(s.rule.minimum)?),
-            series::final_factor.eq(Nat::of(s.rule.final_factor)?),
-            series::qualification.eq(qualification),
-            series::qualify_value.eq(value),
-            series::created_at.eq(at),
-        ))
+        .values((Columns::of(s)?, series::created_at.eq(at)))
         .returning(series::id)
         .get_result(conn)?;
     set_wildcards(conn, id, &s.wildcards)?;
@@ -152,21 +165,8 @@ pub fn create(conn: &mut Conn, s: &SeriesSettings, at: NaiveDateTime) -> QueryRe
 }
 
 pub fn update(conn: &mut Conn, id: SeriesId, s: &SeriesSettings) -> QueryResult<()> {
-    let (points, table) = rule_columns(s)?;
-    let (qualification, value) = qualification_columns(s.rule.qualification.clone())?;
     diesel::update(series::table.find(id))
-        .set((
-            series::name.eq(&s.name),
-            series::season.eq(&s.season),
-            series::points.eq(points),
-            series::points_table.eq(table),
-            series::unit.eq(s.unit),
-            series::best.eq(s.rule.best.map(Nat::of).transpose()?),
-            series::minimum.eq(Nat::of(s.rule.minimum)?),
-            series::final_factor.eq(Nat::of(s.rule.final_factor)?),
-            series::qualification.eq(qualification),
-            series::qualify_value.eq(value),
-        ))
+        .set(Columns::of(s)?)
         .execute(conn)?;
     set_wildcards(conn, id, &s.wildcards)
 }

@@ -668,6 +668,17 @@ pub fn standings<E: Clone + Eq + Hash + Ord>(
     rows
 }
 
+/// Where the cut line is drawn for a top-N qualification: under this row of the standings
+/// (the last one ranked within the first N); none for other qualifications.
+pub fn cut_after<E>(rule: &SeriesRule, rows: &[Standing<E>]) -> Option<usize> {
+    match rule.qualification {
+        Qualification::Top(n) => rows
+            .iter()
+            .rposition(|r| r.rank.is_some_and(|rank| rank <= n)),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -815,6 +826,7 @@ mod tests {
         // 1, b/c/f share 3 → all within 3; g a wildcard; z a wildcard without a result,
         // listed last without a rank (minimum 1).
         assert_eq!(q, ["a", "e", "b", "c", "f", "g", "z"]);
+        assert_eq!(cut_after(&r, &s), Some(4), "under f, the last of rank 3");
         let z = s.last().unwrap();
         assert_eq!(
             (z.entrant, z.total, z.rank, z.participations()),

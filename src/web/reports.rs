@@ -9,10 +9,8 @@ use super::prints::file;
 use super::render::{page, page_with};
 use super::safety::MAX_IMPORT_BYTES;
 use super::state::{AppState, db};
-use crate::app::persons::SeatChoice;
 use crate::app::reports::{self, Preview, Printed, Taken};
 use crate::domain::format;
-use crate::domain::ids::PersonId;
 use crate::domain::ids::{SeriesId, TournamentId};
 use crate::web::error::AppError;
 use actix_web::http::StatusCode;
@@ -125,25 +123,7 @@ async fn confirm(
     let form = &post.form;
     let token = form.get("token").cloned().unwrap_or_default();
     let fingerprint = form.get("fingerprint").cloned().unwrap_or_default();
-    let mut choices = HashMap::new();
-    for (key, value) in form {
-        let Some(rest) = key.strip_prefix("c_") else {
-            continue;
-        };
-        let parsed = rest
-            .split_once('_')
-            .and_then(|(line, seat)| Some((line.parse().ok()?, seat.parse().ok()?)));
-        let choice = match value.as_str() {
-            "neu" => Some(SeatChoice::New),
-            number => number.parse().ok().map(|n| SeatChoice::Person(PersonId(n))),
-        };
-        match (parsed, choice) {
-            (Some(at), Some(choice)) => {
-                choices.insert(at, choice);
-            }
-            _ => return Err(AppError::BadRequest("Ungültige Wahl im Formular.".into())),
-        }
-    }
+    let choices = super::teams::seat_choices(form)?;
     let actor = post.session.actor().clone();
     let taken = db(&state, move |conn| {
         Ok(reports::confirm(

@@ -14,7 +14,7 @@ use crate::domain::form::FieldErrors;
 use crate::domain::format;
 use crate::domain::ids::{PersonId, SeriesId, TournamentId};
 use crate::domain::series::{
-    PRESETS, PointsKind, Qualification, QualificationKind, SeriesForm, Standing, Unit,
+    PRESETS, PointsKind, QualificationKind, SeriesForm, Standing, Unit, cut_after,
 };
 use crate::pdf::Header;
 use crate::pdf::documents::{SeriesLine, gesamtwertung};
@@ -144,10 +144,6 @@ fn views(s: &SeriesStandings) -> Vec<StandingView> {
             .unwrap_or_else(|| "gelöscht".into())
     };
     let club = |p: &PersonId| s.persons.get(p).and_then(|r| r.verein.clone());
-    let top = match s.series.settings.rule.qualification {
-        Qualification::Top(n) => Some(n),
-        _ => None,
-    };
     let mut out: Vec<StandingView> = s
         .rows
         .iter()
@@ -180,13 +176,7 @@ fn views(s: &SeriesStandings) -> Vec<StandingView> {
             }
         })
         .collect();
-    // The cut: under the last line within the first N.
-    if let Some(n) = top
-        && let Some(last) = s
-            .rows
-            .iter()
-            .rposition(|r| r.rank.is_some_and(|rank| rank <= n))
-    {
+    if let Some(last) = cut_after(&s.series.settings.rule, &s.rows) {
         out[last].cut_below = true;
     }
     out

@@ -392,6 +392,17 @@ async fn import_preview(
 type ConfirmForm = HashMap<String, String>;
 
 fn confirmed(form: &ConfirmForm) -> Result<team_writes::Confirmed, AppError> {
+    Ok(team_writes::Confirmed {
+        fingerprint: form.get("register").cloned().filter(|f| !f.is_empty()),
+        choices: seat_choices(form)?,
+    })
+}
+
+/// The office's choices in a register preview (team import, sealed report):
+/// `c_<line>_<seat>` = a person's number, or "neu".
+pub(super) fn seat_choices(
+    form: &HashMap<String, String>,
+) -> Result<HashMap<(usize, u32), crate::app::persons::SeatChoice>, AppError> {
     use crate::app::persons::SeatChoice;
     let mut choices = HashMap::new();
     for (key, value) in form {
@@ -419,10 +430,7 @@ fn confirmed(form: &ConfirmForm) -> Result<team_writes::Confirmed, AppError> {
             }
         }
     }
-    Ok(team_writes::Confirmed {
-        fingerprint: form.get("register").cloned().filter(|f| !f.is_empty()),
-        choices,
-    })
+    Ok(choices)
 }
 
 /// Step 2: the confirmed file is parsed again and written in one transaction.
