@@ -204,13 +204,14 @@ fn fill(conn: &mut db::Conn, size: Size) -> Result<String, Failure> {
         role: Role::Leitung,
     };
 
-    let players = size.mode.draws_partners();
+    let players = size.mode.draws_players();
     let marathon = size.mode.has_tafel();
     let settings = TournamentSettings {
         name: match size.mode {
             Mode::Einzelschieber => "Demo: Einzelschieber Kilchberg".into(),
             Mode::Jassmarathon => "Demo: Jassmarathon Wädenswil".into(),
             Mode::Partnerschieber => "Demo: Herbst-Partnerschieber".into(),
+            Mode::Differenzler => "Demo: Differenzler Thalwil".into(),
         },
         date: chrono::Local::now().date_naive(),
         location: "Zürich, Volkshaus".into(),
@@ -228,6 +229,7 @@ fn fill(conn: &mut db::Conn, size: Size) -> Result<String, Failure> {
         wertung: Wertung::Alle,
         club_best: None,
         marathon: marathon.then(Rules::jassmarathon),
+        differenzler: size.mode.lower_wins().then(Default::default),
     };
     let id: TournamentId = app::tournaments::create(conn, &actor, &settings).map_err(err)?;
     let mut rng = ChaCha8Rng::seed_from_u64(2026);

@@ -162,7 +162,7 @@ fn new_draw(conn: &mut Conn, id: TournamentId, seed: u64) -> Result<NewDraw, Ref
 impl NewDraw {
     /// What the Einzelschieber schedule is computed from (none in the modes of teams).
     fn einzel_input(&self, id: TournamentId, mode: DrawMode, seed: u64) -> Option<EinzelInput> {
-        if !self.tournament.mode.draws_partners() {
+        if !self.tournament.mode.draws_players() {
             return None;
         }
         Some(EinzelInput {
@@ -496,7 +496,7 @@ impl NextPasse {
     /// who left sit nowhere from now on. A player who left before ever taking a seat is no
     /// part of the field at all (the draw keeps to the plan of a field that did not change).
     fn einzel_input(&self, id: TournamentId) -> Option<EinzelInput> {
-        if !self.tournament.mode.draws_partners() {
+        if !self.tournament.mode.draws_players() {
             return None;
         }
         let seated: std::collections::HashSet<TeamId> =

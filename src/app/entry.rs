@@ -9,13 +9,15 @@ use super::result_write::{
 use super::tafel::record_replacement;
 use super::{Refusal, double_entry, guard};
 use crate::db::Lock;
+use crate::db::models::TournamentRow;
 use crate::db::tournament_data::{self, TournamentData};
-use crate::db::{Conn, marathon, results, seats, table_entry, write_tx};
+use crate::db::{Conn, differenzler, marathon, results, seats, table_entry, write_tx};
 use crate::domain::entry::{RoundShape, parse_result};
 use crate::domain::form::FieldErrors;
 use crate::domain::ids::TournamentId;
 use crate::domain::result::ResultForm;
 use crate::domain::role::{Actor, Permission, ResultWrite};
+use crate::domain::score_kind::{KindRules, RulesSource};
 use crate::domain::table_report::ReportState;
 
 /// What became of a result typed in the Büro.
@@ -58,10 +60,7 @@ pub fn save_typed(
     write_tx(conn, Lock::Tournament(id), |conn| {
         let t = guard::open_tournament(conn, id)?;
         guard::round(&t, passe)?;
-        let rules = match t.mode.facts().score_kind.needs_rules() {
-            true => Some(marathon::rules(conn, id)?),
-            false => None,
-        };
+        let rules = kind_rules(conn, &t)?;
         let shape = RoundShape {
             mode: t.mode,
             tables: seats::table_count(conn, id, passe)?,
@@ -115,10 +114,7 @@ pub fn save_typed(
             expected_version,
             reason: Some(form.reason.trim().chars().take(300).collect::<String>())
                 .filter(|r| !r.is_empty()),
-            details: parsed
-                .details
-                .map(|d| serde_json::to_string(&d))
-                .transpose()?,
+            details: parsed.details.map(|d| d.to_json()).transpose()?,
         };
         let open_report =
             table_entry::report_at(conn, id, passe, table)?.filter(|r| r.state.is_open());
@@ -134,6 +130,15 @@ pub fn save_typed(
             outcome,
             replaced_report,
         })
+    })
+}
+
+/// The tournament's rules its kind of result is read against.
+pub(super) fn kind_rules(conn: &mut Conn, t: &TournamentRow) -> Result<KindRules, Refusal> {
+    Ok(match t.mode.facts().score_kind.rules_source() {
+        RulesSource::None => KindRules::None,
+        RulesSource::Marathon => KindRules::Striche(marathon::rules(conn, t.id)?),
+        RulesSource::Differenzler => KindRules::Differenzler(differenzler::rules(conn, t)?.options),
     })
 }
 

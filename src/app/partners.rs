@@ -39,7 +39,7 @@ fn record_single<B: Serialize, A: Serialize>(
 /// Partners are found for single registrations in team modes; in the Einzelschieber every
 /// player registers alone and partners are drawn each Passe.
 fn ensure_team_mode(t: &crate::db::models::TournamentRow) -> Result<(), Refusal> {
-    if t.mode.draws_partners() {
+    if t.mode.draws_players() {
         return Err(Refusal::invalid(format!(
             "Im {} werden die Partner jede {} neu ausgelost: Spieler unter «Spieler» erfassen.",
             t.mode.label(),

@@ -137,6 +137,7 @@ pub fn official_order(data: &TournamentData) -> Vec<u32> {
         &sheets,
         data.tournament.wertung(),
         &|_| true,
+        data.tournament.mode.facts().better,
     )
     .iter()
     .filter(|row| row.section == Section::Rangiert)

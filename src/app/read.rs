@@ -40,12 +40,14 @@ pub fn round_with_rules(
     ))
 }
 
-/// The tournament with its Striche rules (the settings form).
+/// The tournament with its Striche and Differenzler rules (the settings form).
 pub fn tournament_with_rules(
     conn: &mut Conn,
     id: TournamentId,
-) -> Result<(TournamentRow, Rules), Refusal> {
-    Ok((guard::tournament(conn, id)?, marathon::rules(conn, id)?))
+) -> Result<(TournamentRow, Rules, crate::domain::differenzler::Rules), Refusal> {
+    let t = guard::tournament(conn, id)?;
+    let differenzler = crate::db::differenzler::rules(conn, &t)?;
+    Ok((t, marathon::rules(conn, id)?, differenzler))
 }
 
 /// One Tafel in the office: its round, the rules, its lines and gong, the clock, and
@@ -321,8 +323,14 @@ pub fn ranks_now(
     };
     let sheets = data.standblaetter();
     let under_way = data.passen_under_way();
-    rangliste(kind, &sheets, t.wertung(), &|p| under_way.contains(&p))
-        .iter()
-        .map(|r| (r.sheet.team, r.rank, r.total))
-        .collect()
+    rangliste(
+        kind,
+        &sheets,
+        t.wertung(),
+        &|p| under_way.contains(&p),
+        t.mode.facts().better,
+    )
+    .iter()
+    .map(|r| (r.sheet.team, r.rank, r.total))
+    .collect()
 }

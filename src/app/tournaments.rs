@@ -4,7 +4,7 @@ use super::{Refusal, guard};
 use crate::db::Lock;
 use crate::db::audit::{AuditEvent, TournamentAction};
 use crate::db::models::TournamentRow;
-use crate::db::{Conn, audit, marathon, prizes, tournaments, write_tx};
+use crate::db::{Conn, audit, differenzler, marathon, prizes, tournaments, write_tx};
 use crate::domain::ids::TournamentId;
 use crate::domain::role::{Actor, Permission};
 use crate::domain::tournament::TournamentSettings;
@@ -41,6 +41,9 @@ pub fn create(
         if let Some(rules) = &settings.marathon {
             marathon::save_rules(conn, row.id, rules)?;
         }
+        if let Some(rules) = &settings.differenzler {
+            differenzler::save_rules(conn, row.id, rules)?;
+        }
         record(conn, actor, TournamentAction::Create, None, &row)?;
         Ok(row.id)
     })
@@ -69,6 +72,9 @@ pub fn update(
         let after = tournaments::update(conn, id, settings)?;
         if let Some(rules) = &settings.marathon {
             marathon::save_rules(conn, id, rules)?;
+        }
+        if let Some(rules) = &settings.differenzler {
+            differenzler::save_rules(conn, id, rules)?;
         }
         record(conn, actor, TournamentAction::Update, Some(&before), &after)?;
         Ok(())

@@ -3,6 +3,7 @@
 pub mod audit;
 pub mod backup;
 pub mod categories;
+pub mod differenzler;
 pub mod dump;
 pub mod instance;
 pub mod marathon;

@@ -228,6 +228,16 @@ diesel::table! {
 }
 
 diesel::table! {
+    differenzler_rules (tournament_id) {
+        tournament_id -> Integer,
+        match_bonus -> Bool,
+        stoeck -> Bool,
+        count_nuller -> Bool,
+        pauschale_average -> Bool,
+    }
+}
+
+diesel::table! {
     round_clocks (tournament_id, passe) {
         tournament_id -> Integer,
         passe -> Integer,
@@ -465,5 +475,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     tournament_uuids,
     series_halls,
     series_reports,
+    differenzler_rules,
     pending_reports
 );

@@ -5,12 +5,13 @@ use super::Conn;
 use super::models::{PendingEntry, ResultRow, SeatRow, Signer, TeamRow, TournamentRow, VisaMark};
 use super::schema::{pending_entries, results, seats, users};
 use crate::db::types::Nat;
+use crate::domain::differenzler::{Pauschale, TableSheet};
 use crate::domain::einzel_draw::EinzelPasse;
 use crate::domain::ids::{TeamId, TournamentId, UserId};
 use crate::domain::marathon::Side;
 use crate::domain::schedule::{PasseDraw, Table};
 use crate::domain::standblatt::{
-    self, ResultFacts, SeatFacts, Standblatt, TeamFacts, TournamentFacts, Visa,
+    self, Places, ResultFacts, SeatFacts, Standblatt, TeamFacts, TournamentFacts, Visa,
 };
 use diesel::prelude::*;
 use std::collections::HashMap;
@@ -23,7 +24,7 @@ pub const IMPORTED: &str = "importiert: ";
 /// [`TournamentFacts`] with owned parts.
 pub struct OwnedFacts {
     pub passen: u32,
-    pub pauschale: u32,
+    pub pauschale: Pauschale,
     pub teams: Vec<TeamFacts>,
     pub seats: Vec<SeatFacts>,
     pub results: Vec<ResultFacts>,
@@ -56,6 +57,8 @@ pub struct TournamentData {
     pub open_tafeln: std::collections::HashSet<(u32, u32)>,
     /// The categories and their members (the whole tournament only; empty otherwise).
     pub categories: super::categories::Categories,
+    /// The Differenzler's options and Pauschale (the defaults in other modes, unused).
+    pub differenzler: crate::domain::differenzler::Rules,
     /// Which rows were read: [`load`] reads all, the others a part.
     scope: Scope,
     index: Index,
@@ -219,8 +222,13 @@ fn load_scoped(
         Scope::Tournament => super::categories::load(conn, id)?,
         _ => Default::default(),
     };
+    let differenzler = match tournament.mode.facts().score_kind.per_player() {
+        true => super::differenzler::rules(conn, &tournament)?,
+        false => Default::default(),
+    };
     Ok(TournamentData {
         categories,
+        differenzler,
         tournament,
         teams,
         seats,
@@ -315,15 +323,40 @@ impl TournamentData {
                 matches_b: r.matches_b.get(),
                 visa_a: self.visa(r.visa_a()),
                 visa_b: self.visa(r.visa_b()),
+                places: self.places(r),
             })
             .collect();
         OwnedFacts {
             passen: self.tournament.passen.get(),
-            pauschale: self.tournament.pauschale.get(),
+            pauschale: self.pauschale(),
             teams,
             seats,
             results,
         }
+    }
+
+    /// The Pauschale per Passe: the tournament's number, or (Differenzler) its rule.
+    pub fn pauschale(&self) -> Pauschale {
+        match self.tournament.mode.facts().score_kind.per_player() {
+            true => self.differenzler.pauschale,
+            false => Pauschale::Fixed(self.tournament.pauschale.get()),
+        }
+    }
+
+    /// A Differenzler table's numbers per place; its Nuller only where the tournament counts
+    /// them (the Rangliste then looks at them).
+    fn places(&self, r: &ResultRow) -> Option<Places> {
+        if !self.tournament.mode.facts().score_kind.per_player() {
+            return None;
+        }
+        let sheet = TableSheet::parse(r.details.as_deref())?;
+        Some(Places {
+            points: sheet.differenzen,
+            nuller: match self.differenzler.options.counts_nuller() {
+                true => sheet.nuller,
+                false => [0; 4],
+            },
+        })
     }
 
     pub fn team(&self, id: TeamId) -> Option<&TeamRow> {

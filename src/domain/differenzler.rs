@@ -11,17 +11,23 @@
 //!   A sum allowed by none of the options is refused, naming the sum.
 //! - An Ansage is 0…157 (with the Match option up to 257; with Stöck + 20).
 //! - Exact Ansage: by default nothing extra; option «Nuller zählen» keeps the count of exact
-//!   announcements as the first tie-break; option «Bonus» subtracts a fixed number from the
-//!   Spiel's difference (a total can then go below zero).
-//! - Fast entry (per table and Passe): each player's summed differences, non-negative and at
-//!   most the largest possible (Spiele × the largest sum).
+//!   announcements as the first tie-break. (A bonus subtracted from the score was considered
+//!   and left out: totals below zero read badly on every list, and the Nuller reward the same
+//!   skill without changing anybody's total.)
+//! - Fast entry (per table and Passe): each player's summed differences, at most the largest
+//!   possible (Spiele × the largest sum).
 //! - Ranking: lowest total first; ties by the Nuller (when counted), then the best (lowest)
-//!   Passe, the second best, …; all equal: shared rank.
+//!   Passe, the second best, …; all equal: shared rank. In a provisional Rangliste a player
+//!   with more Passen counted ranks ahead of one with fewer (a table not yet entered must not
+//!   lift its players to the top).
 //! - Pauschale for a player without a table (spielfrei) or whose table lost a player: by
-//!   default the rounded-up average of the Passe's played scores (so nobody gains or loses on
-//!   average), or a fixed number the Leitung sets.
+//!   default the rounded-up average of the Passe's played scores (nobody gains on average;
+//!   rounded up so that sitting out is never better than the average player), or a fixed
+//!   number the Leitung sets.
 
-use std::cmp::Ordering;
+use super::ranking::TieBreak;
+use serde::{Deserialize, Serialize};
+use std::cmp::{Ordering, Reverse};
 
 /// The tournament's options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -38,8 +44,6 @@ pub enum Exact {
     Nothing,
     /// Counted, as the first tie-break.
     CountNuller,
-    /// Subtracted from the Spiel's difference.
-    Bonus(u32),
 }
 
 pub const CARD_POINTS: u32 = 157;
@@ -64,19 +68,29 @@ impl Options {
     pub fn largest(self) -> u32 {
         self.allowed_sums().into_iter().max().unwrap_or(CARD_POINTS)
     }
+
+    pub fn counts_nuller(self) -> bool {
+        self.exact == Exact::CountNuller
+    }
 }
 
 /// One player's line of a Spiel: Ansage and points made.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Line {
     pub ansage: u32,
     pub gemacht: u32,
 }
 
-/// A Spiel scored: per player the score (difference, less a bonus) and whether exact.
+impl Line {
+    pub fn difference(self) -> u32 {
+        self.ansage.abs_diff(self.gemacht)
+    }
+}
+
+/// A Spiel scored: per player the difference and whether the Ansage was exact.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Scored {
-    pub scores: [i32; 4],
+    pub scores: [u32; 4],
     pub exact: [bool; 4],
 }
 
@@ -101,22 +115,15 @@ pub fn score_spiel(lines: &[Line; 4], options: Options) -> Result<Scored, String
             words.join(" oder ")
         ));
     }
-    let mut scores = [0i32; 4];
-    let mut exact = [false; 4];
-    for (i, l) in lines.iter().enumerate() {
-        let difference = i32::try_from(l.ansage.abs_diff(l.gemacht)).unwrap_or(i32::MAX);
-        exact[i] = difference == 0;
-        scores[i] = match options.exact {
-            Exact::Bonus(bonus) if exact[i] => -i32::try_from(bonus).unwrap_or(0),
-            _ => difference,
-        };
-    }
-    Ok(Scored { scores, exact })
+    Ok(Scored {
+        scores: lines.map(Line::difference),
+        exact: lines.map(|l| l.difference() == 0),
+    })
 }
 
 /// A Passe at a table from its Spiele: per player the total and the Nuller.
-pub fn passe_totals(spiele: &[Scored]) -> ([i32; 4], [u32; 4]) {
-    let mut totals = [0i32; 4];
+pub fn passe_totals(spiele: &[Scored]) -> ([u32; 4], [u32; 4]) {
+    let mut totals = [0u32; 4];
     let mut nuller = [0u32; 4];
     for s in spiele {
         for i in 0..4 {
@@ -128,7 +135,7 @@ pub fn passe_totals(spiele: &[Scored]) -> ([i32; 4], [u32; 4]) {
 }
 
 /// The fast entry: a player's summed differences for a Passe of `spiele` Spiele.
-pub fn check_summed(difference: i64, spiele: u32, options: Options) -> Result<i32, String> {
+pub fn check_summed(difference: i64, spiele: u32, options: Options) -> Result<u32, String> {
     let most = i64::from(spiele) * i64::from(options.largest());
     if difference < 0 {
         return Err("Eine Differenz ist nie negativ.".into());
@@ -138,7 +145,81 @@ pub fn check_summed(difference: i64, spiele: u32, options: Options) -> Result<i3
             "Höchstens {most} in {spiele} Spielen (nicht {difference})."
         ));
     }
-    Ok(i32::try_from(difference).unwrap_or(i32::MAX))
+    Ok(u32::try_from(difference).unwrap_or(u32::MAX))
+}
+
+/// A Differenzler table's result as it is kept with the table's result (its details): per
+/// place (A1, A2, B1, B2 of the draw) the Passe's differences and Nuller, and the
+/// Schätzzettel's lines when it was entered Spiel by Spiel.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableSheet {
+    pub differenzen: [u32; 4],
+    pub nuller: [u32; 4],
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spiele: Vec<[Line; 4]>,
+}
+
+impl TableSheet {
+    /// The sheet of a Schätzzettel entered Spiel by Spiel; the message names the first Spiel
+    /// that does not add up. Every Spiel of the Passe must be there.
+    pub fn of_spiele(
+        spiele: Vec<[Line; 4]>,
+        count: u32,
+        options: Options,
+    ) -> Result<TableSheet, (usize, String)> {
+        if spiele.len() != usize::try_from(count).unwrap_or(usize::MAX) {
+            return Err((
+                spiele.len(),
+                format!(
+                    "Eine Passe hat {count} Spiele (eingegeben: {}).",
+                    spiele.len()
+                ),
+            ));
+        }
+        let scored = spiele
+            .iter()
+            .enumerate()
+            .map(|(i, l)| score_spiel(l, options).map_err(|m| (i, m)))
+            .collect::<Result<Vec<Scored>, _>>()?;
+        let (differenzen, nuller) = passe_totals(&scored);
+        Ok(TableSheet {
+            differenzen,
+            nuller,
+            spiele,
+        })
+    }
+
+    /// The sheet of four summed differences (fast entry): no Nuller known.
+    pub fn of_sums(differenzen: [u32; 4]) -> TableSheet {
+        TableSheet {
+            differenzen,
+            nuller: [0; 4],
+            spiele: Vec::new(),
+        }
+    }
+
+    /// A stored sheet; None for text that is no sheet (the result then has none).
+    pub fn parse(stored: Option<&str>) -> Option<TableSheet> {
+        serde_json::from_str(stored?).ok()
+    }
+}
+
+/// A tournament's Differenzler rules: the options and the Pauschale.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rules {
+    pub options: Options,
+    pub pauschale: Pauschale,
+}
+
+impl Default for Rules {
+    /// 157 per Spiel, no Nuller, the average as Pauschale: what a Differenzler without
+    /// settings counts.
+    fn default() -> Self {
+        Rules {
+            options: Options::default(),
+            pauschale: Pauschale::Average,
+        }
+    }
 }
 
 /// How a player without a (complete) table is scored for a Passe.
@@ -146,18 +227,18 @@ pub fn check_summed(difference: i64, spiele: u32, options: Options) -> Result<i3
 pub enum Pauschale {
     /// The rounded-up average of the Passe's played scores.
     Average,
-    Fixed(i32),
+    Fixed(u32),
 }
 
 impl Pauschale {
-    pub fn of(self, played: &[i32]) -> i32 {
+    pub fn of(self, played: &[u32]) -> u32 {
         match self {
             Pauschale::Fixed(n) => n,
             Pauschale::Average if played.is_empty() => 0,
             Pauschale::Average => {
-                let sum: i64 = played.iter().map(|&s| i64::from(s)).sum();
-                let n = i64::try_from(played.len()).unwrap_or(1);
-                i32::try_from((sum + n - 1).div_euclid(n)).unwrap_or(i32::MAX)
+                let sum: u64 = played.iter().map(|&s| u64::from(s)).sum();
+                let n = u64::try_from(played.len()).unwrap_or(1);
+                u32::try_from(sum.div_ceil(n)).unwrap_or(u32::MAX)
             }
         }
     }
@@ -167,32 +248,36 @@ impl Pauschale {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Standing<K> {
     pub player: K,
-    pub passen: Vec<i32>,
+    pub passen: Vec<u32>,
     pub nuller: u32,
 }
 
+/// The order's key: smaller is better — more Passen counted, then the lower total, then
+/// more Nuller (when counted), then the Passen lowest first.
+type Key = (Reverse<usize>, u64, Reverse<u32>, Vec<u32>);
+
 impl<K> Standing<K> {
-    pub fn total(&self) -> i64 {
-        self.passen.iter().map(|&p| i64::from(p)).sum()
+    pub fn total(&self) -> u64 {
+        self.passen.iter().map(|&p| u64::from(p)).sum()
     }
 
-    /// The tie-break's key: smaller is better.
-    fn key(&self, count_nuller: bool) -> (i64, i64, Vec<i32>) {
+    fn key(&self, count_nuller: bool) -> Key {
         let mut best_first = self.passen.clone();
         best_first.sort_unstable();
-        let nuller = if count_nuller {
-            -i64::from(self.nuller)
-        } else {
-            0
-        };
-        (self.total(), nuller, best_first)
+        let nuller = if count_nuller { self.nuller } else { 0 };
+        (
+            Reverse(self.passen.len()),
+            self.total(),
+            Reverse(nuller),
+            best_first,
+        )
     }
 }
 
 /// The Rangliste: lowest total first; ties by the Nuller (when counted), then the best
 /// Passe, the second best, …; all equal: shared rank. Returns (rank, standing) in order.
 pub fn rank<K: Clone + Ord>(players: &[Standing<K>], options: Options) -> Vec<(u32, Standing<K>)> {
-    let count = options.exact == Exact::CountNuller;
+    let count = options.counts_nuller();
     let mut sorted: Vec<Standing<K>> = players.to_vec();
     sorted.sort_by(|a, b| {
         a.key(count)
@@ -208,6 +293,37 @@ pub fn rank<K: Clone + Ord>(players: &[Standing<K>], options: Options) -> Vec<(u
         out.push((rank, s));
     }
     out
+}
+
+/// Why `ahead` ranks before `behind` of the same total: the Nuller, or the first Passe
+/// (best, i.e. lowest, first) where they differ; None when the totals differ or they share
+/// the rank.
+pub fn tie_break_between<K>(
+    ahead: &Standing<K>,
+    behind: &Standing<K>,
+    options: Options,
+) -> Option<TieBreak> {
+    if ahead.total() != behind.total() || ahead.passen.len() != behind.passen.len() {
+        return None;
+    }
+    if options.counts_nuller() && ahead.nuller != behind.nuller {
+        return Some(TieBreak {
+            place: 0,
+            ahead: ahead.nuller,
+            behind: behind.nuller,
+            struck: false,
+            nuller: true,
+        });
+    }
+    let (a, b) = (ahead.key(false).3, behind.key(false).3);
+    let place = a.iter().zip(&b).position(|(x, y)| x != y)?;
+    Some(TieBreak {
+        place,
+        ahead: a[place],
+        behind: b[place],
+        struck: false,
+        nuller: false,
+    })
 }
 
 #[cfg(test)]
@@ -253,13 +369,8 @@ mod tests {
     }
 
     #[test]
-    fn an_exact_ansage_counts_as_the_options_say() {
+    fn an_exact_ansage_counts_as_a_nuller() {
         let l = lines([(40, 40), (60, 62), (30, 30), (20, 25)]);
-        let bonus = Options {
-            exact: Exact::Bonus(10),
-            ..Options::default()
-        };
-        assert_eq!(score_spiel(&l, bonus).unwrap().scores, [-10, 2, -10, 5]);
         let (totals, nuller) = passe_totals(&[
             score_spiel(&l, Options::default()).unwrap(),
             score_spiel(&l, Options::default()).unwrap(),
@@ -281,7 +392,7 @@ mod tests {
 
     #[test]
     fn the_lowest_total_wins_and_ties_go_to_the_best_passe() {
-        let s = |p: &'static str, passen: Vec<i32>, nuller: u32| Standing {
+        let s = |p: &'static str, passen: Vec<u32>, nuller: u32| Standing {
             player: p,
             passen,
             nuller,
@@ -320,7 +431,7 @@ mod tests {
             prop_assert_eq!(scored.is_ok(), sum == 157);
             if let Ok(s) = scored {
                 for i in 0..4 {
-                    prop_assert_eq!(s.scores[i], (i64::from(ansagen[i]) - i64::from(made[i])).abs() as i32);
+                    prop_assert_eq!(s.scores[i], ansagen[i].abs_diff(made[i]));
                 }
             }
         }
@@ -329,7 +440,7 @@ mod tests {
         /// same total and a better sorted list of Passen (written apart from `rank`).
         #[test]
         fn ranks_match_an_independent_count(
-            passen in proptest::collection::vec(proptest::collection::vec(0i32..40, 3), 1..12),
+            passen in proptest::collection::vec(proptest::collection::vec(0u32..40, 3), 1..12),
         ) {
             let players: Vec<Standing<usize>> = passen
                 .iter()
@@ -340,11 +451,11 @@ mod tests {
             for (r, s) in &ranked {
                 let mut mine = s.passen.clone();
                 mine.sort_unstable();
-                let total: i32 = mine.iter().sum();
+                let total: u32 = mine.iter().sum();
                 let better = players.iter().filter(|o| {
                     let mut theirs = o.passen.clone();
                     theirs.sort_unstable();
-                    let t: i32 = theirs.iter().sum();
+                    let t: u32 = theirs.iter().sum();
                     t < total || (t == total && theirs < mine)
                 }).count();
                 prop_assert_eq!(*r as usize, better + 1);

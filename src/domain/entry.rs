@@ -1,10 +1,13 @@
 //! A typed table result, read the way the tournament's mode counts: one number of points
-//! (the other team gets the rest of 157 × Spiele) or Striche per category.
+//! (the other team gets the rest of 157 × Spiele), Striche per category, or four players'
+//! differences.
 
+use super::differenzler::TableSheet;
 use super::form::FieldErrors;
-use super::marathon::{Details, Rules};
+use super::marathon::Details;
 use super::mode::Mode;
 use super::result::{ResultForm, TableScore, parse_table};
+use super::score_kind::{KindRules, ResultDetails};
 
 /// What a typed result is checked against: the round as stored when it is saved.
 #[derive(Debug, Clone, Copy)]
@@ -12,17 +15,17 @@ pub struct RoundShape {
     pub mode: Mode,
     pub tables: u32,
     pub spiele: u32,
-    /// The tournament's Striche rules, where the mode counts Striche.
-    pub rules: Option<Rules>,
+    /// The tournament's rules for its kind of result (Striche, Differenzler options).
+    pub rules: KindRules,
 }
 
 /// A typed result that fits its round.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParsedResult {
     pub table: u32,
     pub score: TableScore,
-    /// Striche per category, where the mode counts Striche.
-    pub details: Option<Details>,
+    /// Striche per category or the players' differences, where the mode counts them.
+    pub details: Option<ResultDetails>,
 }
 
 pub fn parse_result(shape: &RoundShape, form: &ResultForm) -> Result<ParsedResult, FieldErrors> {
@@ -41,6 +44,19 @@ pub fn parse_result(shape: &RoundShape, form: &ResultForm) -> Result<ParsedResul
 }
 
 impl TableScore {
+    /// A Differenzler table as two numbers: the differences of places 1 and 2, and of 3 and
+    /// 4 (the seats of the draw). Nothing is ranked by them; the places' own numbers are in
+    /// the sheet.
+    pub fn of_differenzen(sheet: &TableSheet) -> Self {
+        let d = sheet.differenzen;
+        TableScore {
+            points_a: d[0] + d[1],
+            points_b: d[2] + d[3],
+            matches_a: 0,
+            matches_b: 0,
+        }
+    }
+
     /// A result in Striche: the totals, and the Matches among them.
     pub fn of_striche(details: &Details) -> Self {
         TableScore {
@@ -73,6 +89,19 @@ impl ResultForm {
         }
     }
 
+    /// The form of a stored Differenzler result (its four summed differences).
+    pub fn of_differenzen(table: u32, version: i32, d: [u32; 4]) -> Self {
+        ResultForm {
+            table: table.to_string(),
+            version: version.to_string(),
+            diff_1: d[0].to_string(),
+            diff_2: d[1].to_string(),
+            diff_3: d[2].to_string(),
+            diff_4: d[3].to_string(),
+            ..Default::default()
+        }
+    }
+
     /// The form of a stored points result, for its correction.
     pub fn of_points(table: u32, version: i32, score: TableScore) -> Self {
         ResultForm {
@@ -96,7 +125,7 @@ mod tests {
             mode,
             tables: 4,
             spiele: 12,
-            rules: None,
+            rules: KindRules::None,
         }
     }
 
@@ -129,7 +158,9 @@ mod tests {
         let parsed = parse_result(&shape(Mode::Jassmarathon), &form).unwrap();
         assert_eq!((parsed.score.points_a, parsed.score.points_b), (5, 1));
         assert_eq!(parsed.score.matches_b, 1);
-        let d = parsed.details.unwrap();
+        let Some(ResultDetails::Striche(d)) = parsed.details.clone() else {
+            panic!("Striche kept")
+        };
         assert_eq!((d.a.sieg, d.a.berg, d.b.matches), (4, 1, 1));
         let again = ResultForm::of_striche(1, 3, &d);
         assert_eq!(again.version, "3");

@@ -17,6 +17,9 @@ pub enum Mode {
     Jassmarathon,
     /// Players register alone; partners and opponents are drawn anew every Passe (seed 001).
     Einzelschieber,
+    /// Every player for himself, four at a table drawn anew every Passe; the lowest total of
+    /// differences between Ansage and points made wins (seed 002, #81).
+    Differenzler,
 }
 
 /// Who registers, plays a Standblatt and is ranked.
@@ -73,6 +76,9 @@ pub enum ScoreKind {
     /// Striche per category, from the table's digital Tafel or a Schnellerfassung
     /// (seed 003); a Tafel is corrected line by line, a Schnellerfassung in its form.
     Striche,
+    /// Four numbers per table: each player's differences between Ansage and points made,
+    /// from the Schätzzettel Spiel by Spiel or summed per Passe (seed 002).
+    Differenzen,
 }
 
 /// The sheet the Schreiber writes at the table.
@@ -82,6 +88,17 @@ pub enum ScoreSheet {
     Jasszettel,
     /// The Jassmarathon Tafel: Spiele, Partien, Striche.
     Tafel,
+    /// The Differenzler's Schätzzettel: per Spiel and player Ansage, gemacht, Differenz.
+    Schaetzzettel,
+}
+
+/// Which end of the Rangliste wins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Better {
+    /// The most points (or Striche) win; ties by the best Passe.
+    Higher,
+    /// The fewest differences win; ties by the Nuller (where counted), then the lowest Passe.
+    Lower,
 }
 
 /// What a mode is, for every page, message, print and export.
@@ -108,6 +125,12 @@ pub struct ModeFacts {
     /// Whether the tournament's blind double entry applies to typed results.
     pub double_entry: bool,
     pub entrant: Entrant,
+    /// Whether the two players at a side of a table play together as a pair (and share its
+    /// result): Einzelschieber yes, Differenzler no (everybody for himself).
+    pub pairs: bool,
+    pub better: Better,
+    /// Whether a Streichresultat (the best k Passen) may be set.
+    pub streichresultat: bool,
 }
 
 const PARTNERSCHIEBER: ModeFacts = ModeFacts {
@@ -124,6 +147,9 @@ const PARTNERSCHIEBER: ModeFacts = ModeFacts {
     clock: false,
     double_entry: true,
     entrant: Entrant::Team,
+    pairs: true,
+    better: Better::Higher,
+    streichresultat: true,
 };
 
 /// Seed 001: the points of a Passe as in Partnerschieber (157 per Spiel, one number per
@@ -132,6 +158,28 @@ const EINZELSCHIEBER: ModeFacts = ModeFacts {
     key: "einzelschieber",
     label: "Einzelschieber",
     entrant: Entrant::Player,
+    ..PARTNERSCHIEBER
+};
+
+/// Seed 002: tables of four drawn like the Einzelschieber's (its seats A1, A2, B1, B2 are
+/// the four places of the Schätzzettel), but nobody plays with a partner; four numbers per
+/// table, the lowest total wins.
+const DIFFERENZLER: ModeFacts = ModeFacts {
+    key: "differenzler",
+    label: "Differenzler",
+    unit: "Differenzpunkte",
+    pauschale_unit: "Differenzpunkte",
+    score_kind: ScoreKind::Differenzen,
+    table_sum_checked: false,
+    sheet: ScoreSheet::Schaetzzettel,
+    // The Schätzzettel is checked Spiel by Spiel (157 each) and visaed against the paper;
+    // a blind second typing of four numbers compares nothing the visa does not.
+    double_entry: false,
+    entrant: Entrant::Player,
+    pairs: false,
+    better: Better::Lower,
+    // Striking the worst Passe of a Differenzler is not a rule any seed knows.
+    streichresultat: false,
     ..PARTNERSCHIEBER
 };
 
@@ -150,13 +198,17 @@ const JASSMARATHON: ModeFacts = ModeFacts {
     // Striche come from a Tafel or per category; a blind second typing adds nothing there.
     double_entry: false,
     entrant: Entrant::Team,
+    pairs: true,
+    better: Better::Higher,
+    streichresultat: true,
 };
 
 impl Mode {
-    pub const ALL: [Mode; 3] = [
+    pub const ALL: [Mode; 4] = [
         Mode::Partnerschieber,
         Mode::Jassmarathon,
         Mode::Einzelschieber,
+        Mode::Differenzler,
     ];
 
     pub const fn facts(self) -> &'static ModeFacts {
@@ -164,6 +216,7 @@ impl Mode {
             Mode::Partnerschieber => &PARTNERSCHIEBER,
             Mode::Jassmarathon => &JASSMARATHON,
             Mode::Einzelschieber => &EINZELSCHIEBER,
+            Mode::Differenzler => &DIFFERENZLER,
         }
     }
 
@@ -201,12 +254,27 @@ impl Mode {
         self.facts().sheet == ScoreSheet::Tafel
     }
 
+    pub fn has_schaetzzettel(self) -> bool {
+        self.facts().sheet == ScoreSheet::Schaetzzettel
+    }
+
+    /// Whether the fewest points win (Differenzler).
+    pub fn lower_wins(self) -> bool {
+        self.facts().better == Better::Lower
+    }
+
+    /// Whether the two players at a side of a table are a pair sharing one result.
+    pub fn plays_in_pairs(self) -> bool {
+        self.facts().pairs
+    }
+
     pub fn entrant(self) -> Entrant {
         self.facts().entrant
     }
 
-    /// Whether partners are drawn per Passe (four players, two pairs, per table).
-    pub fn draws_partners(self) -> bool {
+    /// Whether players are drawn to tables of four per Passe (Einzelschieber: two pairs;
+    /// Differenzler: four players for themselves).
+    pub fn draws_players(self) -> bool {
         self.facts().entrant == Entrant::Player
     }
 
@@ -276,7 +344,7 @@ mod tests {
         let einzel = Mode::Einzelschieber;
         assert_eq!(einzel.table_total(8), Some(1256));
         assert!(einzel.has_jasszettel() && !einzel.has_clock());
-        assert!(einzel.draws_partners() && !Mode::Partnerschieber.draws_partners());
+        assert!(einzel.draws_players() && !Mode::Partnerschieber.draws_players());
         assert_eq!(einzel.entrant().many(), "Spieler");
         assert_eq!(einzel.entrant().per_side(), 2);
         assert_eq!(Mode::Partnerschieber.entrant().per_side(), 1);

@@ -71,6 +71,8 @@ pub struct TieBreak {
     pub behind: u32,
     /// Decided among the Passen struck by the Streichresultat (the counted ones were equal).
     pub struck: bool,
+    /// Decided by the Nuller (Differenzler), not by a Passe: `ahead` and `behind` count them.
+    pub nuller: bool,
 }
 
 /// The tie-break between two teams of equal total, `ahead` ranked first; None when the
@@ -91,6 +93,7 @@ pub(super) fn first_difference(ahead: &[u32], behind: &[u32], struck: bool) -> O
         ahead: ahead[place],
         behind: behind[place],
         struck,
+        nuller: false,
     })
 }
 
@@ -101,6 +104,9 @@ impl TieBreak {
         const ORDINALS: [&str; 10] = [
             "", "zweit", "dritt", "viert", "fünft", "sechst", "siebt", "acht", "neunt", "zehnt",
         ];
+        if self.nuller {
+            return format!("Stichentscheid: Nuller {} / {}", self.ahead, self.behind);
+        }
         let which = match ORDINALS.get(self.place) {
             Some(ordinal) => format!("{ordinal}beste"),
             None => format!("{}.-beste", self.place + 1),

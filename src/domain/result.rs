@@ -42,6 +42,15 @@ pub struct ResultForm {
     pub match_b: String,
     #[serde(default)]
     pub gong_b: String,
+    /// Differenzler fast entry: the summed differences of places 1 to 4 of the table.
+    #[serde(default)]
+    pub diff_1: String,
+    #[serde(default)]
+    pub diff_2: String,
+    #[serde(default)]
+    pub diff_3: String,
+    #[serde(default)]
+    pub diff_4: String,
     /// Set when the Leitung or a Kontrolleur explicitly replaces a result that came in
     /// another way (a Tafel by a Schnellerfassung).
     #[serde(default)]
@@ -52,6 +61,16 @@ pub struct ResultForm {
 }
 
 impl ResultForm {
+    /// The Differenzler fast entry's field of a place (0 to 3).
+    pub fn differenz(&self, place: usize) -> &str {
+        match place {
+            0 => &self.diff_1,
+            1 => &self.diff_2,
+            2 => &self.diff_3,
+            _ => &self.diff_4,
+        }
+    }
+
     /// The stored version a correction was made against; None for a new result. A version
     /// that is no number is refused, never taken as "new".
     pub fn expected_version(&self) -> Result<Option<i32>, &'static str> {

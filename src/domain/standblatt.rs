@@ -12,9 +12,14 @@
 //! Einzelschieber (seed 001): a "team" here is one player; he scores his pair's points (the
 //! result is filed under the pair's first seat) and shares its visa; when a player of a table
 //! has left, the three others get the Pauschale (README, "Einzelschieber").
+//!
+//! Differenzler (seed 002): seats as in the Einzelschieber, but each player scores his own
+//! place's differences ([`Places`]); the Pauschale may be the Passe's average; the Rangliste
+//! ranks the lowest first ([`Better::Lower`]).
 
+use super::differenzler::{self, Pauschale, Standing};
 use super::ids::{ResultId, TeamId};
-use super::mode::Mode;
+use super::mode::{Better, Mode};
 use super::ranking::{RankInput, TieBreak};
 use super::streichresultat::{Wertung, rank_with};
 use super::team::TeamStatus;
@@ -61,6 +66,15 @@ pub struct ResultFacts {
     pub matches_b: u32,
     pub visa_a: Option<Visa>,
     pub visa_b: Option<Visa>,
+    /// Four numbers per table (Differenzler): each place's own score.
+    pub places: Option<Places>,
+}
+
+/// A table's numbers per place, in the seat order A1, A2, B1, B2 of the draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Places {
+    pub points: [u32; 4],
+    pub nuller: [u32; 4],
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,6 +93,8 @@ pub enum PasseLine {
         matches: u32,
         result: ResultId,
         visa: Option<Visa>,
+        /// Differenzler with «Nuller zählen»: the exact Ansagen of this Passe.
+        nuller: u32,
     },
     /// The opponent was disqualified or withdrew.
     Pauschale {
@@ -239,6 +255,8 @@ pub struct Standblatt {
     pub total: u32,
     pub status: SheetStatus,
     pub final_visa: Option<Visa>,
+    /// Differenzler: the exact Ansagen of the played Passen.
+    pub nuller: u32,
 }
 
 impl Standblatt {
@@ -269,7 +287,7 @@ pub fn final_visa_refusal(sheet: &Standblatt, mode: Mode) -> Option<String> {
 
 pub struct TournamentFacts<'a> {
     pub passen: u32,
-    pub pauschale: u32,
+    pub pauschale: Pauschale,
     pub teams: &'a [TeamFacts],
     pub seats: &'a [SeatFacts],
     pub results: &'a [ResultFacts],
@@ -298,6 +316,20 @@ pub fn standblaetter(facts: &TournamentFacts<'_>) -> Vec<Standblatt> {
         team.and_then(|t| teams.get(&t))
             .is_some_and(|t| is_out_in(t, passe))
     };
+    // Per Passe the Pauschale: fixed, or the average of the Passe's played places.
+    let pauschale: HashMap<u32, u32> = (1..=facts.passen)
+        .map(|passe| {
+            let played: Vec<u32> = facts
+                .results
+                .iter()
+                .filter(|r| r.passe == passe)
+                .filter_map(|r| r.places)
+                .flat_map(|p| p.points)
+                .collect();
+            (passe, facts.pauschale.of(&played))
+        })
+        .collect();
+    let pauschale_of = |passe: u32| pauschale.get(&passe).copied().unwrap_or(0);
 
     facts
         .teams
@@ -313,7 +345,7 @@ pub fn standblaetter(facts: &TournamentFacts<'_>) -> Vec<Standblatt> {
                     };
                     let (Some(table), Some(opponent)) = (seat.table, seat.opponent) else {
                         return PasseLine::Spielfrei {
-                            points: facts.pauschale,
+                            points: pauschale_of(passe),
                         };
                     };
                     // Einzelschieber: a table short of one player is not played, and his
@@ -327,7 +359,7 @@ pub fn standblaetter(facts: &TournamentFacts<'_>) -> Vec<Standblatt> {
                         return PasseLine::Pauschale {
                             table: Some(table),
                             opponent: Some(opponent),
-                            points: facts.pauschale,
+                            points: pauschale_of(passe),
                         };
                     }
                     match results.get(&(passe, table)) {
@@ -335,10 +367,28 @@ pub fn standblaetter(facts: &TournamentFacts<'_>) -> Vec<Standblatt> {
                             // A side's result is filed under its first seat; the partner
                             // at the second seat shares it.
                             let own_side = r.team_a == team.id || Some(r.team_a) == seat.partner;
+                            // Differenzler: the player's own place (A1, A2, B1, B2).
+                            let place = match (own_side, r.team_a == team.id || r.team_b == team.id)
+                            {
+                                (true, true) => 0,
+                                (true, false) => 1,
+                                (false, true) => 2,
+                                (false, false) => 3,
+                            };
+                            let own = |p: [u32; 4], side_a: u32, side_b: u32| match r.places {
+                                Some(_) => p[place],
+                                None if own_side => side_a,
+                                None => side_b,
+                            };
+                            let places = r.places.unwrap_or(Places {
+                                points: [0; 4],
+                                nuller: [0; 4],
+                            });
                             PasseLine::Gespielt {
                                 table,
                                 opponent,
-                                points: if own_side { r.points_a } else { r.points_b },
+                                nuller: own(places.nuller, 0, 0),
+                                points: own(places.points, r.points_a, r.points_b),
                                 matches: if own_side { r.matches_a } else { r.matches_b },
                                 result: r.id,
                                 visa: if own_side {
@@ -353,6 +403,13 @@ pub fn standblaetter(facts: &TournamentFacts<'_>) -> Vec<Standblatt> {
                 })
                 .collect();
             let total = lines.iter().filter_map(PasseLine::points).sum();
+            let nuller = lines
+                .iter()
+                .map(|l| match l {
+                    PasseLine::Gespielt { nuller, .. } => *nuller,
+                    _ => 0,
+                })
+                .sum();
             let status = match team.status {
                 TeamStatus::Disqualifiziert => SheetStatus::Disqualifiziert,
                 TeamStatus::Zurueckgezogen => SheetStatus::Zurueckgezogen,
@@ -372,6 +429,7 @@ pub fn standblaetter(facts: &TournamentFacts<'_>) -> Vec<Standblatt> {
                 total,
                 status,
                 final_visa: team.final_visa.clone(),
+                nuller,
             }
         })
         .collect()
@@ -462,11 +520,14 @@ pub struct RanglisteRow<'a> {
 /// (`under_way`: some result of it entered), so a disqualification does not lift the
 /// opponents ahead of teams that still have to play. The official one counts all.
 /// Under a Streichresultat (`wertung`) the worst Passen are struck among those that count.
+/// `better`: which end wins (the Differenzler's lowest total, ties by the Nuller on the
+/// sheets — counted only where the tournament counts them — then the lowest Passe).
 pub fn rangliste<'a>(
     kind: RanglisteKind,
     sheets: &'a [Standblatt],
     wertung: Wertung,
     under_way: &dyn Fn(u32) -> bool,
+    better: Better,
 ) -> Vec<RanglisteRow<'a>> {
     let section_of = |sheet: &Standblatt| match sheet.status {
         SheetStatus::Disqualifiziert => Section::Disqualifiziert,
@@ -495,19 +556,25 @@ pub fn rangliste<'a>(
                 passen: counted.scores.iter().flatten().map(|s| s.points).collect(),
             })
             .collect();
+        let players = match better {
+            Better::Higher => Vec::new(),
+            Better::Lower => standings(&inputs, &members),
+        };
         let mut before: Option<(u32, usize)> = None;
-        for ranked in rank_with(&inputs, wertung) {
-            let (sheet, counted) = &members[ranked.key.1];
+        for (rank, index) in ranked(&inputs, &players, wertung, better) {
+            let (sheet, counted) = &members[index];
             let tie = match before {
-                Some((rank, index)) if section == Section::Rangiert && rank != ranked.rank => {
-                    wertung.tie_break_between(&inputs[index].passen, &inputs[ranked.key.1].passen)
+                Some((before_rank, before_index))
+                    if section == Section::Rangiert && before_rank != rank =>
+                {
+                    tie_between(&inputs, &players, (before_index, index), wertung, better)
                 }
                 _ => None,
             };
-            before = Some((ranked.rank, ranked.key.1));
+            before = Some((rank, index));
             rows.push(RanglisteRow {
                 tie,
-                rank: (section == Section::Rangiert).then_some(ranked.rank),
+                rank: (section == Section::Rangiert).then_some(rank),
                 section,
                 sheet,
                 total: counted.total,
@@ -522,6 +589,64 @@ pub fn rangliste<'a>(
         }
     }
     rows
+}
+
+/// A section's order: (rank, index into `inputs`), best first.
+fn ranked(
+    inputs: &[RankInput<(u32, usize)>],
+    players: &[Standing<(u32, usize)>],
+    wertung: Wertung,
+    better: Better,
+) -> Vec<(u32, usize)> {
+    match better {
+        Better::Higher => rank_with(inputs, wertung)
+            .into_iter()
+            .map(|r| (r.rank, r.key.1))
+            .collect(),
+        Better::Lower => differenzler::rank(players, nuller_counted())
+            .into_iter()
+            .map(|(rank, s)| (rank, s.player.1))
+            .collect(),
+    }
+}
+
+/// The Differenzler's standings of a section (its Nuller are zero where not counted).
+fn standings(
+    inputs: &[RankInput<(u32, usize)>],
+    members: &[(&Standblatt, Counted)],
+) -> Vec<Standing<(u32, usize)>> {
+    inputs
+        .iter()
+        .map(|input| Standing {
+            player: input.key,
+            passen: input.passen.clone(),
+            nuller: members[input.key.1].0.nuller,
+        })
+        .collect()
+}
+
+/// The sheets carry only the Nuller that count, so the order may always look at them.
+fn nuller_counted() -> differenzler::Options {
+    differenzler::Options {
+        exact: differenzler::Exact::CountNuller,
+        ..Default::default()
+    }
+}
+
+/// Why the row at `pair.1` ranks behind the one at `pair.0` of the same total.
+fn tie_between(
+    inputs: &[RankInput<(u32, usize)>],
+    players: &[Standing<(u32, usize)>],
+    (ahead, behind): (usize, usize),
+    wertung: Wertung,
+    better: Better,
+) -> Option<TieBreak> {
+    match better {
+        Better::Higher => wertung.tie_break_between(&inputs[ahead].passen, &inputs[behind].passen),
+        Better::Lower => {
+            differenzler::tie_break_between(&players[ahead], &players[behind], nuller_counted())
+        }
+    }
 }
 
 /// The total a Standblatt shows: the same as the Rangliste of that kind, so that sheet and

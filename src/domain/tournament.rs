@@ -55,6 +55,14 @@ pub struct TournamentForm {
     /// Jassmarathon rules; empty fields take the seed's values.
     #[serde(flatten)]
     pub marathon: MarathonForm,
+    /// Differenzler checkboxes: a Match counts 257, Stöck count 20, exact Ansagen are counted
+    /// as Nuller (the first tie-break).
+    #[serde(default)]
+    pub d_match: Option<String>,
+    #[serde(default)]
+    pub d_stoeck: Option<String>,
+    #[serde(default)]
+    pub d_nuller: Option<String>,
 }
 
 /// The Jassmarathon settings of the tournament form (seed 003 presets when empty).
@@ -224,6 +232,8 @@ pub struct TournamentSettings {
     pub club_best: Option<u32>,
     /// Modes counted in Striche only.
     pub marathon: Option<super::marathon::Rules>,
+    /// The Differenzler only.
+    pub differenzler: Option<super::differenzler::Rules>,
 }
 
 impl TournamentSettings {
@@ -289,6 +299,8 @@ impl TryFrom<&TournamentForm> for TournamentSettings {
         let round_label = mode.map_or("Passen", Mode::rounds);
         let sum_checked = mode.is_none_or(|m| m.facts().table_sum_checked);
         let striche = mode.is_some_and(|m| m.facts().score_kind.counts_striche());
+        let differenzen = mode.is_some_and(|m| m.facts().score_kind.per_player());
+        let timed = mode.is_some_and(Mode::has_clock);
         let passen = parse_number(
             &mut errors,
             "passen",
@@ -297,10 +309,10 @@ impl TryFrom<&TournamentForm> for TournamentSettings {
             1,
             MAX_PASSEN,
         );
-        // A mode without a table sum plays on the clock, not a number of Spiele.
-        let spiele_per_passe = match sum_checked {
-            false => Some(0),
-            true => parse_number(
+        // A mode on the clock plays a time, not a number of Spiele.
+        let spiele_per_passe = match timed {
+            true => Some(0),
+            false => parse_number(
                 &mut errors,
                 "spiele_per_passe",
                 "Spiele pro Passe",
@@ -309,7 +321,26 @@ impl TryFrom<&TournamentForm> for TournamentSettings {
                 MAX_SPIELE_PER_PASSE,
             ),
         };
+        let options = super::differenzler::Options {
+            match_bonus: form.d_match.is_some(),
+            stoeck: form.d_stoeck.is_some(),
+            exact: match form.d_nuller.is_some() {
+                true => super::differenzler::Exact::CountNuller,
+                false => super::differenzler::Exact::Nothing,
+            },
+        };
+        // Differenzler: empty is the Passe's average; a number is fixed.
+        let average = differenzen && form.pauschale.trim().is_empty();
         let pauschale = match (passen, spiele_per_passe, mode.is_some() && sum_checked) {
+            _ if average => Some(0),
+            (_, Some(s), false) if differenzen => parse_number(
+                &mut errors,
+                "pauschale",
+                "Pauschale",
+                &form.pauschale,
+                0,
+                s.saturating_mul(options.largest()).max(1),
+            ),
             (Some(p), Some(s), true) if form.pauschale.trim().is_empty() => {
                 let preset = preset_pauschale(p, s);
                 if preset.is_none() {
@@ -337,7 +368,20 @@ impl TryFrom<&TournamentForm> for TournamentSettings {
                 1000,
             ),
         };
-        let wertung = parse_wertung(&mut errors, &form.counted_best, passen, round_label);
+        let wertung = match mode {
+            Some(m) if !m.facts().streichresultat && !form.counted_best.trim().is_empty() => {
+                errors.add(
+                    "counted_best",
+                    format!(
+                        "Im {} zählen alle {}; bitte leer lassen.",
+                        m.label(),
+                        m.rounds()
+                    ),
+                );
+                Wertung::Alle
+            }
+            _ => parse_wertung(&mut errors, &form.counted_best, passen, round_label),
+        };
         let club_best = match form.club_best.trim().is_empty() {
             true => None,
             false => parse_number(
@@ -350,6 +394,13 @@ impl TryFrom<&TournamentForm> for TournamentSettings {
             ),
         };
         let marathon = striche.then(|| form.marathon.parse(&mut errors));
+        let differenzler = differenzen.then(|| super::differenzler::Rules {
+            options,
+            pauschale: match (average, pauschale) {
+                (false, Some(fixed)) => super::differenzler::Pauschale::Fixed(fixed),
+                _ => super::differenzler::Pauschale::Average,
+            },
+        });
         match (name, date, mode, passen, spiele_per_passe, pauschale) {
             (
                 Some(name),
@@ -372,6 +423,7 @@ impl TryFrom<&TournamentForm> for TournamentSettings {
                 wertung,
                 club_best,
                 marathon,
+                differenzler,
             }),
             _ => Err(errors),
         }

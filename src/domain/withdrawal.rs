@@ -275,6 +275,7 @@ mod tests {
             matches_b: 0,
             visa_a: visa(),
             visa_b: visa(),
+            places: None,
         };
         let results = vec![
             result(1, 1, 1, 1, 2, 1000),
@@ -290,7 +291,7 @@ mod tests {
         plan(
             &TournamentFacts {
                 passen: 2,
-                pauschale: 1000,
+                pauschale: crate::domain::differenzler::Pauschale::Fixed(1000),
                 teams,
                 seats: &seats,
                 results: &results,
@@ -357,7 +358,7 @@ mod tests {
         let plan = plan(
             &TournamentFacts {
                 passen: 2,
-                pauschale: 1000,
+                pauschale: crate::domain::differenzler::Pauschale::Fixed(1000),
                 teams: &teams,
                 seats: &seats,
                 results: &results,

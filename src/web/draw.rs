@@ -58,7 +58,7 @@ pub struct QualityView {
 }
 
 fn einzel_quality(data: &TournamentData) -> Option<QualityView> {
-    if !data.tournament.mode.draws_partners() || !data.is_drawn() {
+    if !data.tournament.mode.draws_players() || !data.is_drawn() {
         return None;
     }
     let index: HashMap<TeamId, usize> = data
@@ -103,7 +103,7 @@ fn einzel_cell(data: &TournamentData, seat: &crate::db::models::SeatRow) -> Opti
 
 fn same_club_summary(data: &TournamentData) -> Option<String> {
     // Einzelschieber: counted per pair of players in the quality summary.
-    if !data.tournament.separate_clubs || data.tournament.mode.draws_partners() {
+    if !data.tournament.separate_clubs || data.tournament.mode.draws_players() {
         return None;
     }
     let clubs = club_numbers(data.teams.iter().map(|t| (t.id, t.club.as_deref())));
@@ -216,7 +216,7 @@ async fn show(
     let mut by_los: Vec<DrawRow> = rows(&data);
     by_los.sort_by_key(|r| (r.los.parse::<u32>().unwrap_or(u32::MAX), r.startnummer));
     let round = data.tournament.mode.round();
-    let rematches = match data.tournament.mode.draws_partners() {
+    let rematches = match data.tournament.mode.draws_players() {
         true => Vec::new(),
         false => rematches(&draws_of(&data)),
     }

@@ -114,7 +114,7 @@ fn sheets(
     keep: impl Fn(usize, TeamId) -> bool,
 ) -> Vec<Sheet> {
     let standblaetter = data.standblaetter();
-    let player = data.tournament.mode.draws_partners();
+    let player = data.tournament.mode.draws_players();
     let rule = super::standblatt::SheetRule::of(data);
     let note = super::ranking::wertung_note(&data.tournament);
     data.teams

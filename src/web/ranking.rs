@@ -307,7 +307,8 @@ pub fn ranking_view(data: &TournamentData, official: bool) -> Vec<SectionView> {
     let under_way = data.passen_under_way();
     let mut sections: Vec<SectionView> = Vec::new();
     let wertung = data.tournament.wertung();
-    for row in rangliste(kind, &sheets, wertung, &|p| under_way.contains(&p)) {
+    let better = data.tournament.mode.facts().better;
+    for row in rangliste(kind, &sheets, wertung, &|p| under_way.contains(&p), better) {
         let Some(team) = teams.get(&row.sheet.team) else {
             continue;
         };

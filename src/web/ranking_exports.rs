@@ -96,7 +96,7 @@ async fn make_ranking_pdf(
             .map(|c| [format!("{}.", c.rank), c.club, c.total, c.counted])
             .collect(),
     });
-    let players = data.tournament.mode.draws_partners();
+    let players = data.tournament.mode.draws_players();
     let line = |r: &RowView, rank: String, tie: Option<String>| RankRow {
         rank,
         startnummer: r.team.startnummer.get(),
@@ -191,7 +191,7 @@ async fn make_ranking_csv(
     let sections = ranking_view(&data, official);
     let rounds = data.tournament.passen.get();
     // Einzelschieber: one player per line, his Name and Vorname (as in the import file).
-    let players = data.tournament.mode.draws_partners();
+    let players = data.tournament.mode.draws_players();
     let mut header: Vec<String> = match players {
         true => vec!["rang", "startnummer", "name", "vorname"],
         false => vec!["rang", "startnummer", "team", "spieler1", "spieler2"],
@@ -414,7 +414,7 @@ async fn make_ranking_json(
             .map(|r| TeamJson {
                 rank: r.rank,
                 startnummer: r.team.startnummer.get(),
-                who: match t.mode.draws_partners() {
+                who: match t.mode.draws_players() {
                     true => WhoJson::Player {
                         name: &r.team.player1,
                         vorname: &r.team.player2,

@@ -138,7 +138,7 @@ async fn show(
         ctx,
         label: team_label(&team),
         startnummer,
-        players: match data.tournament.mode.draws_partners() {
+        players: match data.tournament.mode.draws_players() {
             true => [team.club.clone(), team.place.clone()]
                 .into_iter()
                 .flatten()

@@ -13,6 +13,7 @@ use crate::domain::form::FieldErrors;
 use crate::domain::format;
 use crate::domain::ids::TournamentId;
 use crate::domain::mode::Mode;
+use crate::domain::score_kind::RulesSource;
 use crate::domain::tournament::{TournamentForm, TournamentSettings};
 use crate::web::error::AppError;
 use actix_web::http::StatusCode;
@@ -51,7 +52,7 @@ struct ListPage {
 struct FormPage {
     ctx: Ctx,
     id: Option<TournamentId>,
-    modes: [Mode; 3],
+    modes: [Mode; 4],
     form: TournamentForm,
     errors: FieldErrors,
     /// Drawn: mode, Passen and Spiele are fixed and shown as such.
@@ -60,6 +61,10 @@ struct FormPage {
     /// which fields of the form apply to which mode.
     points_modes: String,
     striche_modes: String,
+    /// Modes with four numbers per table (the Differenzler's options), and modes that play
+    /// a number of Spiele per Passe (not on the clock).
+    differenz_modes: String,
+    spiele_modes: String,
 }
 
 impl FormPage {
@@ -70,10 +75,10 @@ impl FormPage {
         errors: FieldErrors,
         drawn: Option<Mode>,
     ) -> Self {
-        let keys = |striche: bool| {
+        let keys = |which: fn(&Mode) -> bool| {
             Mode::ALL
                 .iter()
-                .filter(|m| m.facts().score_kind.counts_striche() == striche)
+                .filter(|m| which(m))
                 .map(|m| m.key())
                 .collect::<Vec<_>>()
                 .join(" ")
@@ -85,9 +90,30 @@ impl FormPage {
             form,
             errors,
             drawn,
-            points_modes: keys(false),
-            striche_modes: keys(true),
+            points_modes: keys(|m| m.facts().score_kind.rules_source() == RulesSource::None),
+            striche_modes: keys(|m| m.facts().score_kind.counts_striche()),
+            differenz_modes: keys(|m| m.facts().score_kind.per_player()),
+            spiele_modes: keys(|m| !m.has_clock()),
         }
+    }
+
+    /// The mode the form shows, if any.
+    fn shown(&self) -> Option<Mode> {
+        Mode::from_key(&self.form.mode)
+    }
+
+    fn differenzen(&self) -> bool {
+        self.shown()
+            .is_some_and(|m| m.facts().score_kind.per_player())
+    }
+
+    fn points(&self) -> bool {
+        self.shown()
+            .is_none_or(|m| m.facts().score_kind.rules_source() == RulesSource::None)
+    }
+
+    fn timed(&self) -> bool {
+        self.shown().is_some_and(Mode::has_clock)
     }
 
     /// Whether the mode the form shows counts Striche (its fields are shown, the others
@@ -223,7 +249,13 @@ async fn show(
     })
 }
 
-fn form_of(row: &TournamentRow, rules: &crate::domain::marathon::Rules) -> TournamentForm {
+fn form_of(
+    row: &TournamentRow,
+    rules: &crate::domain::marathon::Rules,
+    differenzler: &crate::domain::differenzler::Rules,
+) -> TournamentForm {
+    let tick = |on: bool| on.then(|| "1".to_string());
+    let average = differenzler.pauschale == crate::domain::differenzler::Pauschale::Average;
     TournamentForm {
         name: row.name.clone(),
         date: row.date.format("%Y-%m-%d").to_string(),
@@ -235,13 +267,19 @@ fn form_of(row: &TournamentRow, rules: &crate::domain::marathon::Rules) -> Tourn
         } else {
             String::new()
         },
-        pauschale: row.pauschale.to_string(),
+        pauschale: match row.mode.facts().score_kind.per_player() && average {
+            true => String::new(),
+            false => row.pauschale.to_string(),
+        },
         double_entry: row.double_entry.then(|| "1".into()),
         double_entry_same_user: row.double_entry_same_user.then(|| "1".into()),
         separate_clubs: row.separate_clubs.then(|| "1".into()),
         counted_best: row.counted_best.map(|k| k.to_string()).unwrap_or_default(),
         club_best: row.club_best.map(|k| k.to_string()).unwrap_or_default(),
         marathon: crate::domain::tournament::MarathonForm::of(rules),
+        d_match: tick(differenzler.options.match_bonus),
+        d_stoeck: tick(differenzler.options.stoeck),
+        d_nuller: tick(differenzler.options.counts_nuller()),
     }
 }
 
@@ -251,14 +289,14 @@ async fn edit_form(
     path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
-    let (row, rules) = db(&state, move |conn| {
+    let (row, rules, differenzler) = db(&state, move |conn| {
         Ok(read::tournament_with_rules(conn, id)?)
     })
     .await?;
     page(&FormPage::new(
         user.session.ctx().with_tournament(&row),
         Some(row.id),
-        form_of(&row, &rules),
+        form_of(&row, &rules, &differenzler),
         FieldErrors::new(),
         row.draw_seed.map(|_| row.mode),
     ))

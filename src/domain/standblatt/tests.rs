@@ -56,6 +56,7 @@ fn result(
         matches_b: 0,
         visa_a: if visa_a { visa() } else { None },
         visa_b: if visa_b { visa() } else { None },
+        places: None,
     }
 }
 
@@ -77,7 +78,7 @@ fn sheets(teams: &[TeamFacts], results: &[ResultFacts]) -> Vec<Standblatt> {
     let seats = seats();
     standblaetter(&TournamentFacts {
         passen: 2,
-        pauschale: 1000,
+        pauschale: crate::domain::differenzler::Pauschale::Fixed(1000),
         teams,
         seats: &seats,
         results,
@@ -189,7 +190,7 @@ fn a_bye_counts_the_pauschale() {
     }];
     let s = standblaetter(&TournamentFacts {
         passen: 2,
-        pauschale: 660,
+        pauschale: crate::domain::differenzler::Pauschale::Fixed(660),
         teams: &teams,
         seats: &seats,
         results: &[],
@@ -213,7 +214,13 @@ fn official_rangliste_excludes_teams_without_final_visa() {
     teams[3].status = TeamStatus::Disqualifiziert;
     teams[3].out_passe = Some(3);
     let s = sheets(&teams, &results);
-    let official = rangliste(RanglisteKind::Offiziell, &s, Wertung::Alle, &|_| true);
+    let official = rangliste(
+        RanglisteKind::Offiziell,
+        &s,
+        Wertung::Alle,
+        &|_| true,
+        crate::domain::mode::Better::Higher,
+    );
     let view: Vec<(Option<u32>, u32, Section)> = official
         .iter()
         .map(|r| (r.rank, r.sheet.startnummer, r.section))
@@ -227,7 +234,13 @@ fn official_rangliste_excludes_teams_without_final_visa() {
             (None, 4, Section::Disqualifiziert),
         ]
     );
-    let provisional = rangliste(RanglisteKind::Provisorisch, &s, Wertung::Alle, &|_| true);
+    let provisional = rangliste(
+        RanglisteKind::Provisorisch,
+        &s,
+        Wertung::Alle,
+        &|_| true,
+        crate::domain::mode::Better::Higher,
+    );
     let ranked: Vec<(u32, u32)> = provisional
         .iter()
         .filter_map(|r| r.rank.map(|rank| (r.sheet.startnummer, rank)))
@@ -255,7 +268,13 @@ fn a_pauschale_of_a_passe_not_under_way_does_not_count_provisionally() {
             .map(|r| (r.rank, r.total, r.scores.clone()))
             .unwrap()
     };
-    let before = rangliste(RanglisteKind::Provisorisch, &s, Wertung::Alle, &|p| p == 1);
+    let before = rangliste(
+        RanglisteKind::Provisorisch,
+        &s,
+        Wertung::Alle,
+        &|p| p == 1,
+        crate::domain::mode::Better::Higher,
+    );
     assert_eq!(
         team_2(&before),
         (
@@ -271,7 +290,13 @@ fn a_pauschale_of_a_passe_not_under_way_does_not_count_provisionally() {
         ),
         "behind team 1 (1'000) and team 3 (1'200), not lifted by the Pauschale"
     );
-    let under_way = rangliste(RanglisteKind::Provisorisch, &s, Wertung::Alle, &|_| true);
+    let under_way = rangliste(
+        RanglisteKind::Provisorisch,
+        &s,
+        Wertung::Alle,
+        &|_| true,
+        crate::domain::mode::Better::Higher,
+    );
     assert_eq!(team_2(&under_way).1, 1884);
     assert_eq!(team_2(&under_way).0, Some(1));
     assert_eq!(
@@ -281,7 +306,13 @@ fn a_pauschale_of_a_passe_not_under_way_does_not_count_provisionally() {
             kind: PointsKind::Pauschale
         })
     );
-    let official = rangliste(RanglisteKind::Offiziell, &s, Wertung::Alle, &|p| p == 1);
+    let official = rangliste(
+        RanglisteKind::Offiziell,
+        &s,
+        Wertung::Alle,
+        &|p| p == 1,
+        crate::domain::mode::Better::Higher,
+    );
     assert_eq!(team_2(&official).1, 1884);
     assert_eq!(team_2(&official).0, None, "no final visa: nicht bewertet");
     assert_eq!(
@@ -323,7 +354,7 @@ fn einzel_sheets(teams: &[TeamFacts], results: &[ResultFacts]) -> Vec<Standblatt
     let seats = einzel_seats();
     standblaetter(&TournamentFacts {
         passen: 2,
-        pauschale: 1000,
+        pauschale: crate::domain::differenzler::Pauschale::Fixed(1000),
         teams,
         seats: &seats,
         results,
@@ -350,7 +381,13 @@ fn einzelschieber_partners_share_their_pairs_points_and_visa() {
     assert_eq!(s[1].lines[0].opponent(), Some(TeamId(3)));
     // The individual Rangliste is the same rule: points, then best Passe; 2 and 3 tie on
     // 1'984 and are told apart by their best Passe (3: 1'100 > 2: 1'000).
-    let ranked = rangliste(RanglisteKind::Provisorisch, &s, Wertung::Alle, &|_| true);
+    let ranked = rangliste(
+        RanglisteKind::Provisorisch,
+        &s,
+        Wertung::Alle,
+        &|_| true,
+        crate::domain::mode::Better::Higher,
+    );
     let order: Vec<(u32, Option<u32>)> = ranked
         .iter()
         .map(|r| (r.sheet.startnummer, r.rank))
@@ -477,7 +514,7 @@ mod einzel_property {
             }
             let sheets = standblaetter(&TournamentFacts {
                 passen: passen as u32,
-                pauschale: 600,
+                pauschale: crate::domain::differenzler::Pauschale::Fixed(600),
                 teams: &teams,
                 seats: &seats,
                 results: &results,
@@ -489,7 +526,7 @@ mod einzel_property {
             let tables: usize = drawn.iter().map(|d| d.tables.len()).sum();
             let byes: usize = drawn.iter().map(|d| d.spielfrei.len()).sum();
             prop_assert_eq!(all as usize, tables * 2 * 1256 + byes * 600);
-            let ranked = rangliste(RanglisteKind::Provisorisch, &sheets, Wertung::Alle, &|_| true);
+            let ranked = rangliste(RanglisteKind::Provisorisch, &sheets, Wertung::Alle, &|_| true, crate::domain::mode::Better::Higher);
             for pair in ranked.windows(2) {
                 let key = |s: &Standblatt| {
                     let mut best = s.passe_points();
@@ -502,4 +539,91 @@ mod einzel_property {
             }
         }
     }
+}
+
+/// Differenzler: five players, one Passe; table 1 seats 1 (A1), 2 (A2), 3 (B1), 4 (B2);
+/// player 5 is spielfrei. Each place scores its own differences; the spielfrei player gets
+/// the rounded-up average of the four; the lowest total ranks first, ties by the Nuller.
+#[test]
+fn a_differenzler_table_scores_each_place_and_the_lowest_wins() {
+    let teams: Vec<TeamFacts> = (1..=5).map(team).collect();
+    let place = |team: i32, opponent: i32, partner: i32| SeatFacts {
+        passe: 1,
+        team: TeamId(team),
+        table: Some(1),
+        opponent: Some(TeamId(opponent)),
+        partner: Some(TeamId(partner)),
+    };
+    let seats = vec![
+        place(1, 3, 2),
+        place(2, 3, 1),
+        place(3, 1, 4),
+        place(4, 1, 3),
+        SeatFacts {
+            passe: 1,
+            team: TeamId(5),
+            table: None,
+            opponent: None,
+            partner: None,
+        },
+    ];
+    let mut r = result(1, 1, 1, 1, 3, 0, true, true);
+    r.places = Some(Places {
+        points: [30, 12, 30, 17],
+        nuller: [2, 0, 3, 0],
+    });
+    let results = [r];
+    let facts = |pauschale| TournamentFacts {
+        passen: 1,
+        pauschale,
+        teams: &teams,
+        seats: &seats,
+        results: &results,
+    };
+    let s = standblaetter(&facts(Pauschale::Average));
+    let points: Vec<Option<u32>> = s.iter().map(|s| s.lines[0].points()).collect();
+    // (30 + 12 + 30 + 17) / 4 = 22.25 → 23.
+    assert_eq!(points, [Some(30), Some(12), Some(30), Some(17), Some(23)]);
+    assert_eq!(s[2].nuller, 3);
+    let ranked = rangliste(
+        RanglisteKind::Offiziell,
+        &s,
+        Wertung::Alle,
+        &|_| true,
+        Better::Lower,
+    );
+    let order: Vec<(Option<u32>, u32)> = ranked
+        .iter()
+        .map(|r| (r.rank, r.sheet.startnummer))
+        .collect();
+    assert!(order.iter().all(|(rank, _)| rank.is_none()), "no Endvisum");
+    let provisional = rangliste(
+        RanglisteKind::Provisorisch,
+        &s,
+        Wertung::Alle,
+        &|_| true,
+        Better::Lower,
+    );
+    let order: Vec<(Option<u32>, u32)> = provisional
+        .iter()
+        .map(|r| (r.rank, r.sheet.startnummer))
+        .collect();
+    // 12, 17, 23, then 30 and 30: player 3 has more Nuller than player 1.
+    assert_eq!(
+        order,
+        [
+            (Some(1), 2),
+            (Some(2), 4),
+            (Some(3), 5),
+            (Some(4), 3),
+            (Some(5), 1)
+        ]
+    );
+    assert_eq!(
+        provisional[4].tie.map(|t| t.text("Passe")).as_deref(),
+        Some("Stichentscheid: Nuller 3 / 2")
+    );
+    // A fixed Pauschale is the Leitung's number.
+    let fixed = standblaetter(&facts(Pauschale::Fixed(40)));
+    assert_eq!(fixed[4].lines[0].points(), Some(40));
 }

@@ -50,27 +50,30 @@ fn model(version: i32, teams: u32, results: &[ResultFacts], visaed: &[bool]) -> 
     }
     let sheets = standblaetter(&TournamentFacts {
         passen: 1,
-        pauschale: 660,
+        pauschale: crate::domain::differenzler::Pauschale::Fixed(660),
         teams: &facts,
         seats: &seats,
         results: &results,
     });
-    let rows: Vec<RowModel> =
-        rangliste(RanglisteKind::Provisorisch, &sheets, Wertung::Alle, &|_| {
-            true
-        })
-        .into_iter()
-        .map(|row| RowModel {
-            nr: row.sheet.startnummer,
-            rank: row.rank.map(|r| format!("{r}.")).unwrap_or_default(),
-            cells: format!(
-                "<td>Team {}</td><td>{}</td><td class=st-{}>",
-                row.sheet.startnummer,
-                row.total,
-                row.status.css()
-            ),
-        })
-        .collect();
+    let rows: Vec<RowModel> = rangliste(
+        RanglisteKind::Provisorisch,
+        &sheets,
+        Wertung::Alle,
+        &|_| true,
+        crate::domain::mode::Better::Higher,
+    )
+    .into_iter()
+    .map(|row| RowModel {
+        nr: row.sheet.startnummer,
+        rank: row.rank.map(|r| format!("{r}.")).unwrap_or_default(),
+        cells: format!(
+            "<td>Team {}</td><td>{}</td><td class=st-{}>",
+            row.sheet.startnummer,
+            row.total,
+            row.status.css()
+        ),
+    })
+    .collect();
     let entered = results.len();
     LiveModel {
         version,
@@ -102,6 +105,7 @@ fn result(table: u32, points_a: u32) -> ResultFacts {
         matches_b: 0,
         visa_a: None,
         visa_b: None,
+        places: None,
     }
 }
 

@@ -1,0 +1,1 @@
+DROP TABLE differenzler_rules;
