@@ -123,12 +123,13 @@ fn main() {
                 matches_b: 0,
                 visa_a: None,
                 visa_b: None,
+                places: None,
             });
         }
     }
     let facts = TournamentFacts {
         passen: PASSEN,
-        pauschale: 1000,
+        pauschale: jassturnier::domain::differenzler::Pauschale::Fixed(1000),
         teams: &teams,
         seats: &seats,
         results: &results,
@@ -137,9 +138,13 @@ fn main() {
         &format!("Standblätter + Rangliste, {TEAMS} teams × {PASSEN} Passen"),
         || {
             let sheets = standblaetter(&facts);
-            rangliste(RanglisteKind::Provisorisch, &sheets, Wertung::Alle, &|_| {
-                true
-            })
+            rangliste(
+                RanglisteKind::Provisorisch,
+                &sheets,
+                Wertung::Alle,
+                &|_| true,
+                jassturnier::domain::mode::Better::Higher,
+            )
             .len()
         },
     );

@@ -32,6 +32,7 @@ pub const CHAPTERS: &[Chapter] = chapters!(
     "rangliste",
     "jassmarathon",
     "einzelschieber",
+    "differenzler",
     "tisch",
     "halle",
     "datensicherung",

@@ -12,11 +12,14 @@ use crate::db::Lock;
 use crate::db::models::TournamentRow;
 use crate::db::tournament_data::{self, TournamentData};
 use crate::db::{Conn, differenzler, marathon, results, seats, table_entry, write_tx};
-use crate::domain::entry::{RoundShape, parse_result};
+use crate::domain::differenzler::{Line, TableSheet};
+use crate::domain::entry::{ParsedResult, RoundShape, parse_result};
 use crate::domain::form::FieldErrors;
 use crate::domain::ids::TournamentId;
 use crate::domain::result::ResultForm;
+use crate::domain::result::TableScore;
 use crate::domain::role::{Actor, Permission, ResultWrite};
+use crate::domain::score_kind::ResultDetails;
 use crate::domain::score_kind::{KindRules, RulesSource};
 use crate::domain::table_report::ReportState;
 
@@ -48,6 +51,83 @@ pub fn save_typed(
     form: &ResultForm,
 ) -> Result<Typed, Refusal> {
     let expected_version = form.expected_version().map_err(Refusal::invalid)?;
+    let typed = Typing {
+        expected_version,
+        reason: &form.reason,
+        replace_source: !form.replace_source.trim().is_empty(),
+    };
+    save_parsed(conn, actor, (id, passe), typed, |shape| {
+        parse_result(shape, form)
+    })
+}
+
+/// A Differenzler table's Schätzzettel typed Spiel by Spiel (places A1, A2, B1, B2 of the
+/// draw): checked Spiel by Spiel against the sum of the tournament's options and saved like
+/// any typed result. The message of a Spiel that does not add up goes to field `spiel_<n>`.
+#[tracing::instrument(skip_all, fields(tournament = %id, passe, table))]
+pub fn save_schaetzzettel(
+    conn: &mut Conn,
+    actor: &Actor,
+    (id, passe, table): (TournamentId, u32, u32),
+    expected_version: Option<i32>,
+    spiele: Vec<[Line; 4]>,
+) -> Result<Typed, Refusal> {
+    let typed = Typing {
+        expected_version,
+        reason: "",
+        replace_source: false,
+    };
+    save_parsed(conn, actor, (id, passe), typed, |shape| {
+        let options = match shape.rules {
+            KindRules::Differenzler(options) => options,
+            _ => {
+                return Err(FieldErrors::single(
+                    "table",
+                    "Dieses Turnier führt keine Schätzzettel.",
+                ));
+            }
+        };
+        let sheet =
+            TableSheet::of_spiele(spiele, shape.spiele, options).map_err(|(spiel, message)| {
+                FieldErrors::single(
+                    SPIEL_FIELDS.get(spiel).copied().unwrap_or("table"),
+                    format!("Spiel {}: {message}", spiel + 1),
+                )
+            })?;
+        Ok(ParsedResult {
+            table,
+            score: TableScore::of_differenzen(&sheet),
+            details: Some(ResultDetails::Differenzen(sheet)),
+        })
+    })
+}
+
+/// The Schätzzettel's row fields, where a Spiel's message is shown (Spiel 1 is `spiel_1`).
+pub const SPIEL_FIELDS: [&str; 40] = [
+    "spiel_1", "spiel_2", "spiel_3", "spiel_4", "spiel_5", "spiel_6", "spiel_7", "spiel_8",
+    "spiel_9", "spiel_10", "spiel_11", "spiel_12", "spiel_13", "spiel_14", "spiel_15", "spiel_16",
+    "spiel_17", "spiel_18", "spiel_19", "spiel_20", "spiel_21", "spiel_22", "spiel_23", "spiel_24",
+    "spiel_25", "spiel_26", "spiel_27", "spiel_28", "spiel_29", "spiel_30", "spiel_31", "spiel_32",
+    "spiel_33", "spiel_34", "spiel_35", "spiel_36", "spiel_37", "spiel_38", "spiel_39", "spiel_40",
+];
+
+/// What the office typed besides the score.
+struct Typing<'a> {
+    expected_version: Option<i32>,
+    reason: &'a str,
+    /// «Tafel ersetzen»: a Schnellerfassung replaces the table's Tafel.
+    replace_source: bool,
+}
+
+/// Saves a result typed in the Büro, parsed by `parse` against the round as stored.
+fn save_parsed(
+    conn: &mut Conn,
+    actor: &Actor,
+    (id, passe): (TournamentId, u32),
+    typed: Typing<'_>,
+    parse: impl FnOnce(&RoundShape) -> Result<ParsedResult, FieldErrors>,
+) -> Result<Typed, Refusal> {
+    let expected_version = typed.expected_version;
     // A new result needs the Büro's right; a correction is judged against the stored result
     // (visaed or not) when it is written.
     match expected_version {
@@ -67,7 +147,7 @@ pub fn save_typed(
             spiele: t.spiele_per_passe.get(),
             rules,
         };
-        let parsed = match parse_result(&shape, form) {
+        let parsed = match parse(&shape) {
             Ok(parsed) => parsed,
             Err(errors) => return Ok(Typed::Invalid(errors)),
         };
@@ -81,7 +161,7 @@ pub fn save_typed(
         }
         if expected_version.is_some() && marathon::has_tafel(conn, id, passe, table)? {
             // One source per result: a Schnellerfassung replaces a Tafel only explicitly.
-            if form.replace_source.trim().is_empty() {
+            if !typed.replace_source {
                 let stored = results::at(conn, id, passe, table)?;
                 return Ok(Typed::OtherSource(format!(
                     "Tisch {table} wird auf seiner Tafel geführt{}. Eine Schnellerfassung ersetzt sie nur ausdrücklich («Tafel ersetzen», Turnierleitung oder Kontrolleur).",
@@ -112,7 +192,7 @@ pub fn save_typed(
             table: parsed.table,
             score: parsed.score,
             expected_version,
-            reason: Some(form.reason.trim().chars().take(300).collect::<String>())
+            reason: Some(typed.reason.trim().chars().take(300).collect::<String>())
                 .filter(|r| !r.is_empty()),
             details: parsed.details.map(|d| d.to_json()).transpose()?,
         };

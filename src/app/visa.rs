@@ -42,9 +42,22 @@ pub fn visa(
             }
         }
         // Einzelschieber: a pair's result is filed under its first seat; the partner's
-        // Standblatt visas the same side.
+        // Standblatt visas the same side. Differenzler: nobody plays in a pair and the
+        // Kontrolleur checks the table's one Schätzzettel: a player's visa is the table's.
         let team = match team {
-            Some(player) => Some(seats::first_of_side(conn, id, passe, player)?.unwrap_or(player)),
+            Some(player) if t.mode.plays_in_pairs() => {
+                Some(seats::first_of_side(conn, id, passe, player)?.unwrap_or(player))
+            }
+            Some(player) => {
+                let at_table = seats::table_of(conn, id, passe, player)? == Some(table);
+                if !at_table {
+                    return Err(Refusal::invalid(format!(
+                        "Dieser {} spielte nicht an diesem Tisch.",
+                        t.mode.entrant().one()
+                    )));
+                }
+                None
+            }
             None => None,
         };
         let side_a = team.is_none_or(|t| t == stored.team_a_id);

@@ -222,6 +222,57 @@ impl Default for Rules {
     }
 }
 
+/// The Schätzzettel's field of Spiel `spiel` (from 1), place `place` (1 to 4): Ansage `a…`,
+/// gemacht `g…`.
+pub fn sheet_field(ansage: bool, spiel: usize, place: usize) -> String {
+    format!("{}{spiel}_{place}", if ansage { "a" } else { "g" })
+}
+
+/// Reads a typed Schätzzettel of `spiele` Spiele: every cell a whole number. Err: the Spiel
+/// (from 0) and what is wrong with it.
+pub fn parse_sheet<'a>(
+    field: impl Fn(&str) -> Option<&'a str>,
+    spiele: u32,
+) -> Result<Vec<[Line; 4]>, (usize, String)> {
+    let count = usize::try_from(spiele).unwrap_or(0);
+    let mut sheet = Vec::with_capacity(count);
+    for spiel in 0..count {
+        let mut lines = [Line {
+            ansage: 0,
+            gemacht: 0,
+        }; 4];
+        for (place, line) in lines.iter_mut().enumerate() {
+            for ansage in [true, false] {
+                let what = if ansage { "Ansage" } else { "gemacht" };
+                let raw = field(&sheet_field(ansage, spiel + 1, place + 1)).unwrap_or("");
+                let cleaned: String = raw.trim().chars().filter(|c| *c != '\'').collect();
+                let value = match cleaned.parse::<u32>() {
+                    Ok(v) => v,
+                    Err(_) if cleaned.is_empty() => {
+                        return Err((spiel, format!("{what} Platz {} fehlt.", place + 1)));
+                    }
+                    Err(_) => {
+                        return Err((
+                            spiel,
+                            format!(
+                                "{what} Platz {}: «{}» ist keine Zahl.",
+                                place + 1,
+                                raw.trim()
+                            ),
+                        ));
+                    }
+                };
+                match ansage {
+                    true => line.ansage = value,
+                    false => line.gemacht = value,
+                }
+            }
+        }
+        sheet.push(lines);
+    }
+    Ok(sheet)
+}
+
 /// How a player without a (complete) table is scored for a Passe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pauschale {
@@ -366,6 +417,42 @@ mod tests {
             )
             .is_err()
         );
+    }
+
+    #[test]
+    fn a_typed_schaetzzettel_is_read_and_checked_spiel_by_spiel() {
+        let mut fields = std::collections::HashMap::new();
+        let rows = [
+            [(40, 35), (60, 62), (30, 30), (20, 30)],
+            [(0, 0), (157, 157), (0, 0), (0, 0)],
+        ];
+        for (s, row) in rows.iter().enumerate() {
+            for (p, (a, g)) in row.iter().enumerate() {
+                fields.insert(sheet_field(true, s + 1, p + 1), a.to_string());
+                fields.insert(sheet_field(false, s + 1, p + 1), g.to_string());
+            }
+        }
+        let get = |k: &str| fields.get(k).map(String::as_str);
+        let spiele = parse_sheet(get, 2).unwrap();
+        let sheet = TableSheet::of_spiele(spiele, 2, Options::default()).unwrap();
+        assert_eq!(sheet.differenzen, [5, 2, 0, 10]);
+        assert_eq!(sheet.nuller, [1, 1, 2, 1]);
+        // Three Spiele asked, two typed: the third's first cell is missing.
+        assert_eq!(
+            parse_sheet(get, 3),
+            Err((2, "Ansage Platz 1 fehlt.".into()))
+        );
+        fields.insert("g2_3".into(), "1".into());
+        let get = |k: &str| fields.get(k).map(String::as_str);
+        let spiele = parse_sheet(get, 2).unwrap();
+        assert_eq!(
+            TableSheet::of_spiele(spiele.clone(), 2, Options::default()),
+            Err((
+                1,
+                "Die gemachten Punkte ergeben 158; ein Spiel hat 157.".into()
+            ))
+        );
+        assert!(TableSheet::of_spiele(spiele, 3, Options::default()).is_err());
     }
 
     #[test]

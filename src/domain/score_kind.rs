@@ -125,6 +125,20 @@ impl ScoreKind {
         }
     }
 
+    /// A stored result as a message reads it: "1'000 : 884", "5 : 1 Striche", or each
+    /// place's differences "12 · 0 · 30 · 7 Differenzpunkte" (`details` as stored).
+    pub fn score_text(self, points_a: u32, points_b: u32, details: Option<&str>) -> String {
+        let n = |x: u32| super::format::number(i64::from(x));
+        match (self, TableSheet::parse(details)) {
+            (ScoreKind::Differenzen, Some(sheet)) => format!(
+                "{}{}",
+                sheet.differenzen.map(n).join(" · "),
+                self.after_score()
+            ),
+            _ => format!("{} : {}{}", n(points_a), n(points_b), self.after_score()),
+        }
+    }
+
     /// Whether results of `mode` come in through the CSV import; the refusal if not.
     pub fn csv_import(self, mode: Mode) -> Result<(), String> {
         match self {

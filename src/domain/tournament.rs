@@ -394,7 +394,7 @@ impl TryFrom<&TournamentForm> for TournamentSettings {
             ),
         };
         let marathon = striche.then(|| form.marathon.parse(&mut errors));
-        let differenzler = differenzen.then(|| super::differenzler::Rules {
+        let differenzler = differenzen.then_some(super::differenzler::Rules {
             options,
             pauschale: match (average, pauschale) {
                 (false, Some(fixed)) => super::differenzler::Pauschale::Fixed(fixed),

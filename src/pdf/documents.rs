@@ -7,6 +7,8 @@ use crate::domain::mode::{Entrant, POINTS_PER_SPIEL};
 
 mod prizes;
 pub use prizes::{Certificate, PrizeLine, preisliste, urkunden};
+mod schaetzzettel;
+pub use schaetzzettel::{SheetTable, schaetzzettel};
 mod series;
 pub use series::{SeriesLine, gesamtwertung};
 mod standblatt;

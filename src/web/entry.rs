@@ -6,6 +6,7 @@ use super::correction;
 use super::ctx::Ctx;
 use super::render::{html_page, page_with};
 use super::result_save::{Answer, save};
+use super::schaetzzettel;
 use super::spielrunde;
 use super::state::{AppState, db};
 use super::views::{ResultView, TableView, progress, table_views};
@@ -132,11 +133,12 @@ async fn entry_form(
     let actor = user.0.actor().clone();
     let ctx = user.0.ctx();
     // Built and rendered on a database thread: the page the Büro reloads after every result
-    // gets normal priority, not the workers' lowered one. None: the mode counts Striche.
+    // gets normal priority, not the workers' lowered one. Err: the mode has its own page.
     let html = db(&state, move |conn| {
         let data = guard::load_round(conn, id, passe)?;
-        if data.tournament.mode.facts().score_kind.counts_striche() {
-            return Ok(None);
+        let kind = data.tournament.mode.facts().score_kind;
+        if kind.counts_striche() || kind.per_player() {
+            return Ok(Err(kind));
         }
         actor
             .may_write_result(ResultWrite::New)
@@ -147,12 +149,16 @@ async fn entry_form(
         if !page.resolving {
             page.form.table.clear();
         }
-        Ok(Some(page.render()?))
+        Ok(Ok(page.render()?))
     })
     .await?;
     match html {
-        Some(html) => Ok(html_page(html, StatusCode::OK)),
-        None => spielrunde::show(&state, user.0, id, passe).await,
+        Ok(html) => Ok(html_page(html, StatusCode::OK)),
+        Err(kind) if kind.per_player() => {
+            let ok = (FieldErrors::new(), None, StatusCode::OK);
+            schaetzzettel::entry_page(&state, &user.0, (id, passe), ResultForm::default(), ok).await
+        }
+        Err(_) => spielrunde::show(&state, user.0, id, passe).await,
     }
 }
 
@@ -175,6 +181,11 @@ async fn enter(
     }
     if refusal.score_kind.counts_striche() {
         return spielrunde::again(&state, post, id, passe, refusal).await;
+    }
+    if refusal.score_kind.per_player() {
+        let shown = (refusal.errors, refusal.conflict, refusal.status);
+        return schaetzzettel::entry_page(&state, &post.session, (id, passe), post.form, shown)
+            .await;
     }
     // The form again, with the round as it is now.
     let data = db(&state, move |conn| Ok(guard::load_round(conn, id, passe)?)).await?;

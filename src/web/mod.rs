@@ -30,6 +30,7 @@ pub mod request_log;
 pub mod result_save;
 pub mod results_import;
 pub mod safety;
+pub mod schaetzzettel;
 pub mod series;
 pub mod spielrunde;
 pub mod standblatt;
@@ -72,6 +73,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .configure(live::routes)
         .configure(spielrunde::routes)
         .configure(tafel::routes)
+        .configure(schaetzzettel::routes)
         .configure(standblatt::routes)
         .configure(team_page::routes)
         .configure(table_entry::routes)

@@ -11,6 +11,7 @@ use crate::app::guard;
 use crate::app::read;
 use crate::db::tournament_data::TournamentData;
 use crate::domain::collation;
+use crate::domain::differenzler::TableSheet;
 use crate::domain::format;
 use crate::domain::ids::{RoundNo, TeamId, TournamentId};
 use crate::domain::mode::POINTS_PER_SPIEL;
@@ -18,7 +19,9 @@ use crate::domain::standblatt::PasseLine;
 use crate::domain::table_code;
 use crate::domain::team::{display_name, players_line};
 use crate::pdf::Header;
-use crate::pdf::documents::{self, SeatEntry, Sheet, SheetLine, StartEntry, TableEntry};
+use crate::pdf::documents::{
+    self, SeatEntry, Sheet, SheetLine, SheetTable, StartEntry, TableEntry,
+};
 use crate::web::error::AppError;
 use actix_web::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -456,6 +459,62 @@ async fn jasszettel(
     ))
 }
 
+/// The Differenzler's Schätzzettel of a Passe: one page per table played, with what was
+/// typed where the table is entered.
+async fn schaetzzettel(
+    state: web::Data<AppState>,
+    _user: User,
+    path: web::Path<(TournamentId, RoundNo)>,
+) -> Result<HttpResponse, AppError> {
+    let (id, passe) = path.into_inner();
+    let passe = passe.get();
+    let data = load(&state, id).await?;
+    if !data.tournament.mode.has_schaetzzettel() {
+        return Err(AppError::NotFound(format!(
+            "Schätzzettel gibt es im Differenzler, nicht im {}.",
+            data.tournament.mode.label()
+        )));
+    }
+    let played: Vec<u32> = tables_to_play(&data, passe)?
+        .iter()
+        .map(|t| t.number)
+        .collect();
+    let tables: Vec<SheetTable> = data
+        .tables(passe)
+        .iter()
+        .filter(|t| played.contains(&t.number))
+        .filter_map(|t| {
+            let four = data.foursome(passe, t)?;
+            let sheet = data
+                .result_at(passe, t.number)
+                .and_then(|r| TableSheet::parse(r.details.as_deref()));
+            Some(SheetTable {
+                number: t.number,
+                names: four.map(team_label),
+                differenzen: sheet.as_ref().map(|s| s.differenzen),
+                lines: sheet.map(|s| s.spiele).unwrap_or_default(),
+            })
+        })
+        .collect();
+    let sums: Vec<String> = data
+        .differenzler
+        .options
+        .allowed_sums()
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    Ok(pdf(
+        documents::schaetzzettel(
+            header(&data, format!("Schätzzettel Passe {passe}")),
+            passe,
+            data.spiele(),
+            &sums.join(" oder "),
+            &tables,
+        ),
+        &download_name(&data, &["Schätzzettel", &format!("Passe {passe}")], "pdf"),
+    ))
+}
+
 #[derive(Deserialize)]
 struct StartlisteQuery {
     order: Option<String>,
@@ -595,6 +654,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     .route(
         "/tournaments/{id}/passen/{passe}/jasszettel.pdf",
         web::get().to(jasszettel),
+    )
+    .route(
+        "/tournaments/{id}/passen/{passe}/schaetzzettel.pdf",
+        web::get().to(schaetzzettel),
     )
     .route(
         "/tournaments/{id}/startliste.pdf",

@@ -16,6 +16,7 @@ use crate::domain::format;
 use crate::domain::ids::TournamentId;
 use crate::domain::mode::ScoreKind;
 use crate::domain::result::ResultForm;
+use crate::domain::role::Actor;
 use crate::web::error::AppError;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
@@ -50,12 +51,15 @@ fn saved_message(
     table: u32,
 ) -> Option<String> {
     let round = t.mode.round();
-    let unit = t.mode.facts().score_kind.after_score();
+    let kind = t.mode.facts().score_kind;
     let saved = |row: &crate::db::models::ResultRow, what: &str| {
         format!(
-            "{round} {passe}, Tisch {table} gespeichert: {} : {}{unit}{what}",
-            format::number(i64::from(row.points_a)),
-            format::number(i64::from(row.points_b)),
+            "{round} {passe}, Tisch {table} gespeichert: {}{what}",
+            kind.score_text(
+                row.points_a.get(),
+                row.points_b.get(),
+                row.details.as_deref()
+            ),
         )
     };
     // Say exactly what happened: "Visum aufgehoben" only when there was one.
@@ -84,10 +88,32 @@ pub async fn save(
     back: &str,
 ) -> Result<Answer, AppError> {
     let correction = !post.form.version.trim().is_empty();
-    let actor = post.session.actor().clone();
     let form = post.form.clone();
+    save_with(
+        state,
+        post.session.actor(),
+        (id, passe),
+        correction,
+        back,
+        move |conn, actor| save_typed(conn, actor, id, passe, &form),
+    )
+    .await
+}
+
+/// [`save`] of a result the use case `write` parses and saves its own way (a Schätzzettel).
+pub async fn save_with(
+    state: &web::Data<AppState>,
+    actor: &Actor,
+    (id, passe): (TournamentId, u32),
+    correction: bool,
+    back: &str,
+    write: impl FnOnce(&mut crate::db::Conn, &Actor) -> Result<Typed, crate::app::Refusal>
+    + Send
+    + 'static,
+) -> Result<Answer, AppError> {
+    let actor = actor.clone();
     let (typed, after) = db(state, move |conn| {
-        let typed = save_typed(conn, &actor, id, passe, &form)?;
+        let typed = write(conn, &actor)?;
         // What follows only reads (for the message and the live pages): a connection lost
         // now must not turn a result that is stored into an error page.
         let after = guard::tournament(conn, id).and_then(|t| Ok((t, read::published(conn)?)));

@@ -67,7 +67,8 @@ fn expected(route: &str) -> Option<(Body, &'static str)> {
             (Form, "lb")
         }
         "/tournaments/{id}/passen/{passe}/correct"
-        | "/tournaments/{id}/passen/{passe}/tafel/{table}" => (Form, "lbk"),
+        | "/tournaments/{id}/passen/{passe}/tafel/{table}"
+        | "/tournaments/{id}/passen/{passe}/schaetzzettel/{table}" => (Form, "lbk"),
         "/tournaments/{id}/results/import" => (Upload, "lb"),
         "/tournaments/{id}/passen/{passe}/tables/{table}/visa"
         | "/tournaments/{id}/passen/{passe}/visa-all"

@@ -9,6 +9,7 @@ mod backends;
 mod browser;
 mod categories;
 mod crash;
+mod differenzler;
 mod disqualification;
 mod einzelschieber;
 mod foundation;
