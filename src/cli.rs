@@ -11,7 +11,7 @@ use std::process::ExitCode;
 #[command(
     name = "jassturnier",
     version = crate::build_info::LONG_VERSION,
-    about = "Turnierbüro für Jassturniere (Partnerschieber, Jassmarathon, Einzelschieber)"
+    about = "Turnierbüro für Jassturniere (Partnerschieber, Jassmarathon, Einzelschieber, Differenzler)"
 )]
 struct Cli {
     /// SQLite database file.

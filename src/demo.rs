@@ -10,6 +10,7 @@ use crate::db::{self, users};
 use crate::domain::clock::ClockAction;
 use crate::domain::draw::DrawMode;
 use crate::domain::ids::TournamentId;
+use crate::domain::differenzler::Line;
 use crate::domain::marathon::{Cards, Rules, Side, Spiel, Trump};
 use crate::domain::mode::{Mode, POINTS_PER_SPIEL};
 use crate::domain::result::{ResultForm, TableScore};
@@ -114,8 +115,8 @@ const PLACES: [(&str, &str); 6] = [
 ];
 
 /// Said when the mode asked for is no mode.
-pub const DEMO_MODES: &str = "Die Demo gibt es für --mode partnerschieber, einzelschieber \
-und jassmarathon.";
+pub const DEMO_MODES: &str = "Die Demo gibt es für --mode partnerschieber, einzelschieber, \
+jassmarathon und differenzler.";
 
 /// The Jassmarathon demo's Pauschale in Striche: about what a team writes in a Spielrunde.
 const MARATHON_PAUSCHALE: u32 = 5;
@@ -312,6 +313,8 @@ fn fill(conn: &mut db::Conn, size: Size) -> Result<String, Failure> {
             .collect();
         if marathon {
             play_spielrunde(conn, &actor, id, passe, &to_play, &mut rng)?;
+        } else if size.mode.has_schaetzzettel() {
+            play_schaetzzettel(conn, &actor, (id, passe), &to_play, size.spiele, &mut rng)?;
         } else {
             play_passe(conn, &actor, id, passe, &to_play, size.spiele, &mut rng)?;
         }
@@ -381,6 +384,46 @@ fn play_passe(
         })
         .collect();
     app::import::import_results(conn, actor, id, &tables).map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// Differenzler: every table's Schätzzettel typed Spiel by Spiel — the made points a random
+/// split of 157, each Ansage a little off (sometimes exact).
+fn play_schaetzzettel(
+    conn: &mut db::Conn,
+    actor: &Actor,
+    (id, passe): (TournamentId, u32),
+    to_play: &[u32],
+    spiele: u32,
+    rng: &mut ChaCha8Rng,
+) -> Result<(), Failure> {
+    for &table in to_play {
+        let lines: Vec<[Line; 4]> = (0..spiele)
+            .map(|_| {
+                let mut cuts = [0u32; 3].map(|_| rng.random_range(0..=POINTS_PER_SPIEL));
+                cuts.sort_unstable();
+                let made = [
+                    cuts[0],
+                    cuts[1] - cuts[0],
+                    cuts[2] - cuts[1],
+                    POINTS_PER_SPIEL - cuts[2],
+                ];
+                made.map(|gemacht| {
+                    let off: i64 = rng.random_range(-25..=25);
+                    let ansage = (i64::from(gemacht) + off).clamp(0, i64::from(POINTS_PER_SPIEL));
+                    Line {
+                        ansage: u32::try_from(ansage).unwrap_or(0),
+                        gemacht,
+                    }
+                })
+            })
+            .collect();
+        match app::entry::save_schaetzzettel(conn, actor, (id, passe, table), None, lines) {
+            Ok(app::entry::Typed::Done { .. }) => {}
+            Ok(_) => return Err(format!("Passe {passe}, Tisch {table}: nicht gespeichert.").into()),
+            Err(e) => return Err(e.to_string().into()),
+        }
+    }
     Ok(())
 }
 
