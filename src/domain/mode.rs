@@ -268,6 +268,23 @@ impl Mode {
         self.facts().pairs
     }
 
+    /// Who else sits at a player's table, as a column heading: his opponents, or (nobody
+    /// playing in a pair) the three others.
+    pub fn others(self) -> &'static str {
+        match self.plays_in_pairs() {
+            true => "Gegner",
+            false => "Mitspieler",
+        }
+    }
+
+    /// A seat's heading: the Sitz of a pair, or the place on the Schätzzettel.
+    pub fn seat_word(self) -> &'static str {
+        match self.plays_in_pairs() {
+            true => "Sitz",
+            false => "Platz",
+        }
+    }
+
     pub fn entrant(self) -> Entrant {
         self.facts().entrant
     }

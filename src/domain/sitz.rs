@@ -27,6 +27,16 @@ impl Sitz {
         }
     }
 
+    /// The Differenzler's place on the Schätzzettel: 1 to 4 in the order of [`Sitz::ALL`].
+    pub fn place(self) -> usize {
+        match self {
+            Sitz::A1 => 1,
+            Sitz::A2 => 2,
+            Sitz::B1 => 3,
+            Sitz::B2 => 4,
+        }
+    }
+
     pub fn from_key(key: &str) -> Option<Sitz> {
         Sitz::ALL.into_iter().find(|s| s.key() == key)
     }

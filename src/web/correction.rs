@@ -96,6 +96,8 @@ enum Correction {
     Form(Box<(TournamentData, ResultForm, u32, u32, Option<String>)>),
     /// The result comes from a Tafel: it is corrected line by line there.
     Tafel(u32, u32),
+    /// A Differenzler's result is corrected on its table's Schätzzettel.
+    Schaetzzettel(u32, u32),
 }
 
 async fn form(
@@ -116,6 +118,9 @@ async fn form(
         if kind.counts_striche() && on_tafel {
             return Ok(Correction::Tafel(passe, table));
         }
+        if kind.per_player() {
+            return Ok(Correction::Schaetzzettel(passe, table));
+        }
         let form = kind.correction_form(table, row.version, row.score(), row.details.as_deref());
         Ok(Correction::Form(Box::new((
             data, form, passe, table, refused,
@@ -125,6 +130,9 @@ async fn form(
     match found {
         Correction::Tafel(passe, table) => Ok(see_other(&format!(
             "/tournaments/{id}/passen/{passe}/tafel/{table}"
+        ))),
+        Correction::Schaetzzettel(passe, table) => Ok(see_other(&format!(
+            "/tournaments/{id}/passen/{passe}/schaetzzettel/{table}"
         ))),
         Correction::Form(found) => {
             let (data, form, passe, table, refused) = *found;

@@ -174,6 +174,11 @@ async fn enter(
         Answer::Done(response) => return Ok(response),
         Answer::Again(refusal) => refusal,
     };
+    if refusal.score_kind.per_player() {
+        let shown = (refusal.errors, refusal.conflict, refusal.status);
+        return schaetzzettel::entry_page(&state, &post.session, (id, passe), post.form, shown)
+            .await;
+    }
     if refusal.correction
         && (refusal.status == StatusCode::UNPROCESSABLE_ENTITY || refusal.other_source.is_some())
     {
@@ -181,11 +186,6 @@ async fn enter(
     }
     if refusal.score_kind.counts_striche() {
         return spielrunde::again(&state, post, id, passe, refusal).await;
-    }
-    if refusal.score_kind.per_player() {
-        let shown = (refusal.errors, refusal.conflict, refusal.status);
-        return schaetzzettel::entry_page(&state, &post.session, (id, passe), post.form, shown)
-            .await;
     }
     // The form again, with the round as it is now.
     let data = db(&state, move |conn| Ok(guard::load_round(conn, id, passe)?)).await?;

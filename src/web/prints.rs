@@ -182,7 +182,7 @@ fn sheets(
                         seat,
                         partner,
                         // Both opponents, one per line of the cell.
-                        opponent: opponents_cell(data, passe, line, "\n"),
+                        opponent: opponents_cell(data, passe, team.id, line, "\n"),
                         struck: !blank && struck.contains(&passe),
                         points,
                         visa,
@@ -200,6 +200,7 @@ fn sheets(
                 _ => String::new(),
             },
             player,
+            pairs: data.tournament.mode.plays_in_pairs(),
             table_code: codes.get(&team.id).map(|c| table_code::printed(c)),
         })
         .collect()

@@ -122,6 +122,13 @@ impl SheetPage {
         sheet_field(ansage, *spiel, place + 1)
     }
 
+    /// Whether no Spiel is typed (a result of the fast entry): its sums are corrected as sums.
+    fn rows_empty(&self) -> bool {
+        self.rows
+            .iter()
+            .all(|(_, cells)| cells.iter().flatten().all(String::is_empty))
+    }
+
     fn spiel_error(&self, spiel: &usize) -> Option<&str> {
         self.errors.get(&format!("spiel_{spiel}"))
     }

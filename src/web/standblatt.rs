@@ -220,7 +220,7 @@ async fn show(
     if data.tournament.mode.draws_players() {
         for (line, passe_line) in lines.iter_mut().zip(&sheet.lines) {
             (line.seat, line.partner) = seat_cells(&data, line.passe, row.id);
-            line.opponent = opponents_cell(&data, line.passe, passe_line, " & ");
+            line.opponent = opponents_cell(&data, line.passe, row.id, passe_line, " & ");
         }
     }
     page(&StandblattPage {

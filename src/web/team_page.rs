@@ -95,7 +95,7 @@ async fn show(
                 table: table_cell(line),
                 seat,
                 partner,
-                opponent: opponents_cell(&data, passe, line, " & "),
+                opponent: opponents_cell(&data, passe, team.id, line, " & "),
                 points: line
                     .score()
                     .map(|s| format::number(i64::from(s.points)))

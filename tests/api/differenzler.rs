@@ -181,7 +181,30 @@ async fn a_whole_differenzler_from_import_to_official_rangliste() {
     assert_eq!(app.dump(), before, "nothing written");
     let r = fast(t2.number, ["3", "31", "8", "0"]).await;
     assert_eq!(r.status(), StatusCode::SEE_OTHER);
-    for (pl, d) in four2.iter().zip([3, 31, 8, 0]) {
+    // A correction of the sums, against the stored version (from the table's sheet page,
+    // which offers the four sums of a fast entry).
+    let stored = app.data(id).result_at(1, t2.number).unwrap().version;
+    let sheet2 = leitung
+        .html(&format!(
+            "/tournaments/{id}/passen/1/schaetzzettel/{}",
+            t2.number
+        ))
+        .await;
+    assert!(text(&sheet2, "#sums-form").contains("Summen korrigieren"));
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/passen/1/entry"),
+            &[
+                ("table", &t2.number.to_string()),
+                ("version", &stored.to_string()),
+                ("diff_1", "4"),
+                ("diff_2", "31"),
+                ("diff_3", "8"),
+                ("diff_4", "0"),
+            ],
+        )
+        .await;
+    for (pl, d) in four2.iter().zip([4, 31, 8, 0]) {
         expected.entry(pl.startnummer).or_default().push(d);
     }
     // The same table again is a conflict: nothing is overwritten.
@@ -189,7 +212,7 @@ async fn a_whole_differenzler_from_import_to_official_rangliste() {
     let r = fast(t2.number, ["1", "1", "1", "1"]).await;
     assert_eq!(r.status(), StatusCode::CONFLICT);
     assert_eq!(app.dump(), before, "nothing written");
-    // The spielfrei player: the rounded-up average of the eight places (92 / 8 = 11.5 → 12).
+    // The spielfrei player: the rounded-up average of the eight places (93 / 8 = 11.6 → 12).
     let bye1 = data.byes(1)[0];
     expected.entry(bye1.startnummer).or_default().push(12);
 
@@ -261,6 +284,19 @@ async fn a_whole_differenzler_from_import_to_official_rangliste() {
             s.startnummer
         );
     }
+
+    // A player's Standblatt: his place and the three others at his table, his own differences.
+    let page = leitung
+        .html(&format!("/tournaments/{id}/teams/{}", four[1].id))
+        .await;
+    let heads = select_all(&page, "#lines thead th");
+    assert!(heads.contains(&"Platz".to_string()) && heads.contains(&"Mitspieler".to_string()));
+    assert!(!heads.contains(&"Partner".to_string()), "{heads:?}");
+    let line = text(&page, "#lines tbody tr[data-passe='1']");
+    for other in [four[0], four[2], four[3]] {
+        assert!(line.contains(other.name.as_deref().unwrap()), "{line}");
+    }
+    assert!(line.contains("12"), "{line}");
 
     // Visas: one player's visa visas his whole table (one Schätzzettel per table).
     let data = app.data(id);

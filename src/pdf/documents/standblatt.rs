@@ -32,6 +32,9 @@ pub struct Sheet {
     pub final_visa: String,
     /// Einzelschieber: one player's sheet, with seat and partner columns.
     pub player: bool,
+    /// Whether a player plays in a pair (Einzelschieber: the partner column); a Differenzler
+    /// player sits at a place with three others.
+    pub pairs: bool,
     /// The personal code for results from the table (README "Resultate vom Tisch"), printed
     /// under the QR code while table entry is on.
     pub table_code: Option<String>,
@@ -184,16 +187,24 @@ fn standblatt_page(
         } else {
             22.0
         };
-        let columns: Vec<(&str, f32, Align)> = match sheet.player {
-            false => vec![
+        let columns: Vec<(&str, f32, Align)> = match (sheet.player, sheet.pairs) {
+            (false, _) => vec![
                 (round_label, round_width, Align::Center),
                 ("Tisch", 18.0, Align::Center),
                 ("Gegner", 97.0 - round_width, Align::Left),
                 (unit, 30.0, Align::Right),
                 ("Visum", 35.0, Align::Center),
             ],
+            (true, false) => vec![
+                (round_label, 16.0, Align::Center),
+                ("Tisch", 14.0, Align::Center),
+                ("Platz", 12.0, Align::Center),
+                ("Mitspieler", 78.0, Align::Left),
+                (unit, 25.0, Align::Right),
+                ("Visum", 35.0, Align::Center),
+            ],
             // Partner and both opponents need the room: Passe and Tisch are short numbers.
-            true => vec![
+            (true, true) => vec![
                 (round_label, 16.0, Align::Center),
                 ("Tisch", 14.0, Align::Center),
                 ("Sitz", 12.0, Align::Center),
@@ -221,15 +232,23 @@ fn standblatt_page(
         }
         y += 8.0;
         for line in &sheet.lines {
-            let cells: Vec<String> = match sheet.player {
-                false => vec![
+            let cells: Vec<String> = match (sheet.player, sheet.pairs) {
+                (false, _) => vec![
                     line.round.to_string(),
                     line.table.clone(),
                     line.opponent.clone(),
                     line.points.clone(),
                     line.visa.clone(),
                 ],
-                true => vec![
+                (true, false) => vec![
+                    line.round.to_string(),
+                    line.table.clone(),
+                    line.seat.clone(),
+                    line.opponent.clone(),
+                    line.points.clone(),
+                    line.visa.clone(),
+                ],
+                (true, true) => vec![
                     line.round.to_string(),
                     line.table.clone(),
                     line.seat.clone(),

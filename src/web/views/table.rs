@@ -54,6 +54,11 @@ pub fn seat_cells(
     let Some(seat) = data.seat(passe, team).filter(|s| s.position.is_some()) else {
         return Default::default();
     };
+    // Differenzler: a place on the Schätzzettel, nobody's partner.
+    if !data.tournament.mode.plays_in_pairs() {
+        let place = seat.position.map(|p| p.place().to_string());
+        return (place.unwrap_or_default(), String::new());
+    }
     (
         seat.position
             .map(|p| p.key().to_string())
@@ -70,17 +75,33 @@ pub fn seat_cells(
 }
 
 /// The opponents of a Standblatt line: the other team, or (Einzelschieber) both players of
-/// the other pair, joined by `join`.
+/// the other pair, joined by `join`; in a Differenzler the three others at the table.
 pub fn opponents_cell(
     data: &TournamentData,
     passe: u32,
+    team: crate::domain::ids::TeamId,
     line: &crate::domain::standblatt::PasseLine,
     join: &str,
 ) -> String {
-    line.opponent()
-        .and_then(|o| data.team(o))
-        .map(|first| side_labels(data, passe, first, false).join(join))
-        .unwrap_or_default()
+    let mut cells: Vec<String> = Vec::new();
+    if !data.tournament.mode.plays_in_pairs() {
+        let partner = data.seat(passe, team).and_then(|s| s.partner_id);
+        cells.extend(
+            partner
+                .and_then(|p| data.team(p))
+                .map(|p| match p.is_out(passe) {
+                    true => format!("{} (ausgeschieden)", team_label(p)),
+                    false => team_label(p),
+                }),
+        );
+    }
+    cells.extend(
+        line.opponent()
+            .and_then(|o| data.team(o))
+            .map(|first| side_labels(data, passe, first, false))
+            .unwrap_or_default(),
+    );
+    cells.join(join)
 }
 
 pub struct TableView {
