@@ -287,6 +287,7 @@ pub fn standings_of(
             field: u32::try_from(ranked.iter().filter(|r| r.1.is_some()).count())
                 .unwrap_or(u32::MAX),
             results,
+            lower_wins: t.mode.lower_wins(),
         });
     }
     let wildcard_persons: Vec<PersonId> = row

@@ -431,13 +431,21 @@ pub enum Points {
     Table(Vec<u32>),
     /// N − rank + 1, N = the ranked entries of the tournament.
     Field,
-    /// 1000 × own total / the winner's total, rounded.
+    /// 1000 × own total / the winner's total, rounded (where the lowest total wins, as in
+    /// the Differenzler: 1000 × the winner's total / own total).
     Normalised,
 }
 
 impl Points {
-    /// The points of a ranked entry.
-    pub fn of(&self, rank: u32, total: u32, field: u32, winner_total: u32) -> u32 {
+    /// The points of a ranked entry; `lower_wins`: the tournament ranks the lowest total first.
+    pub fn of(
+        &self,
+        rank: u32,
+        total: u32,
+        field: u32,
+        winner_total: u32,
+        lower_wins: bool,
+    ) -> u32 {
         match self {
             Points::Table(table) => usize::try_from(rank.saturating_sub(1))
                 .ok()
@@ -445,6 +453,13 @@ impl Points {
                 .copied()
                 .unwrap_or(0),
             Points::Field => (field + 1).saturating_sub(rank),
+            // The winner's total is the lowest: a total of 0 can only be his.
+            Points::Normalised if lower_wins && total == 0 => 1000,
+            Points::Normalised if lower_wins => {
+                let scaled =
+                    (u64::from(winner_total) * 2000 + u64::from(total)) / (2 * u64::from(total));
+                u32::try_from(scaled).unwrap_or(u32::MAX)
+            }
             Points::Normalised if winner_total == 0 => 0,
             Points::Normalised => {
                 let scaled = (u64::from(total) * 2000 + u64::from(winner_total))
@@ -490,6 +505,8 @@ pub struct Event<E> {
     /// Ranked entries: who, rank, total. (An entrant twice in one tournament counts once,
     /// with the better rank.)
     pub results: Vec<(E, u32, u32)>,
+    /// The tournament ranks the lowest total first (Differenzler).
+    pub lower_wins: bool,
 }
 
 /// A result of an entrant in the series.
@@ -578,7 +595,10 @@ pub fn standings<E: Clone + Eq + Hash + Ord>(
                 continue;
             }
             seen.remove(entrant);
-            let points = rule.points.of(*rank, *total, field, winner_total) * factor;
+            let points = rule
+                .points
+                .of(*rank, *total, field, winner_total, event.lower_wins)
+                * factor;
             by_entrant
                 .entry(entrant.clone())
                 .or_default()
@@ -700,6 +720,7 @@ mod tests {
             official: true,
             field: results.len() as u32,
             results: results.to_vec(),
+            lower_wins: false,
         }
     }
 
@@ -745,10 +766,22 @@ mod tests {
     #[test]
     fn points_by_table_field_and_normalised() {
         let table = Points::Table(vec![25, 20, 16]);
-        assert_eq!([1, 2, 3, 4].map(|r| table.of(r, 0, 10, 0)), [25, 20, 16, 0]);
-        assert_eq!([1, 10].map(|r| Points::Field.of(r, 0, 10, 0)), [10, 1]);
-        assert_eq!(Points::Normalised.of(2, 4_321, 10, 4_800), 900);
-        assert_eq!(Points::Normalised.of(1, 4_800, 10, 4_800), 1000);
+        assert_eq!(
+            [1, 2, 3, 4].map(|r| table.of(r, 0, 10, 0, false)),
+            [25, 20, 16, 0]
+        );
+        assert_eq!(
+            [1, 10].map(|r| Points::Field.of(r, 0, 10, 0, false)),
+            [10, 1]
+        );
+        assert_eq!(Points::Normalised.of(2, 4_321, 10, 4_800, false), 900);
+        assert_eq!(Points::Normalised.of(1, 4_800, 10, 4_800, false), 1000);
+        // Differenzler: the lowest total wins; 1000 × 360 / 400 = 900.
+        assert_eq!(Points::Normalised.of(2, 400, 10, 360, true), 900);
+        assert_eq!(Points::Normalised.of(1, 360, 10, 360, true), 1000);
+        assert_eq!(Points::Normalised.of(1, 0, 10, 0, true), 1000);
+        // Ranks are ranks: table and field points do not care which end wins.
+        assert_eq!(Points::Field.of(1, 360, 10, 360, true), 10);
     }
 
     #[test]
@@ -867,7 +900,7 @@ mod tests {
                 let mine = e.results.iter().filter(|r| r.0 == who).min_by_key(|r| r.1);
                 if let Some(&(_, rank, total)) = mine {
                     let f = if e.is_final { rule.final_factor } else { 1 };
-                    points.push((i, rule.points.of(rank, total, field, win) * f, rank));
+                    points.push((i, rule.points.of(rank, total, field, win, false) * f, rank));
                 }
             }
             let mut sorted: Vec<u32> = points.iter().map(|p| p.1).collect();
@@ -928,6 +961,7 @@ mod tests {
                     official: true,
                     field: results.len() as u32,
                     results,
+                    lower_wins: false,
                 });
             }
             let points = [Points::Table(vec![25, 20, 16, 13, 11]), Points::Field, Points::Normalised][points].clone();

@@ -5,6 +5,7 @@
 //! Rangliste with the lowest total first.
 
 use crate::helpers::*;
+use crate::series::json;
 use jassturnier::db::models::Nat;
 use reqwest::StatusCode;
 use std::collections::HashMap;
@@ -382,4 +383,65 @@ async fn a_whole_differenzler_from_import_to_official_rangliste() {
     let page = html.html();
     assert!(page.contains("nicht bewertet"));
     assert!(page.contains("disqualifiziert"));
+
+    // In a Jass-Cup with normalised points the lowest total is the winner's 1000, the
+    // others 1000 × the winner's total / their own.
+    let r = leitung
+        .post(
+            "/serien",
+            &[
+                ("name", "Differenzler-Cup"),
+                ("season", "2026"),
+                ("preset", "cup"),
+            ],
+        )
+        .await;
+    let settings = location(&r);
+    let series: i32 = settings.split('/').nth(2).unwrap().parse().unwrap();
+    leitung
+        .post_ok(
+            &settings,
+            &[
+                ("name", "Differenzler-Cup"),
+                ("season", "2026"),
+                ("points", "normiert"),
+                ("points_table", ""),
+                ("unit", "person"),
+                ("best", ""),
+                ("minimum", "1"),
+                ("final_factor", "1"),
+                ("qualification", "keine"),
+                ("qualify_value", ""),
+                ("wildcards", ""),
+            ],
+        )
+        .await;
+    leitung
+        .post_ok(
+            &format!("/serien/{series}/turniere"),
+            &[(format!("t_{id}").as_str(), "1")],
+        )
+        .await;
+    let standings = json(&leitung, &format!("/serien/{series}/gesamtwertung.json")).await;
+    let got: HashMap<String, u64> = standings["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["names"].as_str().unwrap().to_string(),
+                s["total"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let winner = order[0].0;
+    for (total, _, _, nr) in &order {
+        let person = format!("Rita{nr} Huber{nr}");
+        let points = (2000 * u64::from(winner) + u64::from(*total)) / (2 * u64::from(*total));
+        let shown = got
+            .iter()
+            .find(|(names, _)| names.contains(&format!("Huber{nr}")))
+            .map(|(_, t)| *t);
+        assert_eq!(shown, Some(points), "{person}: {got:?}");
+    }
 }

@@ -62,7 +62,7 @@ fn totals_of(standings: &serde_json::Value) -> Vec<(String, u32)> {
     got
 }
 
-async fn json(client: &Client, path: &str) -> serde_json::Value {
+pub(crate) async fn json(client: &Client, path: &str) -> serde_json::Value {
     let (status, _, body) = bytes(client, path).await;
     assert_eq!(status, StatusCode::OK, "{path}");
     serde_json::from_slice(&body).unwrap()
