@@ -668,6 +668,10 @@ pub fn write_tournament(
             },
         )?;
     }
+    if let Some(d) = &doc.differenzler {
+        let rules = d.rules(doc.tournament.pauschale);
+        crate::db::differenzler::save_rules(conn, id, &rules)?;
+    }
     if let Some(m) = &doc.marathon {
         marathon::save_rules(conn, id, &m.rules)?;
         for tafel in &m.tafeln {

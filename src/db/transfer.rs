@@ -32,6 +32,9 @@ pub struct Export {
     /// Modes on the Tafel: rules, every Tafel line and gong, the clocks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub marathon: Option<MarathonJson>,
+    /// Differenzler: the options and the kind of Pauschale (absent: the defaults).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub differenzler: Option<DifferenzlerJson>,
     /// Results from the table, while on: the open Passe and the printed codes (so that the
     /// Standblätter stay valid in a copy). Reports still waiting are not carried.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -46,6 +49,46 @@ pub struct Export {
     /// export stays self-contained.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub persons: Vec<SeatPersonJson>,
+}
+
+/// A Differenzler's options as an export carries them; a fixed Pauschale is the
+/// tournament's own number.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DifferenzlerJson {
+    pub match_bonus: bool,
+    pub stoeck: bool,
+    pub count_nuller: bool,
+    pub pauschale_average: bool,
+}
+
+impl DifferenzlerJson {
+    pub fn of(r: &crate::domain::differenzler::Rules) -> Self {
+        DifferenzlerJson {
+            match_bonus: r.options.match_bonus,
+            stoeck: r.options.stoeck,
+            count_nuller: r.options.counts_nuller(),
+            pauschale_average: r.pauschale == crate::domain::differenzler::Pauschale::Average,
+        }
+    }
+
+    /// The rules, `fixed` being the tournament's Pauschale.
+    pub fn rules(&self, fixed: u32) -> crate::domain::differenzler::Rules {
+        use crate::domain::differenzler::{Exact, Options, Pauschale, Rules};
+        Rules {
+            options: Options {
+                match_bonus: self.match_bonus,
+                stoeck: self.stoeck,
+                exact: match self.count_nuller {
+                    true => Exact::CountNuller,
+                    false => Exact::Nothing,
+                },
+            },
+            pauschale: match self.pauschale_average {
+                true => Pauschale::Average,
+                false => Pauschale::Fixed(fixed),
+            },
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -552,6 +595,12 @@ fn document(
             .collect(),
         audit: audit.into_iter().map(AuditJson::of).collect(),
         marathon,
+        differenzler: t
+            .mode
+            .facts()
+            .score_kind
+            .per_player()
+            .then(|| DifferenzlerJson::of(&data.differenzler)),
         table_entry: None,
         prizes: None,
         categories: None,

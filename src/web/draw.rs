@@ -84,7 +84,8 @@ fn einzel_quality(data: &TournamentData) -> Option<QualityView> {
     })
 }
 
-/// Einzelschieber: a player's cell in the draw list, "Tisch 3 A2 · mit 5 · gegen 7, 8".
+/// Einzelschieber: a player's cell in the draw list, "Tisch 3 A2 · mit 5 · gegen 7, 8";
+/// Differenzler: "Tisch 3 Platz 2 · mit 5, 7, 8".
 fn einzel_cell(data: &TournamentData, seat: &crate::db::models::SeatRow) -> Option<String> {
     let (table, sitz) = (seat.table_no?, seat.position?);
     let partner = data.team(seat.partner_id?)?;
@@ -93,6 +94,15 @@ fn einzel_cell(data: &TournamentData, seat: &crate::db::models::SeatRow) -> Opti
         .iter()
         .map(|t| t.startnummer.to_string())
         .collect();
+    // Differenzler: a place on the Schätzzettel with three others, nobody's partner.
+    if !data.tournament.mode.plays_in_pairs() {
+        return Some(format!(
+            "Tisch {table} Platz {} · mit {}, {}",
+            sitz.place(),
+            partner.startnummer,
+            numbers.join(", ")
+        ));
+    }
     Some(format!(
         "Tisch {table} {} · mit {} · gegen {}",
         sitz.key(),

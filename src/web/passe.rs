@@ -33,6 +33,8 @@ struct PassePage {
     /// per state ("2 gemeldet · 1 Widerspruch").
     from_tables: Option<FromTables>,
     version: i32,
+    /// Four numbers per table (Differenzler): one column of players, one of differences.
+    per_player: bool,
 }
 
 pub struct FromTables {
@@ -83,6 +85,7 @@ async fn show(
     });
     page(&PassePage {
         ctx: user.0.ctx().with_tournament(t),
+        per_player: t.mode.facts().score_kind.per_player(),
         passe,
         byes: data.byes(passe).into_iter().map(team_label).collect(),
         total: t

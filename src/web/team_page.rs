@@ -114,6 +114,10 @@ async fn show(
                 "{round} {}: Tisch {} gegen {}",
                 line.passe, line.table, line.opponent
             ),
+            false if line.partner.is_empty() => format!(
+                "{round} {}: Tisch {}, Platz {}, mit {}",
+                line.passe, line.table, line.seat, line.opponent
+            ),
             false => format!(
                 "{round} {}: Tisch {}, Sitz {}, mit {} gegen {}",
                 line.passe, line.table, line.seat, line.partner, line.opponent

@@ -384,6 +384,19 @@ async fn a_whole_differenzler_from_import_to_official_rangliste() {
     assert!(page.contains("nicht bewertet"));
     assert!(page.contains("disqualifiziert"));
 
+    // Exported and imported, the copy keeps the options (Nuller counted, the average as
+    // Pauschale): its Rangliste is the same.
+    let (_, _, export) = bytes(&leitung, &format!("/tournaments/{id}/export.json")).await;
+    let doc: serde_json::Value = serde_json::from_slice(&export).unwrap();
+    assert_eq!(doc["differenzler"]["count_nuller"], true);
+    assert_eq!(doc["differenzler"]["pauschale_average"], true);
+    let copy = import_export(&leitung, export).await;
+    let copied = leitung.html(&format!("/tournaments/{copy}/ranking")).await;
+    assert_eq!(
+        select_all(&copied, "#section-1 tbody tr"),
+        select_all(&html, "#section-1 tbody tr")
+    );
+
     // In a Jass-Cup with normalised points the lowest total is the winner's 1000, the
     // others 1000 × the winner's total / their own.
     let r = leitung

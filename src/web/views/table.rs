@@ -122,6 +122,9 @@ pub struct TableView {
     pub pending: Vec<PendingView>,
     /// Results from the table: the table's report, where the page shows it.
     pub report: Option<ReportView>,
+    /// Four numbers per table (Differenzler): places 1 to 4, each with its differences once
+    /// entered; empty in the other modes.
+    pub places: Vec<(String, String)>,
 }
 
 /// A table's report from the phones, for the office.
@@ -228,6 +231,38 @@ pub fn table_views(data: &TournamentData, passe: u32) -> Vec<TableView> {
             open_tafel: data.open_tafeln.contains(&(passe, t.number)),
             pending: pending_views(data, passe, t.number),
             report: None,
+            places: places(data, passe, t),
+        })
+        .collect()
+}
+
+/// A Differenzler table's four players with their differences (once entered).
+fn places(
+    data: &TournamentData,
+    passe: u32,
+    table: &crate::domain::schedule::Table<&TeamRow>,
+) -> Vec<(String, String)> {
+    if !data.tournament.mode.facts().score_kind.per_player() {
+        return Vec::new();
+    }
+    let Some(four) = data.foursome(passe, table) else {
+        return Vec::new();
+    };
+    let sheet = data
+        .result_at(passe, table.number)
+        .and_then(|r| crate::domain::differenzler::TableSheet::parse(r.details.as_deref()));
+    four.iter()
+        .enumerate()
+        .map(|(i, player)| {
+            let name = match player.is_out(passe) {
+                true => format!("{} (ausgeschieden)", team_label(player)),
+                false => team_label(player),
+            };
+            let d = sheet
+                .as_ref()
+                .map(|s| format::number(i64::from(s.differenzen[i])))
+                .unwrap_or_default();
+            (name, d)
         })
         .collect()
 }
