@@ -46,6 +46,7 @@ fn main() {
             rule: None,
             final_visa: String::new(),
             player: false,
+            pairs: true,
             table_code: Some("KM4T-9QXD".into()),
         })
         .collect();

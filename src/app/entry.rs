@@ -214,7 +214,7 @@ fn save_parsed(
 }
 
 /// The tournament's rules its kind of result is read against.
-pub(super) fn kind_rules(conn: &mut Conn, t: &TournamentRow) -> Result<KindRules, Refusal> {
+pub(crate) fn kind_rules(conn: &mut Conn, t: &TournamentRow) -> Result<KindRules, Refusal> {
     Ok(match t.mode.facts().score_kind.rules_source() {
         RulesSource::None => KindRules::None,
         RulesSource::Marathon => KindRules::Striche(marathon::rules(conn, t.id)?),

@@ -208,6 +208,8 @@ pub fn reports_of_passe(
 pub struct Reporting {
     pub score: TableScore,
     pub state: ReportState,
+    /// What the table keeps beyond two numbers: the Jassmarathon Tafel, or the Differenzler's
+    /// sheet of four differences (JSON).
     pub tafel: Option<String>,
 }
 

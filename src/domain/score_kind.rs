@@ -60,6 +60,15 @@ impl ScoreKind {
         }
     }
 
+    /// Whether a phone disputes a report with a note only (the office looks at the Tafel or
+    /// the Schätzzettel), not with a figure of its own.
+    pub fn disputed_by_note(self) -> bool {
+        match self {
+            ScoreKind::Points => false,
+            ScoreKind::Striche | ScoreKind::Differenzen => true,
+        }
+    }
+
     /// Whether a result is four numbers, one per player (entered on the Schätzzettel page,
     /// corrected there, printed with four places).
     pub fn per_player(self) -> bool {
@@ -184,10 +193,8 @@ impl ScoreKind {
                 Some("In diesem Turnier gibt es keine Tafel: bitte die Punkte eingeben.")
             }
             (ScoreKind::Striche, false) => Some("Im Jassmarathon wird am Tisch die Tafel geführt."),
-            // Decision (#81): the table's Schätzzettel goes to the Turnierbüro on paper; four
-            // players' Ansagen typed on phones would be slower than the office's entry.
-            (ScoreKind::Differenzen, _) => {
-                Some("Im Differenzler erfasst das Turnierbüro den Schätzzettel.")
+            (ScoreKind::Differenzen, true) => {
+                Some("Im Differenzler gibt es keine Tafel: bitte die vier Differenzen eingeben.")
             }
             _ => None,
         }
@@ -230,10 +237,7 @@ mod tests {
             assert_eq!(kind.per_player(), mode.lower_wins(), "{mode:?}");
             // A phone sends what the table keeps, and nothing else.
             assert!(kind.refuses_at_table(!kind.counts_striche()).is_some());
-            assert_eq!(
-                kind.refuses_at_table(kind.counts_striche()).is_none(),
-                !kind.per_player()
-            );
+            assert!(kind.refuses_at_table(kind.counts_striche()).is_none());
         }
     }
 

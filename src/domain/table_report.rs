@@ -247,6 +247,29 @@ pub fn may_decide(state: ReportState, version: Version) -> Result<(), &'static s
 pub struct OwnFigures {
     #[serde(default)]
     pub points: String,
+    /// Differenzler: the table's four summed differences, places 1 to 4 (the Schreiber
+    /// reports the whole Schätzzettel, not his own half).
+    #[serde(default)]
+    pub diff_1: String,
+    #[serde(default)]
+    pub diff_2: String,
+    #[serde(default)]
+    pub diff_3: String,
+    #[serde(default)]
+    pub diff_4: String,
+}
+
+impl OwnFigures {
+    /// The Differenzler's four figures as the office's fast entry reads them.
+    pub fn as_differenzen(&self) -> super::result::ResultForm {
+        super::result::ResultForm {
+            diff_1: self.diff_1.clone(),
+            diff_2: self.diff_2.clone(),
+            diff_3: self.diff_3.clone(),
+            diff_4: self.diff_4.clone(),
+            ..Default::default()
+        }
+    }
 }
 
 /// The table's score from the figures of one side, checked as the office's entry is; the
@@ -472,6 +495,7 @@ mod tests {
     fn a_dispute_needs_a_different_figure_and_a_note() {
         let own = |points: &str| OwnFigures {
             points: points.into(),
+            ..Default::default()
         };
         let reported = parse_own(Side::A, &own("1000"), 12).unwrap();
         let same = parse_dispute(Side::B, &own("884"), "", 12, reported).unwrap_err();
@@ -490,6 +514,7 @@ mod tests {
     fn a_side_types_its_own_points_and_the_other_gets_the_rest() {
         let own = |points: &str| OwnFigures {
             points: points.into(),
+            ..Default::default()
         };
         let a = parse_own(Side::A, &own("1'000"), 12).unwrap();
         assert_eq!((a.points_a, a.points_b), (1000, 884));

@@ -13,12 +13,14 @@ use crate::app::table_entry::at_table::{AtTable, at_table};
 use crate::app::table_entry::report::{Done, PhoneAsk, TafelAsk, act};
 use crate::app::table_entry::{self as use_case, Admission};
 use crate::db::models::{Nat, TableAccessRow};
+use crate::domain::differenzler::TableSheet;
 use crate::domain::form::FieldErrors;
 use crate::domain::format;
 use crate::domain::ids::TournamentId;
 use crate::domain::marathon::Side;
 use crate::domain::marathon::Trump;
 use crate::domain::marathon::quick::SpielForm;
+use crate::domain::score_kind::DIFFERENZ_FIELDS;
 use crate::domain::table_report::{self, Ask, Opening, OwnFigures, ReportState};
 use crate::web::error::AppError;
 use actix_web::cookie::{Cookie, SameSite};
@@ -97,6 +99,12 @@ struct PhonePage {
     typed_note: String,
     errors: FieldErrors,
     message: Option<String>,
+    /// Differenzler: the Schreiber reports the table's four differences (places 1 to 4); the
+    /// players as shown, with the reported or stored figures; the figures as typed.
+    per_player: bool,
+    places: Vec<SideLine>,
+    reported_places: Vec<SideLine>,
+    diffs: [String; 4],
     /// Jassmarathon: the Tafel at the table.
     tafel_mode: bool,
     lines: Vec<LineView>,
@@ -105,6 +113,19 @@ struct PhonePage {
     may_reopen: bool,
     form: SpielForm,
     trumps: [Trump; 6],
+}
+
+impl PhonePage {
+    /// Differenzler: the figure of place `place` (0 to 3) as typed or reported.
+    fn diff(&self, place: &usize) -> &str {
+        self.diffs.get(*place).map_or("", String::as_str)
+    }
+
+    fn diff_error(&self, place: &usize) -> Option<&str> {
+        DIFFERENZ_FIELDS
+            .get(*place)
+            .and_then(|field| self.errors.get(field))
+    }
 }
 
 #[derive(Deserialize)]
@@ -314,6 +335,10 @@ fn phone_page(
         typed_note: String::new(),
         errors,
         message,
+        per_player: t.mode.facts().score_kind.per_player(),
+        places: Vec::new(),
+        reported_places: Vec::new(),
+        diffs: Default::default(),
         tafel_mode: t.mode.facts().score_kind.counts_striche(),
         lines: Vec::new(),
         striche: Vec::new(),
@@ -366,6 +391,41 @@ fn phone_page(
     if let Some(score) = &seat.result {
         view.sides = both(Some(score.points_a), Some(score.points_b));
     }
+    // Differenzler: four places instead of two sides.
+    let own_name = |name: &str| name.starts_with(&format!("{} ", at.team.startnummer));
+    let places = |figures: Option<[u32; 4]>| -> Vec<SideLine> {
+        seat.places
+            .iter()
+            .enumerate()
+            .map(|(i, name)| SideLine {
+                name: format!("{}. {name}", i + 1),
+                points: figures
+                    .map(|f| format::number(i64::from(f[i])))
+                    .unwrap_or_default(),
+                own: own_name(name),
+            })
+            .collect()
+    };
+    if view.per_player {
+        view.places = places(seat.result_places);
+        let reported = seat
+            .report
+            .as_ref()
+            .and_then(|r| TableSheet::parse(r.tafel.as_deref()))
+            .map(|s| s.differenzen);
+        if let Some(figures) = reported {
+            view.reported_places = places(Some(figures));
+            let typed = view.diffs.iter().all(String::is_empty);
+            if typed
+                && seat
+                    .report
+                    .as_ref()
+                    .is_some_and(|r| r.reporter_id == at.team.id)
+            {
+                view.diffs = figures.map(|f| f.to_string());
+            }
+        }
+    }
     let state = seat.report.as_ref().map(|r| r.state);
     if let Some(report) = &seat.report {
         let p = |v: Nat| Some(v.get());
@@ -399,11 +459,18 @@ fn phone_page(
         (true, Some(ReportState::Bestaetigt)) => "Resultat bestätigt: es zählt.",
         (true, Some(ReportState::Entschieden)) => "Resultat vom Turnierbüro entschieden.",
         (true, _) => "Resultat vom Turnierbüro erfasst.",
+        // Differenzler: the other half of the table (places 3 and 4 for 1 and 2) answers.
+        _ if view.may_answer && view.per_player => {
+            "Ihre Mitspieler haben den Schätzzettel gemeldet: bitte prüfen und bestätigen oder widersprechen."
+        }
         _ if view.may_answer => {
             "Die Gegner haben gemeldet: bitte prüfen und bestätigen oder widersprechen."
         }
         (false, None) if view.may_write_tafel => {
             "Die Tafel ist leer: der Schreiber trägt jedes Spiel hier ein."
+        }
+        (false, None) if view.may_report && view.per_player => {
+            "Noch kein Resultat: der Schreiber gibt hier die vier Differenzen des Schätzzettels ein."
         }
         (false, None) if view.may_report => {
             "Noch kein Resultat: der Schreiber gibt hier die Punkte seines Teams ein."
@@ -416,6 +483,9 @@ fn phone_page(
         }
         (false, Some(ReportState::Gemeldet)) if closed_tafel => {
             "Tafel gemeldet: wartet auf die Bestätigung der Gegner."
+        }
+        (false, Some(ReportState::Gemeldet)) if view.per_player => {
+            "Gemeldet: wartet auf die Bestätigung eines Mitspielers der anderen Tischhälfte."
         }
         (false, Some(ReportState::Gemeldet)) => "Gemeldet: wartet auf die Bestätigung der Gegner.",
         (false, Some(ReportState::Widerspruch)) => "Widerspruch: das Turnierbüro entscheidet.",
@@ -431,6 +501,15 @@ struct PhoneForm {
     csrf: String,
     #[serde(default)]
     points: String,
+    /// Differenzler: the four places' differences.
+    #[serde(default)]
+    diff_1: String,
+    #[serde(default)]
+    diff_2: String,
+    #[serde(default)]
+    diff_3: String,
+    #[serde(default)]
+    diff_4: String,
     #[serde(default)]
     seen: String,
     #[serde(default)]
@@ -473,6 +552,10 @@ async fn post(
     };
     let own = OwnFigures {
         points: form.points.clone(),
+        diff_1: form.diff_1.clone(),
+        diff_2: form.diff_2.clone(),
+        diff_3: form.diff_3.clone(),
+        diff_4: form.diff_4.clone(),
     };
     let ask = match what {
         Post::Report => PhoneAsk::Report(own),
@@ -501,6 +584,7 @@ async fn post(
             points: form.points,
             note: form.note,
             spiel: None,
+            diffs: [form.diff_1, form.diff_2, form.diff_3, form.diff_4],
         },
     )
     .await
@@ -531,6 +615,8 @@ struct Typed {
     points: String,
     note: String,
     spiel: Option<SpielForm>,
+    /// Differenzler: the four figures as typed.
+    diffs: [String; 4],
 }
 
 /// After a phone's step: to its page (with `ok`'s suffix), or its page again with what was
@@ -573,6 +659,9 @@ async fn respond(
     let at = db(state, move |conn| Ok(at_table(conn, id, team)?)).await?;
     let mut page = phone_page(at, access, message, typed.points, errors);
     page.typed_note = typed.note;
+    if typed.diffs.iter().any(|d| !d.is_empty()) {
+        page.diffs = typed.diffs;
+    }
     if let Some(spiel) = typed.spiel {
         page.form = spiel;
     }
@@ -632,6 +721,7 @@ async fn tafel(
             points: String::new(),
             note: String::new(),
             spiel: Some(form.spiel),
+            diffs: Default::default(),
         },
     )
     .await

@@ -11,7 +11,7 @@ use reqwest::StatusCode;
 use std::collections::HashMap;
 
 /// A Differenzler of `players` players, 2 Passen à 2 Spiele, Nuller counted, drawn.
-async fn differenzler_field(leitung: &Client, players: usize) -> i32 {
+pub(crate) async fn differenzler_field(leitung: &Client, players: usize) -> i32 {
     let r = leitung
         .post(
             "/tournaments",

@@ -1038,3 +1038,125 @@ async fn a_hidden_tournaments_code_page_tells_nothing() {
     let name = app.data(id).tournament.name.clone();
     assert!(!page.text().await.unwrap().contains(&name));
 }
+
+/// Differenzler (#81): the Schreiber (any player) reports the Schätzzettel's four summed
+/// differences from his phone; a player of the other half of the table confirms (his own
+/// half does not); a disputed report says why and the office takes it. Each player's
+/// Standblatt gets his own place's figure.
+#[tokio::test]
+async fn in_the_differenzler_the_schreiber_reports_four_differences_and_the_other_half_confirms() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = crate::differenzler::differenzler_field(&leitung, 8).await;
+    leitung
+        .post_ok(&format!("/tournaments/{id}/tisch"), &[("action", "ein")])
+        .await;
+    let codes = codes(&leitung, id).await;
+    let data = app.data(id);
+    let four = |table: u32| {
+        data.foursome(1, &data.table(1, table).unwrap())
+            .unwrap()
+            .map(|p| p.startnummer.get())
+    };
+    let [p1, p2, p3, p4] = four(1);
+    let schreiber = phone(&app, "127.0.0.1", id, p2, &codes[&p2]).await;
+    let page = schreiber.page().await;
+    assert!(
+        text(&page, "#headline").contains("vier Differenzen"),
+        "{}",
+        page.html()
+    );
+    assert_eq!(select_all(&page, "input[name^=diff_]").len(), 4);
+    // Too much for 2 Spiele (2 × 157): refused at its field, nothing written.
+    let before = app.dump();
+    let report = |d3: &'static str| {
+        [
+            ("diff_1", "10"),
+            ("diff_2", "0"),
+            ("diff_3", d3),
+            ("diff_4", "7"),
+        ]
+    };
+    let r = schreiber.post("melden", &report("315")).await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = Html::parse_document(&r.text().await.unwrap());
+    assert!(text(&page, "#diff_3 + p.error, .field p.error").contains("Differenz Platz 3"));
+    assert_eq!(app.dump(), before, "nothing written");
+    let r = schreiber.post("melden", &report("25")).await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    // The office sees the four figures of the report.
+    let passe = leitung.html(&format!("/tournaments/{id}/passen/1")).await;
+    assert!(
+        text(&passe, "#tisch-1").contains("10 · 0 · 25 · 7"),
+        "{}",
+        text(&passe, "#tisch-1")
+    );
+    // Place 1 sits on the Schreiber's half: he does not confirm.
+    let same_half = phone(&app, "127.0.0.1", id, p1, &codes[&p1]).await;
+    let r = same_half.post("bestaetigen", &[("seen", "1")]).await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let other_half = phone(&app, "127.0.0.1", id, p4, &codes[&p4]).await;
+    let page = other_half.page().await;
+    assert!(text(&page, "#reported").contains("25"), "{}", page.html());
+    let seen = other_half.seen().await;
+    let r = other_half.post("bestaetigen", &[("seen", &seen)]).await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    let sheets = app.data(id).standblaetter();
+    let points = |nr: u32| sheets.iter().find(|s| s.startnummer == nr).unwrap().lines[0].points();
+    assert_eq!(
+        [p1, p2, p3, p4].map(points),
+        [Some(10), Some(0), Some(25), Some(7)]
+    );
+
+    // Table 2: disputed; without a word it is refused, with one the office decides.
+    let [q1, _, q3, _] = four(2);
+    let reporter = phone(&app, "127.0.0.1", id, q1, &codes[&q1]).await;
+    let r = reporter
+        .post(
+            "melden",
+            &[
+                ("diff_1", "3"),
+                ("diff_2", "4"),
+                ("diff_3", "5"),
+                ("diff_4", "6"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    let disputer = phone(&app, "127.0.0.1", id, q3, &codes[&q3]).await;
+    let seen = disputer.seen().await;
+    let r = disputer
+        .post("widersprechen", &[("seen", &seen), ("note", "")])
+        .await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let r = disputer
+        .post(
+            "widersprechen",
+            &[("seen", &seen), ("note", "Platz 3 hatte 15")],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    assert_eq!(report_state(&app, id, 1, 2).as_deref(), Some("widerspruch"));
+    let version = {
+        let mut conn = app.pool.get().unwrap();
+        jassturnier::db::table_entry::report_at(&mut conn, TournamentId(id), 1, 2)
+            .unwrap()
+            .unwrap()
+            .version
+    };
+    leitung
+        .post_ok(
+            &format!("/tournaments/{id}/passen/1/tables/2/entscheiden"),
+            &[("seen", &version.to_string()), ("version", "gemeldet")],
+        )
+        .await;
+    let stored = app
+        .data(id)
+        .result_at(1, 2)
+        .unwrap()
+        .details
+        .clone()
+        .unwrap();
+    let sheet: serde_json::Value = serde_json::from_str(&stored).unwrap();
+    assert_eq!(sheet["differenzen"], serde_json::json!([3, 4, 5, 6]));
+}

@@ -7,6 +7,7 @@ use crate::db::table_entry::{self as stored};
 use crate::db::tournament_data::{self, TournamentData};
 use crate::db::transfer::TafelDraft;
 use crate::db::{Conn, marathon, seats};
+use crate::domain::differenzler::TableSheet;
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::marathon::Side;
 use crate::domain::marathon::tafel::compute;
@@ -41,6 +42,10 @@ pub struct Seat {
     pub report: Option<TableReportRow>,
     pub situation: Situation,
     pub result: Option<TableScore>,
+    /// Differenzler: the four players, places 1 to 4 (empty in the other modes).
+    pub places: Vec<String>,
+    /// Differenzler: the stored result's four differences.
+    pub result_places: Option<[u32; 4]>,
 }
 
 /// What a phone shows: read only.
@@ -151,12 +156,31 @@ pub(super) fn seat_of(
     } else {
         None
     };
+    let per_player = data.tournament.mode.facts().score_kind.per_player();
+    let places = match (per_player, data.foursome(passe, &table)) {
+        (true, Some(four)) => four
+            .iter()
+            .map(|t| {
+                format!(
+                    "{} {}",
+                    t.startnummer,
+                    crate::domain::team::display_name(t.name.as_deref(), &t.player1, &t.player2)
+                )
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let result_places = result
+        .and_then(|r| TableSheet::parse(r.details.as_deref()))
+        .map(|s| s.differenzen);
     Ok(Some(Seat {
         tafel,
         passe,
         table: table.number,
         side,
         sides: [names(table.team_a), names(table.team_b)],
+        places,
+        result_places,
         result: result.map(|r| r.score()),
         report,
         situation,

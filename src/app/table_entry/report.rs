@@ -14,6 +14,7 @@ use crate::db::tournament_data::{self, TournamentData};
 use crate::db::transfer::TafelDraft;
 use crate::db::types::Nat;
 use crate::db::{Conn, Lock, audit, marathon, throttle as counters, tournaments};
+use crate::domain::form::FieldErrors;
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::marathon::Details;
 use crate::domain::marathon::quick::SpielForm;
@@ -155,14 +156,28 @@ pub fn act(
         };
         let done = match (step, ask) {
             (Step::New | Step::Replace, PhoneAsk::Report(own)) => {
-                let score = match table_report::parse_own(seat.side, &own, spiele) {
-                    Ok(score) => score,
+                // Differenzler: the whole table's four figures, kept with the report as the
+                // table's sheet; otherwise the side's own points.
+                let kind = t.mode.facts().score_kind;
+                let parsed = match kind.per_player() {
+                    true => {
+                        let rules = crate::app::entry::kind_rules(conn, &t)?;
+                        kind.parse_score(&own.as_differenzen(), spiele, t.mode.entrant(), rules)
+                            .and_then(|(score, details)| {
+                                let sheet = details.map(|d| d.to_json()).transpose();
+                                Ok((score, sheet.map_err(|_| FieldErrors::new())?))
+                            })
+                    }
+                    false => table_report::parse_own(seat.side, &own, spiele).map(|s| (s, None)),
+                };
+                let (score, sheet) = match parsed {
+                    Ok(parsed) => parsed,
                     Err(errors) => return Ok(Done::Invalid(errors)),
                 };
                 let reporting = stored::Reporting {
                     score,
                     state: ReportState::Gemeldet,
-                    tafel: None,
+                    tafel: sheet,
                 };
                 let after = match &seat.report {
                     Some(report) if step == Step::Replace => {
@@ -266,13 +281,19 @@ pub fn act(
                     .as_ref()
                     .ok_or_else(|| Refusal::Internal("dispute without report".into()))?;
                 let note: String = note.trim().chars().take(300).collect();
-                // A Tafel is disputed with a note (the office looks at it); points with the
-                // side's own, different figure and a note.
-                let score = match t.mode.facts().score_kind.counts_striche() {
+                // A Tafel or a Schätzzettel is disputed with a note (the office looks at it);
+                // points with the side's own, different figure and a note.
+                let score = match t.mode.facts().score_kind.disputed_by_note() {
                     true if note.is_empty() => {
                         return Ok(Done::Invalid(crate::domain::form::FieldErrors::single(
                             "note",
-                            "Bitte kurz sagen, was auf der Tafel nicht stimmt.",
+                            format!(
+                                "Bitte kurz sagen, was {} nicht stimmt.",
+                                match t.mode.has_tafel() {
+                                    true => "auf der Tafel",
+                                    false => "an der Meldung",
+                                }
+                            ),
                         )));
                     }
                     true => None,
@@ -388,6 +409,12 @@ fn write_reported(
     if report.tafel.is_none() {
         let score = reported_score(report);
         write_result(conn, writer, data, key, score, None)?;
+        return Ok(score);
+    }
+    // Differenzler: the report keeps the table's sheet; it becomes the result's details.
+    if data.tournament.mode.facts().score_kind.per_player() {
+        let score = reported_score(report);
+        write_result(conn, writer, data, key, score, report.tafel.clone())?;
         return Ok(score);
     }
     let id = data.tournament.id;

@@ -275,6 +275,7 @@ pub fn with_reports(
 ) {
     use crate::domain::table_report::ReportState;
     let name = |id| data.team(id).map(team_label).unwrap_or_default();
+    let kind = data.tournament.mode.facts().score_kind;
     let score = |a: Nat, b: Nat| {
         format!(
             "{} : {}",
@@ -295,7 +296,15 @@ pub fn with_reports(
             decidable: report.state.is_decidable(),
             disputed: report.state == ReportState::Widerspruch,
             by: name(report.reporter_id),
-            reported: score(report.points_a, report.points_b),
+            // Differenzler: the four places' figures from the reported sheet.
+            reported: match kind.per_player() {
+                true => kind.score_text(
+                    report.points_a.get(),
+                    report.points_b.get(),
+                    report.tafel.as_deref(),
+                ),
+                false => score(report.points_a, report.points_b),
+            },
             answer_by: report.answer_by.map(name).unwrap_or_default(),
             answer: match (report.answer_points_a, report.answer_points_b) {
                 (Some(a), Some(b)) => score(a, b),
