@@ -211,6 +211,9 @@ impl Mode {
         Mode::Differenzler,
     ];
 
+    /// What a new tournament's form proposes.
+    pub const DEFAULT: Mode = Mode::Partnerschieber;
+
     pub const fn facts(self) -> &'static ModeFacts {
         match self {
             Mode::Partnerschieber => &PARTNERSCHIEBER,
@@ -274,6 +277,14 @@ impl Mode {
         match self.plays_in_pairs() {
             true => "Gegner",
             false => "Mitspieler",
+        }
+    }
+
+    /// A seat as lists print it: "A2", or (nobody playing in a pair) the place "Platz 2".
+    pub fn seat_name(self, sitz: super::sitz::Sitz) -> String {
+        match self.plays_in_pairs() {
+            true => sitz.key().to_string(),
+            false => format!("Platz {}", sitz.place()),
         }
     }
 

@@ -3,7 +3,7 @@
 
 use super::table::{Column, Table};
 use super::{Align, CONTENT_BOTTOM, CONTENT_TOP, CONTENT_WIDTH, Document, Header, MARGIN, Weight};
-use crate::domain::mode::{Entrant, POINTS_PER_SPIEL};
+use crate::domain::mode::{Entrant, Mode, POINTS_PER_SPIEL};
 
 mod prizes;
 pub use prizes::{Certificate, PrizeLine, preisliste, urkunden};
@@ -24,11 +24,11 @@ pub struct TableEntry {
 }
 
 /// Large print for the wall: table → both teams.
-/// `entrant`: teams, or (Einzelschieber) players who play in pairs.
+/// `mode`: teams, players who play in pairs (Einzelschieber), or four places (Differenzler).
 pub fn tischliste(
     header: Header,
     round: &str,
-    entrant: Entrant,
+    mode: Mode,
     tables: &[TableEntry],
     byes: &[String],
 ) -> Vec<u8> {
@@ -48,7 +48,10 @@ pub fn tischliste(
                 align: Align::Center,
             },
             Column {
-                title: format!("{0} A / {0} B", entrant.side()),
+                title: match mode.plays_in_pairs() {
+                    true => format!("{0} A / {0} B", mode.entrant().side()),
+                    false => "Platz 1 bis 4".into(),
+                },
                 width: CONTENT_WIDTH - 24.0,
                 align: Align::Left,
             },
@@ -108,7 +111,8 @@ pub struct SeatEntry {
 }
 
 /// "Wer sitzt wo" for the wall: every team with its table, in large print.
-pub fn seating_list(header: Header, title: &str, entrant: Entrant, seats: &[SeatEntry]) -> Vec<u8> {
+pub fn seating_list(header: Header, title: &str, mode: Mode, seats: &[SeatEntry]) -> Vec<u8> {
+    let entrant = mode.entrant();
     let mut doc = Document::new(header);
     doc.new_page()
         .text(MARGIN, CONTENT_TOP + 8.0, 20.0, Weight::Bold, title);
@@ -127,7 +131,7 @@ pub fn seating_list(header: Header, title: &str, entrant: Entrant, seats: &[Seat
             Column {
                 title: match entrant {
                     Entrant::Team => "Tisch".into(),
-                    Entrant::Player => "Tisch Sitz".into(),
+                    Entrant::Player => format!("Tisch {}", mode.seat_word()),
                 },
                 width: 40.0,
                 align: Align::Center,

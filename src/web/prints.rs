@@ -352,7 +352,7 @@ async fn tischliste(
         documents::tischliste(
             header(&data, format!("Tischliste {round}")),
             &round,
-            data.tournament.mode.entrant(),
+            data.tournament.mode,
             &tables,
             &byes,
         ),
@@ -385,7 +385,9 @@ async fn seating(
                 team: display_name(team.name.as_deref(), &team.player1, &team.player2),
                 table: match (team.left_mark(passe, has_left), seat) {
                     (Some(mark), _) => mark.into(),
-                    (None, Some(sitz)) => format!("{} {}", t.number, sitz.key()),
+                    (None, Some(sitz)) => {
+                        format!("{} {}", t.number, data.tournament.mode.seat_name(sitz))
+                    }
                     (None, None) => t.number.to_string(),
                 },
             });
@@ -415,7 +417,7 @@ async fn seating(
         documents::seating_list(
             header(&data, title.clone()),
             &title,
-            data.tournament.mode.entrant(),
+            data.tournament.mode,
             &seats,
         ),
         &download_name(

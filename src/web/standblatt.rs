@@ -443,6 +443,9 @@ async fn set_status(
             let partners = partners_from(&data, team_id, plan.out_passe);
             let who = match entrant {
                 Entrant::Team => "seine Gegner erhalten".to_string(),
+                Entrant::Player if !data.tournament.mode.plays_in_pairs() => {
+                    "seine Mitspieler am Tisch erhalten".to_string()
+                }
                 Entrant::Player if partners.is_empty() => {
                     "sein Partner und seine Gegner erhalten".to_string()
                 }

@@ -173,7 +173,7 @@ async fn new_form(user: Permitted<gate::ManageTournament>) -> Result<HttpRespons
             .date_naive()
             .format("%Y-%m-%d")
             .to_string(),
-        mode: Mode::Partnerschieber.key().into(),
+        mode: Mode::DEFAULT.key().into(),
         passen: "4".into(),
         spiele_per_passe: "12".into(),
         marathon: crate::domain::tournament::MarathonForm::of(

@@ -223,7 +223,7 @@ async fn a_whole_differenzler_from_import_to_official_rangliste() {
     let culprit_table = &p2[0];
     let culprit_four = data.foursome(2, culprit_table).unwrap();
     let culprit = culprit_four[1];
-    leitung
+    let page = leitung
         .post_ok(
             &format!("/tournaments/{id}/teams/{}/status", culprit.id),
             &[
@@ -233,6 +233,39 @@ async fn a_whole_differenzler_from_import_to_official_rangliste() {
             ],
         )
         .await;
+    assert!(
+        text(&page, ".flash")
+            .contains("seine Mitspieler am Tisch erhalten ab Passe 2 die Pauschale"),
+        "{}",
+        text(&page, ".flash")
+    );
+    // The Tischliste names the four places and who left; «Wer sitzt wo» the place.
+    let (_, _, pdf) = bytes(
+        &leitung,
+        &format!("/tournaments/{id}/passen/2/tischliste.pdf"),
+    )
+    .await;
+    let list = pdf_pages(&pdf).join("\n");
+    assert!(list.contains("Platz 1 bis 4"), "{list}");
+    assert!(
+        list.contains(&format!(
+            "Platz 2 {} {} (ausgeschieden)",
+            culprit.startnummer,
+            culprit.name.as_deref().unwrap()
+        )),
+        "{list}"
+    );
+    let (_, _, pdf) = bytes(
+        &leitung,
+        &format!("/tournaments/{id}/passen/1/wer-sitzt-wo.pdf"),
+    )
+    .await;
+    let seating = pdf_pages(&pdf).join("\n");
+    assert!(seating.contains("Tisch Platz"), "{seating}");
+    assert!(
+        !seating.contains("A1") && !seating.contains("B2"),
+        "{seating}"
+    );
     let before = app.dump();
     let r = leitung
         .post(

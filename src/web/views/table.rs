@@ -31,7 +31,11 @@ fn side_labels(data: &TournamentData, passe: u32, first: &TeamRow, seats: bool) 
                 ""
             };
             match seat {
-                Some(sitz) => format!("{} {}{left}", sitz.key(), team_label(player)),
+                Some(sitz) => format!(
+                    "{} {}{left}",
+                    data.tournament.mode.seat_name(sitz),
+                    team_label(player)
+                ),
                 None => format!("{}{left}", team_label(player)),
             }
         })
