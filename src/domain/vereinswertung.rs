@@ -7,6 +7,7 @@
 //! (so it stands behind a full one of equal strength); the Verein is matched without regard
 //! to case and spaces ("JC Uster" = "jc  uster"), and shown as its first spelling.
 
+use super::mode::Better;
 use std::collections::HashMap;
 
 /// A ranked team (player) of a club with its total in the Rangliste.
@@ -40,6 +41,17 @@ fn club_key(club: &str) -> String {
 /// The Vereinswertung over `members` (in Rangliste order), counting the best `n` of each
 /// club. Members without a Verein are left out.
 pub fn vereinswertung<K: Clone>(members: &[Member<K>], n: usize) -> Vec<ClubRank<K>> {
+    vereinswertung_by(members, n, Better::Higher)
+}
+
+/// [`vereinswertung`] where `better` says which totals win. Where the lowest wins
+/// (Differenzler) a club with fewer than `n` ranked members stands behind every full one
+/// (its smaller sum must not lift it), then the lowest sum ranks first.
+pub fn vereinswertung_by<K: Clone>(
+    members: &[Member<K>],
+    n: usize,
+    better: Better,
+) -> Vec<ClubRank<K>> {
     let mut clubs: Vec<(String, Vec<(K, u32)>)> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
     for m in members {
@@ -57,7 +69,10 @@ pub fn vereinswertung<K: Clone>(members: &[Member<K>], n: usize) -> Vec<ClubRank
         .into_iter()
         .map(|(club, mut all)| {
             // Best first; of equal totals the one listed first in the Rangliste.
-            all.sort_by_key(|m| std::cmp::Reverse(m.1));
+            match better {
+                Better::Higher => all.sort_by_key(|m| std::cmp::Reverse(m.1)),
+                Better::Lower => all.sort_by_key(|m| m.1),
+            }
             let others = all.split_off(n.min(all.len()));
             ClubRank {
                 rank: 0,
@@ -72,14 +87,17 @@ pub fn vereinswertung<K: Clone>(members: &[Member<K>], n: usize) -> Vec<ClubRank
         let totals: Vec<u32> = c.counted.iter().chain(&c.others).map(|(_, t)| *t).collect();
         (c.total, totals)
     };
-    ranked.sort_by(|a, b| {
-        order(b)
-            .cmp(&order(a))
-            .then_with(|| super::collation::compare(&a.club, &b.club))
-    });
+    let ahead = |a: &ClubRank<K>, b: &ClubRank<K>| match better {
+        Better::Higher => order(b).cmp(&order(a)),
+        Better::Lower => {
+            let full = |c: &ClubRank<K>| std::cmp::Reverse(c.counted.len());
+            (full(a), order(a)).cmp(&(full(b), order(b)))
+        }
+    };
+    ranked.sort_by(|a, b| ahead(a, b).then_with(|| super::collation::compare(&a.club, &b.club)));
     for i in 0..ranked.len() {
         ranked[i].rank = match i.checked_sub(1) {
-            Some(p) if order(&ranked[p]) == order(&ranked[i]) => ranked[p].rank,
+            Some(p) if ahead(&ranked[p], &ranked[i]).is_eq() => ranked[p].rank,
             _ => u32::try_from(i + 1).unwrap_or(u32::MAX),
         };
     }
@@ -97,6 +115,33 @@ mod tests {
             key,
             total,
         }
+    }
+
+    #[test]
+    fn in_a_differenzler_the_lowest_sums_win_and_full_clubs_come_first() {
+        let members = [
+            m("JC Uster", 1, 30),
+            m("Jassfreunde Zug", 2, 35),
+            m("JC Uster", 3, 50),
+            m("Jassfreunde Zug", 4, 40),
+            m("JC Uster", 5, 90),
+            m("JC Horgen", 6, 20),
+        ];
+        let r = vereinswertung_by(&members, 2, Better::Lower);
+        let line: Vec<(u32, &str, u64)> = r
+            .iter()
+            .map(|c| (c.rank, c.club.as_str(), c.total))
+            .collect();
+        // Uster 30 + 50 = 80 (90 not counted), Zug 35 + 40 = 75; Horgen has one player.
+        assert_eq!(
+            line,
+            [
+                (1, "Jassfreunde Zug", 75),
+                (2, "JC Uster", 80),
+                (3, "JC Horgen", 20)
+            ]
+        );
+        assert_eq!(r[1].others, [(5, 90)]);
     }
 
     #[test]

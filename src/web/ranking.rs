@@ -12,7 +12,7 @@ use crate::domain::category::category_ranks;
 use crate::domain::format;
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::standblatt::{PointsKind, RanglisteKind, RankStatus, Score, Section, rangliste};
-use crate::domain::vereinswertung::{Member, vereinswertung};
+use crate::domain::vereinswertung::{Member, vereinswertung_by};
 use crate::web::error::AppError;
 use actix_web::{HttpResponse, web};
 use askama::Template;
@@ -255,7 +255,8 @@ pub fn club_ranking(
             })
         })
         .collect();
-    let clubs = vereinswertung(&members, usize::try_from(n).unwrap_or(usize::MAX))
+    let better = t.mode.facts().better;
+    let clubs = vereinswertung_by(&members, usize::try_from(n).unwrap_or(usize::MAX), better)
         .into_iter()
         .map(|c| ClubView {
             rank: c.rank,
