@@ -147,15 +147,16 @@ async fn show(
     query: web::Query<Shown>,
 ) -> Result<HttpResponse, AppError> {
     let (id, startnummer) = path.into_inner();
-    let message = query
-        .ok
-        .as_deref()
-        .and_then(done_message)
-        .map(str::to_string);
     match admitted(&state, &req, id).await? {
         Some((_, access)) => {
             let team = access.team_id;
             let at = db(&state, move |conn| Ok(at_table(conn, id, team)?)).await?;
+            let pairs = at.tournament.mode.plays_in_pairs();
+            let message = query
+                .ok
+                .as_deref()
+                .and_then(|key| done_message(key, pairs))
+                .map(str::to_string);
             if at.team.startnummer.get() != startnummer {
                 // Admitted for another team: nothing of this one without its code (a phone
                 // handed on, e.g. between partners, changes team by the other code).
@@ -284,9 +285,12 @@ fn wait_text(seconds: i64) -> String {
 
 /// The message after a step, where the headline does not already say it (it says what
 /// the table's state is: "Gemeldet: wartet …", "Resultat bestätigt: es zählt.").
-fn done_message(key: &str) -> Option<&'static str> {
-    match key {
-        "gemeldet" => Some("Ihre Meldung ist beim gegnerischen Team zur Bestätigung."),
+fn done_message(key: &str, pairs: bool) -> Option<&'static str> {
+    match (key, pairs) {
+        ("gemeldet", true) => Some("Ihre Meldung ist beim gegnerischen Team zur Bestätigung."),
+        ("gemeldet", false) => {
+            Some("Ihre Meldung ist bei den Mitspielern der anderen Tischhälfte zur Bestätigung.")
+        }
         _ => None,
     }
 }
