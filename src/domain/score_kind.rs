@@ -1,8 +1,8 @@
 //! What a table's result is, kind by kind: how it is typed and read, what its number is
 //! called, where it is kept at the table, whether the CSV import takes it, and the form that
 //! corrects it. Every difference between the kinds is an arm here; pages, use cases and
-//! prints ask these methods and never match the kind themselves, so a new kind (the
-//! Differenzler's four numbers per table) is a new variant and its arms in this file.
+//! prints ask these methods and never match the kind themselves: the Differenzler's four
+//! numbers per table came in as the variant [`ScoreKind::Differenzen`] and its arms here.
 //! The kind itself is a fact of the mode ([`super::mode::ModeFacts::score_kind`]).
 
 use super::differenzler::{self, TableSheet};

@@ -491,3 +491,47 @@ async fn a_whole_differenzler_from_import_to_official_rangliste() {
         assert_eq!(shown, Some(points), "{person}: {got:?}");
     }
 }
+
+/// `demo --mode differenzler`: every table played is a Schätzzettel typed Spiel by Spiel;
+/// the provisional Rangliste has the lowest total first.
+#[tokio::test]
+async fn the_differenzler_demo_types_every_schaetzzettel_spiel_by_spiel() {
+    let app = spawn_app().await;
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_jassturnier"))
+        .args(["demo", "--mode", "differenzler"])
+        .env("DATABASE_URL", &app.database_url)
+        .output()
+        .expect("demo runs");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        said.contains("(Differenzler): 24 Spieler, 4 Passen à 12 Spiele"),
+        "{said}"
+    );
+    let d = app.data(1);
+    assert!(!d.results.is_empty());
+    for r in &d.results {
+        let sheet: serde_json::Value =
+            serde_json::from_str(r.details.as_deref().expect("a sheet")).unwrap();
+        assert_eq!(sheet["spiele"].as_array().unwrap().len(), 12);
+    }
+    let sheets = d.standblaetter();
+    let under_way = d.passen_under_way();
+    let totals: Vec<u32> = jassturnier::domain::standblatt::rangliste(
+        jassturnier::domain::standblatt::RanglisteKind::Provisorisch,
+        &sheets,
+        d.tournament.wertung(),
+        &|p| under_way.contains(&p),
+        d.tournament.mode.facts().better,
+    )
+    .iter()
+    .filter(|r| r.rank.is_some())
+    .map(|r| r.total)
+    .collect();
+    assert!(totals.len() > 10, "{totals:?}");
+    assert!(totals.windows(2).all(|w| w[0] <= w[1]), "{totals:?}");
+}
