@@ -280,14 +280,6 @@ impl Mode {
         }
     }
 
-    /// A seat as lists print it: "A2", or (nobody playing in a pair) the place "Platz 2".
-    pub fn seat_name(self, sitz: super::sitz::Sitz) -> String {
-        match self.plays_in_pairs() {
-            true => sitz.key().to_string(),
-            false => format!("Platz {}", sitz.place()),
-        }
-    }
-
     /// A seat's heading: the Sitz of a pair, or the place on the Schätzzettel.
     pub fn seat_word(self) -> &'static str {
         match self.plays_in_pairs() {

@@ -37,6 +37,15 @@ impl Sitz {
         }
     }
 
+    /// The seat as lists of `mode` print it: "A2", or (nobody playing in a pair, the
+    /// Differenzler) the place "Platz 2".
+    pub fn name_in(self, mode: super::mode::Mode) -> String {
+        match mode.plays_in_pairs() {
+            true => self.key().to_string(),
+            false => format!("Platz {}", self.place()),
+        }
+    }
+
     pub fn from_key(key: &str) -> Option<Sitz> {
         Sitz::ALL.into_iter().find(|s| s.key() == key)
     }

@@ -386,7 +386,7 @@ async fn seating(
                 table: match (team.left_mark(passe, has_left), seat) {
                     (Some(mark), _) => mark.into(),
                     (None, Some(sitz)) => {
-                        format!("{} {}", t.number, data.tournament.mode.seat_name(sitz))
+                        format!("{} {}", t.number, sitz.name_in(data.tournament.mode))
                     }
                     (None, None) => t.number.to_string(),
                 },

@@ -33,7 +33,7 @@ fn side_labels(data: &TournamentData, passe: u32, first: &TeamRow, seats: bool) 
             match seat {
                 Some(sitz) => format!(
                     "{} {}{left}",
-                    data.tournament.mode.seat_name(sitz),
+                    sitz.name_in(data.tournament.mode),
                     team_label(player)
                 ),
                 None => format!("{}{left}", team_label(player)),
