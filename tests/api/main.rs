@@ -9,6 +9,7 @@ mod backends;
 mod browser;
 mod categories;
 mod crash;
+mod day;
 mod differenzler;
 mod disqualification;
 mod einzelschieber;
