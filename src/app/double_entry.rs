@@ -56,6 +56,8 @@ pub(super) fn enter(
         )
     };
     match decision {
+        // Pressed again: the first entry waits as it did; nothing is written.
+        Decision::AlreadyEntered => Ok(SaveOutcome::FirstEntry),
         Decision::RefuseSameAccount => Err(Refusal::invalid(
             "Die zweite Erfassung muss von einem anderen Konto kommen (Doppelerfassung).",
         )),

@@ -16,6 +16,9 @@ pub enum Decision {
     KeepFirst,
     /// The second entry came from the account of the first, which the tournament forbids.
     RefuseSameAccount,
+    /// The account of the first entry typed the same again (pressed «Speichern» twice, or
+    /// again after a lost connection): nothing changes, the first entry waits as before.
+    AlreadyEntered,
     /// The second entry differs from the first: both are kept, the Leitung decides.
     Contradiction,
     /// The entries already contradict each other and only the Leitung may decide:
@@ -36,6 +39,9 @@ pub fn decide<U: Eq>(
 ) -> Decision {
     match pending {
         [] => Decision::KeepFirst,
+        [first] if first.by == new.by && !same_account_allowed && first.score == new.score => {
+            Decision::AlreadyEntered
+        }
         [first] if first.by == new.by && !same_account_allowed => Decision::RefuseSameAccount,
         [first] if first.score != new.score => Decision::Contradiction,
         [_] => Decision::Confirm,
@@ -85,7 +91,7 @@ mod tests {
     fn the_same_account_confirms_only_where_allowed() {
         let first = [typed(1, 900)];
         assert_eq!(
-            decide(&first, &typed(1, 900), false, false),
+            decide(&first, &typed(1, 901), false, false),
             Decision::RefuseSameAccount
         );
         assert_eq!(
@@ -94,8 +100,23 @@ mod tests {
         );
         // Even the Leitung's own second entry is not a second pair of eyes.
         assert_eq!(
-            decide(&first, &typed(1, 900), true, false),
+            decide(&first, &typed(1, 901), true, false),
             Decision::RefuseSameAccount
+        );
+    }
+
+    /// Found by the day simulator (#82): a clerk whose «Speichern» got no answer (a lost
+    /// connection, a crash) presses again; the same entry again is not an error.
+    #[test]
+    fn the_same_entry_again_from_the_same_account_changes_nothing() {
+        let first = [typed(1, 900)];
+        assert_eq!(
+            decide(&first, &typed(1, 900), false, false),
+            Decision::AlreadyEntered
+        );
+        assert_eq!(
+            decide(&first, &typed(1, 900), true, false),
+            Decision::AlreadyEntered
         );
     }
 

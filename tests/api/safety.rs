@@ -225,12 +225,20 @@ async fn double_entry_counts_only_agreeing_blind_entries() {
         .replace(&zweite.csrf, "")
         .replace(&erste.csrf, "");
     assert!(!shown.contains("1'017") && !shown.contains("1017"));
-    // The same account cannot confirm itself.
+    // The same account cannot confirm itself: another figure is refused; the same figure
+    // again (pressed twice, or again after a lost connection) changes nothing and says that
+    // the table waits for the second entry (#82: it was refused as an error).
+    let before = app.dump();
     let r = erste
-        .post(&entry, &[("table", "1"), ("points_a", "1017")])
+        .post(&entry, &[("table", "1"), ("points_a", "1018")])
         .await;
     assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
     assert!(r.text().await.unwrap().contains("anderen Konto"));
+    let html = erste
+        .post_ok(&entry, &[("table", "1"), ("points_a", "1017")])
+        .await;
+    assert!(text(&html, ".flash").contains("1× erfasst"));
+    assert_eq!(app.dump(), before, "nothing written");
     let html = zweite
         .post_ok(&entry, &[("table", "1"), ("points_a", "1017")])
         .await;
