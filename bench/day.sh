@@ -20,6 +20,7 @@
 # postgres://root@127.0.0.1:5432) names the server; each PostgreSQL run gets a database of its
 # own, dropped at the end.
 set -euo pipefail
+ulimit -n 8192
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 POSTGRES=${POSTGRES:-postgres://root@127.0.0.1:5432}
 export DAY_SPEED=${DAY_SPEED:-50}
