@@ -145,6 +145,9 @@ pub struct DayReport {
     /// From the restart after SIGKILL until the server answered.
     pub back_after_kill: Option<Duration>,
     pub events_seen: usize,
+    /// Viewers whose last event is older than the tournament's final version a few seconds
+    /// after the last change (must be 0: they converged without a reload).
+    pub viewers_behind: usize,
     /// Per instance: peak resident memory (kB) and CPU seconds, summed over its runs.
     pub rss_kb: Vec<u64>,
     pub cpu_seconds: Vec<f64>,
@@ -200,6 +203,7 @@ impl DayReport {
         if let Some(back) = self.back_after_kill {
             println!("serving again {:.0} ms after the restart", ms(back));
         }
+        println!("viewers behind at the end: {}", self.viewers_behind);
         println!(
             "server: peak RSS {:?} kB, CPU {:?} s; backups {} (largest {} bytes); answers retried during the fault {}",
             self.rss_kb,
@@ -630,10 +634,12 @@ pub async fn run_day(config: &DayConfig, database_url: &str) -> DayReport {
 
     // Viewers on the live page: one SSE stream each, reconnecting after a drop.
     let events: Arc<Mutex<Vec<Instant>>> = Default::default();
+    // Per viewer the version of the last event it got.
+    let lasts: Arc<Mutex<Vec<i32>>> = Arc::new(Mutex::new(vec![0; config.viewers]));
     let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let mut watchers = Vec::new();
     for v in 0..config.viewers {
-        let (events, stop) = (events.clone(), stop.clone());
+        let (events, stop, lasts) = (events.clone(), stop.clone(), lasts.clone());
         let base = bases[v % bases.len()].clone();
         watchers.push(tokio::spawn(async move {
             let http = reqwest::Client::new();
@@ -653,9 +659,12 @@ pub async fn run_day(config: &DayConfig, database_url: &str) -> DayReport {
                         Ok(Ok(Some(bytes))) => {
                             let text = String::from_utf8_lossy(&bytes);
                             for line in text.lines() {
-                                if let Some(v) = line.strip_prefix("id: ") {
-                                    last = Some(v.to_string());
+                                if let Some(version) = line.strip_prefix("id: ") {
+                                    last = Some(version.to_string());
                                     events.lock().unwrap().push(Instant::now());
+                                    if let Ok(n) = version.trim().parse() {
+                                        lasts.lock().unwrap()[v] = n;
+                                    }
                                 }
                             }
                         }
@@ -969,7 +978,27 @@ pub async fn run_day(config: &DayConfig, database_url: &str) -> DayReport {
         .post("setup", &format!("/tournaments/{id}/close"), &[])
         .await;
     assert_eq!(r, StatusCode::SEE_OTHER);
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // The viewers converge: each gets the final version within a few seconds.
+    let version = {
+        let pool = jassturnier::db::connect(database_url, 1).expect("database");
+        let mut conn = pool.get().expect("connection");
+        jassturnier::db::tournaments::get(&mut conn, jassturnier::domain::ids::TournamentId(id))
+            .expect("tournament")
+            .version
+    };
+    let behind = || {
+        lasts
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|v| **v < version)
+            .count()
+    };
+    let waited = Instant::now();
+    while behind() > 0 && waited.elapsed() < Duration::from_secs(10) {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let viewers_behind = behind();
     stop.store(true, std::sync::atomic::Ordering::SeqCst);
     for w in watchers {
         let _ = w.await;
@@ -1008,6 +1037,7 @@ pub async fn run_day(config: &DayConfig, database_url: &str) -> DayReport {
         rss_kb: servers.iter().map(|s| s.rss_kb).collect(),
         cpu_seconds: servers.iter().map(|s| s.cpu_seconds).collect(),
         backups: (written.len(), written.iter().copied().max().unwrap_or(0)),
+        viewers_behind,
         ..Default::default()
     };
     let mut stored: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
@@ -1145,6 +1175,10 @@ async fn a_reduced_day_with_a_kill_loses_nothing_and_converges() {
     assert_eq!(report.server_errors, 0, "5xx outside the crash");
     assert!(report.back_after_kill.is_some());
     assert!(report.events_seen > 0, "the viewers got events");
+    assert_eq!(
+        report.viewers_behind, 0,
+        "every viewer converged without a reload"
+    );
 }
 
 /// The full day of the benchmark (`bash bench/day.sh`), not part of the suite.
