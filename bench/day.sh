@@ -16,6 +16,8 @@
 #   pg-two     PostgreSQL, two instances, requests alternating; one killed in Passe 4
 #   pg-drop    PostgreSQL, two instances; every connection of the database terminated
 #              (pg_terminate_backend) in Passe 4 — no restart
+#   pg-all     PostgreSQL, two instances: one killed, the other's connections terminated
+#              while it is down, then the killed one started again
 # Usage: bash bench/day.sh [RUN ...]   (default: all). POSTGRES (default
 # postgres://root@127.0.0.1:5432) names the server; each PostgreSQL run gets a database of its
 # own, dropped at the end.
@@ -25,7 +27,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 POSTGRES=${POSTGRES:-postgres://root@127.0.0.1:5432}
 export DAY_SPEED=${DAY_SPEED:-50}
 runs=("$@")
-[ ${#runs[@]} -eq 0 ] && runs=(idle sqlite kill disk-full pg-kill pg-two pg-drop)
+[ ${#runs[@]} -eq 0 ] && runs=(idle sqlite kill disk-full pg-kill pg-two pg-drop pg-all)
 cargo test --release --test api --no-run -q 2>/dev/null
 scratch=$(mktemp -d)
 databases=()
@@ -58,7 +60,7 @@ for run in "${runs[@]}"; do
     disk-full)
       mkdir -p "$scratch/fs"
       if mount -t tmpfs -o size=64m tmpfs "$scratch/fs" 2>/dev/null; then
-        day disk-full DAY_DATABASE_URL="$scratch/fs/day.sqlite3" DAY_FAULT=disk-full DAY_DISK="$scratch/fs"
+        day disk-full DAY_DATABASE_URL="$scratch/fs/day.sqlite3" DAY_FAULT=disk-full DAY_DISK="$scratch/fs" DAY_BACKUP_DIR="$scratch/fs/backups"
         umount "$scratch/fs"
       else
         echo "== disk-full: NOT RUN (mounting a tmpfs needs root)"
@@ -66,6 +68,7 @@ for run in "${runs[@]}"; do
     pg-kill) url=$(pg_database); day pg-kill DAY_DATABASE_URL="$url" DAY_FAULT=kill ;;
     pg-two) url=$(pg_database); day pg-two DAY_DATABASE_URL="$url" DAY_INSTANCES=2 DAY_FAULT=kill-one ;;
     pg-drop) url=$(pg_database); day pg-drop DAY_DATABASE_URL="$url" DAY_INSTANCES=2 DAY_FAULT=drop-connections DAY_PG_ADMIN="$POSTGRES/postgres" ;;
+    pg-all) url=$(pg_database); day pg-all DAY_DATABASE_URL="$url" DAY_INSTANCES=2 DAY_FAULT=all DAY_PG_ADMIN="$POSTGRES/postgres" ;;
     *) echo "unknown run $run" >&2; exit 2 ;;
   esac
 done

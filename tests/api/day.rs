@@ -59,6 +59,9 @@ pub enum Fault {
     /// SQLite: the filesystem of the database (a small one) filled up with a ballast file
     /// for a while, then freed.
     DiskFull(std::path::PathBuf),
+    /// PostgreSQL, two instances: one killed, and while it is down every connection of the
+    /// other terminated; then the killed one started again.
+    KillOneAndDrop(String),
 }
 
 impl DayConfig {
@@ -107,7 +110,10 @@ impl DayConfig {
             "kill-one" => Some(Fault::KillOne),
             "drop-connections" => Some(Fault::DropConnections(text("DAY_PG_ADMIN"))),
             "disk-full" => Some(Fault::DiskFull(text("DAY_DISK").into())),
-            other => panic!("DAY_FAULT={other}: kill, kill-one, drop-connections, disk-full"),
+            "all" => Some(Fault::KillOneAndDrop(text("DAY_PG_ADMIN"))),
+            other => {
+                panic!("DAY_FAULT={other}: kill, kill-one, drop-connections, disk-full, all")
+            }
         };
         DayConfig {
             teams: var("DAY_TEAMS", 200) as u32,
@@ -155,6 +161,8 @@ pub struct DayReport {
     pub backups: (usize, u64),
     /// Requests answered with an error while the fault was on (retried by the clients).
     pub errors_in_fault: usize,
+    /// Disk full: the ballast that filled the filesystem (bytes).
+    pub disk_filled: u64,
 }
 
 impl DayReport {
@@ -204,6 +212,9 @@ impl DayReport {
             println!("serving again {:.0} ms after the restart", ms(back));
         }
         println!("viewers behind at the end: {}", self.viewers_behind);
+        if self.disk_filled > 0 {
+            println!("disk filled with {} bytes for 3 s", self.disk_filled);
+        }
         println!(
             "server: peak RSS {:?} kB, CPU {:?} s; backups {} (largest {} bytes); answers retried during the fault {}",
             self.rss_kb,
@@ -377,8 +388,11 @@ impl Browser {
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             let started = Instant::now();
-            let fault = self.fault_on.load(std::sync::atomic::Ordering::SeqCst);
-            match make(&self.base()).send().await {
+            let fault_at_start = self.fault_on.load(std::sync::atomic::Ordering::SeqCst);
+            let sent = make(&self.base()).send().await;
+            // A request in flight when the fault began counts as hit by it.
+            let fault = fault_at_start || self.fault_on.load(std::sync::atomic::Ordering::SeqCst);
+            match sent {
                 Ok(r) if r.status().is_server_error() && fault && Instant::now() < deadline => {
                     self.log.lock().unwrap().errors_in_fault += 1;
                     tokio::time::sleep(Duration::from_millis(50)).await;
@@ -473,13 +487,19 @@ pub async fn run_day(config: &DayConfig, database_url: &str) -> DayReport {
     ] {
         add_account(database_url, name, role);
     }
+    // The backups go where DAY_BACKUP_DIR says (beside the database on its small disk in the
+    // disk-full run), else to a folder of their own.
     let backups = tempfile::tempdir().expect("backup folder");
+    let backups_at = std::env::var("DAY_BACKUP_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|_| backups.path().to_path_buf());
+    let _ = std::fs::create_dir_all(&backups_at);
     let mut servers: Vec<Server> = (0..config.instances.max(1))
         .map(|_| {
             Server::start(
                 database_url,
                 free_port(),
-                backups.path(),
+                &backups_at,
                 config.backup_seconds(),
             )
         })
@@ -677,7 +697,9 @@ pub async fn run_day(config: &DayConfig, database_url: &str) -> DayReport {
             }
         }));
     }
-    // Public team pages, polled.
+    // Public team pages, each reloaded every 30 s of day time (a player's phone).
+    // (At least 100 ms apart: the suite's short day is compressed too far for more.)
+    let reload = Duration::from_secs_f64(30.0 / config.speed).max(Duration::from_millis(100));
     for n in 0..config.pollers {
         let (stop, poller) = (stop.clone(), browser());
         let startnummer = 1 + (n as u32 % config.teams);
@@ -689,12 +711,13 @@ pub async fn run_day(config: &DayConfig, database_url: &str) -> DayReport {
                         &format!("/tournaments/{id}/team/{startnummer}"),
                     )
                     .await;
-                tokio::time::sleep(Duration::from_millis(500)).await;
+                tokio::time::sleep(reload).await;
             }
         }));
     }
 
     let mut back_after_kill = None;
+    let mut disk_filled = 0u64;
     for passe in 1..=config.passen {
         if passe > 1 {
             let r = leitung
@@ -927,10 +950,26 @@ pub async fn run_day(config: &DayConfig, database_url: &str) -> DayReport {
                     wait_until_up(&probe, &bases[0]).await;
                     back_after_kill = Some(restarted.elapsed());
                 }
-                Fault::DropConnections(admin) => drop_connections(admin, database_url),
+                Fault::KillOneAndDrop(admin) => {
+                    servers[0].kill();
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                    drop_connections(admin, database_url);
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                    let restarted = Instant::now();
+                    servers[0].spawn();
+                    wait_until_up(&probe, &bases[0]).await;
+                    back_after_kill = Some(restarted.elapsed());
+                }
+                Fault::DropConnections(admin) => {
+                    drop_connections(admin, database_url);
+                    // The requests in flight at that moment may fail (their transaction is
+                    // gone); the clients press again. Later ones must not.
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                }
                 Fault::DiskFull(dir) => {
                     let ballast = dir.join("ballast");
                     fill(&ballast);
+                    disk_filled = std::fs::metadata(&ballast).map_or(0, |m| m.len());
                     tokio::time::sleep(Duration::from_secs(3)).await;
                     let _ = std::fs::remove_file(&ballast);
                 }
@@ -1021,7 +1060,7 @@ pub async fn run_day(config: &DayConfig, database_url: &str) -> DayReport {
     for s in servers.iter_mut() {
         s.kill();
     }
-    let written: Vec<u64> = std::fs::read_dir(backups.path())
+    let written: Vec<u64> = std::fs::read_dir(&backups_at)
         .map(|d| {
             d.filter_map(Result::ok)
                 .filter_map(|e| e.metadata().ok())
@@ -1039,6 +1078,7 @@ pub async fn run_day(config: &DayConfig, database_url: &str) -> DayReport {
         cpu_seconds: servers.iter().map(|s| s.cpu_seconds).collect(),
         backups: (written.len(), written.iter().copied().max().unwrap_or(0)),
         viewers_behind,
+        disk_filled,
         ..Default::default()
     };
     let mut stored: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
