@@ -110,16 +110,17 @@ pub(super) fn seat_of(
     } else {
         Side::B
     };
+    let label = |t: &TeamRow| {
+        format!(
+            "{} {}",
+            t.startnummer,
+            crate::domain::team::display_name(t.name.as_deref(), &t.player1, &t.player2)
+        )
+    };
     let names = |first: &TeamRow| {
         data.side(passe, first)
-            .iter()
-            .map(|t| {
-                format!(
-                    "{} {}",
-                    t.startnummer,
-                    crate::domain::team::display_name(t.name.as_deref(), &t.player1, &t.player2)
-                )
-            })
+            .into_iter()
+            .map(label)
             .collect::<Vec<_>>()
             .join(" & ")
     };
@@ -158,16 +159,7 @@ pub(super) fn seat_of(
     };
     let per_player = data.tournament.mode.facts().score_kind.per_player();
     let places = match (per_player, data.foursome(passe, &table)) {
-        (true, Some(four)) => four
-            .iter()
-            .map(|t| {
-                format!(
-                    "{} {}",
-                    t.startnummer,
-                    crate::domain::team::display_name(t.name.as_deref(), &t.player1, &t.player2)
-                )
-            })
-            .collect(),
+        (true, Some(four)) => four.into_iter().map(label).collect(),
         _ => Vec::new(),
     };
     let result_places = result

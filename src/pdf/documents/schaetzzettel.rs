@@ -175,23 +175,7 @@ pub fn schaetzzettel(
             &format!("Die gemachten Punkte eines Spiels ergeben zusammen {sums}."),
         );
         page.text(MARGIN, y + 5.5, 8.0, Weight::Regular, "Ansage vor dem Spiel eintragen; Differenz = Unterschied zwischen Ansage und gemachten Punkten. Das tiefste Total gewinnt.");
-        y += 22.0;
-        page.line(MARGIN, y, MARGIN + 80.0, y, 0.5);
-        page.line(MARGIN + 100.0, y, MARGIN + CONTENT_WIDTH, y, 0.5);
-        page.text(
-            MARGIN,
-            y + 4.5,
-            8.0,
-            Weight::Regular,
-            "Unterschrift Schreiber",
-        );
-        page.text(
-            MARGIN + 100.0,
-            y + 4.5,
-            8.0,
-            Weight::Regular,
-            "Unterschriften der Mitspieler",
-        );
+        super::signatures(page, y + 22.0, "Unterschriften der Mitspieler");
     }
     doc.finish("Schätzzettel")
 }
