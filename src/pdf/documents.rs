@@ -340,23 +340,9 @@ pub fn jasszettel(
             ),
         );
         page.text(MARGIN, y + 5.5, 8.0, Weight::Regular, &format!("Jedes Spiel ergibt zusammen {POINTS_PER_SPIEL} Punkte; die Karten erst zusammenlegen, wenn die Summe stimmt."));
-        signatures(page, y + 22.0, "Unterschrift Gegenpartei");
+        page.signatures(y + 22.0, "Unterschrift Gegenpartei");
     }
     doc.finish("Jasszettel")
-}
-
-/// The two signature lines under a sheet the table writes: the Schreiber's, and `others`.
-pub(super) fn signatures(page: &mut super::Page, y: f32, others: &str) {
-    page.line(MARGIN, y, MARGIN + 80.0, y, 0.5);
-    page.line(MARGIN + 100.0, y, MARGIN + CONTENT_WIDTH, y, 0.5);
-    page.text(
-        MARGIN,
-        y + 4.5,
-        8.0,
-        Weight::Regular,
-        "Unterschrift Schreiber",
-    );
-    page.text(MARGIN + 100.0, y + 4.5, 8.0, Weight::Regular, others);
 }
 
 pub struct RankRow {

@@ -284,6 +284,21 @@ impl Page {
         }
     }
 
+    /// The two signature lines under a sheet the table writes: the Schreiber's, and
+    /// `others`.
+    pub fn signatures(&mut self, y: f32, others: &str) {
+        self.line(MARGIN, y, MARGIN + 80.0, y, 0.5);
+        self.line(MARGIN + 100.0, y, MARGIN + CONTENT_WIDTH, y, 0.5);
+        self.text(
+            MARGIN,
+            y + 4.5,
+            8.0,
+            Weight::Regular,
+            "Unterschrift Schreiber",
+        );
+        self.text(MARGIN + 100.0, y + 4.5, 8.0, Weight::Regular, others);
+    }
+
     pub fn line(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, thickness: f32) {
         self.stroke(thickness);
         self.ops.extend([Op::DrawLine {

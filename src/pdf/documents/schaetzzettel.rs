@@ -175,7 +175,7 @@ pub fn schaetzzettel(
             &format!("Die gemachten Punkte eines Spiels ergeben zusammen {sums}."),
         );
         page.text(MARGIN, y + 5.5, 8.0, Weight::Regular, "Ansage vor dem Spiel eintragen; Differenz = Unterschied zwischen Ansage und gemachten Punkten. Das tiefste Total gewinnt.");
-        super::signatures(page, y + 22.0, "Unterschriften der Mitspieler");
+        page.signatures(y + 22.0, "Unterschriften der Mitspieler");
     }
     doc.finish("Schätzzettel")
 }
