@@ -96,12 +96,14 @@ pub fn build(settings: &Settings) -> Result<Application, String> {
             backup_checks.clone(),
         );
     }
+    let team_pages = actix_web::web::Data::new(crate::web::team_page::TeamPagesCache::default());
     let worker_nice = settings.worker_nice;
     let server = HttpServer::new(move || {
         // The factory runs on each worker thread as it starts.
         web::threads::lower_current_thread_priority(worker_nice);
         App::new()
             .app_data(state.clone())
+            .app_data(team_pages.clone())
             .app_data(actix_web::web::PayloadConfig::new(MAX_FORM_BYTES))
             .app_data(actix_web::web::FormConfig::default().limit(MAX_FORM_BYTES))
             .wrap(middleware::from_fn(

@@ -21,6 +21,9 @@ use std::sync::{Arc, Mutex};
 /// Rendered bodies kept at most (old versions go first; beyond this, everything goes).
 const MAX_BYTES: usize = 64 * 1024 * 1024;
 
+/// Tournaments whose whole-tournament value is kept at once (see [`PerVersion`]).
+const MAX_TOURNAMENTS: usize = 16;
+
 /// The headers a cached answer keeps.
 const KEPT: [HeaderName; 3] = [
     header::CONTENT_TYPE,
@@ -128,4 +131,71 @@ where
     let response = cached.response();
     cache.keep(id, key, cached);
     Ok(response)
+}
+
+/// One value per tournament — what a public page needs of the whole tournament — built once
+/// per version by the first request that needs it and shared by the others until the next
+/// write. The public team pages use it: 200 phones reloading them made every request load
+/// and rank the whole tournament, and the Büro's saves waited (#82).
+pub struct PerVersion<T> {
+    entries: Mutex<HashMap<TournamentId, (i32, Arc<T>)>>,
+    building: tokio::sync::Mutex<()>,
+}
+
+impl<T> Default for PerVersion<T> {
+    fn default() -> Self {
+        PerVersion {
+            entries: Mutex::default(),
+            building: tokio::sync::Mutex::default(),
+        }
+    }
+}
+
+impl<T> PerVersion<T> {
+    fn hit(&self, id: TournamentId, version: i32) -> Option<Arc<T>> {
+        let entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        entries
+            .get(&id)
+            .filter(|(built, _)| *built >= version)
+            .map(|(_, value)| value.clone())
+    }
+
+    /// The value of tournament `id` at `version` (the live hub's) or later; `build` returns
+    /// a fresh value with the version it was read at.
+    pub async fn get<F, Fut>(
+        &self,
+        id: TournamentId,
+        version: i32,
+        build: F,
+    ) -> Result<Arc<T>, AppError>
+    where
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = Result<(i32, T), AppError>>,
+    {
+        if let Some(hit) = self.hit(id, version) {
+            return Ok(hit);
+        }
+        let _turn = self.building.lock().await;
+        if let Some(hit) = self.hit(id, version) {
+            return Ok(hit);
+        }
+        let (built, value) = build().await?;
+        let value = Arc::new(value);
+        let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        // A season's tournaments are not all kept: beyond a few, the next request builds again.
+        if entries.len() >= MAX_TOURNAMENTS && !entries.contains_key(&id) {
+            entries.clear();
+        }
+        entries.insert(id, (built, value.clone()));
+        Ok(value)
+    }
+
+    /// How many tournaments have a value (the tests look).
+    pub fn len(&self) -> usize {
+        self.entries.lock().map(|e| e.len()).unwrap_or(0)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }

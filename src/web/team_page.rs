@@ -3,19 +3,22 @@
 
 use super::auth::MaybeUser;
 use super::ctx::Ctx;
-use super::ranking::{ensure_visible, ranking_view};
+use super::public_cache::PerVersion;
+use super::ranking::{SectionView, ensure_visible, ranking_view};
 use super::render::page;
 use super::state::{AppState, db};
 use super::views::{opponents_cell, seat_cells, table_cell, team_label};
 use crate::app::guard;
 use crate::db::models::TournamentRow;
+use crate::db::tournament_data::TournamentData;
 use crate::domain::format;
 use crate::domain::ids::TournamentId;
-use crate::domain::standblatt::PasseLine;
+use crate::domain::standblatt::{PasseLine, Standblatt};
 use crate::domain::team::players_line;
 use crate::web::error::AppError;
 use actix_web::{HttpResponse, web};
 use askama::Template;
+use std::sync::Arc;
 
 pub struct SeatLine {
     pub passe: u32,
@@ -57,24 +60,66 @@ pub fn team_page_path(tournament: i32, startnummer: u32) -> String {
     format!("/tournaments/{tournament}/team/{startnummer}")
 }
 
+/// What every team's page needs of the whole tournament at one version: loaded and ranked
+/// once, shared by the anonymous phones until the next write.
+pub struct TeamPages {
+    data: TournamentData,
+    sheets: Vec<Standblatt>,
+    ranking: Vec<SectionView>,
+    /// Results from the table are open for a Passe.
+    table_entry: bool,
+}
+
+/// The shared [`TeamPages`] of each tournament (one per server, given to the app at start).
+pub type TeamPagesCache = PerVersion<TeamPages>;
+
+async fn team_pages(state: &web::Data<AppState>, id: TournamentId) -> Result<TeamPages, AppError> {
+    let (data, setting) = db(state, move |conn| {
+        Ok((guard::load(conn, id)?, crate::app::read::opening(conn, id)?))
+    })
+    .await?;
+    Ok(TeamPages {
+        sheets: data.standblaetter(),
+        ranking: ranking_view(&data, data.tournament.closed),
+        table_entry: setting.passe().is_some() && !data.tournament.closed,
+        data,
+    })
+}
+
 async fn show(
     state: web::Data<AppState>,
+    cache: web::Data<TeamPagesCache>,
     user: MaybeUser,
     path: web::Path<(TournamentId, u32)>,
 ) -> Result<HttpResponse, AppError> {
     let (id, startnummer) = path.into_inner();
-    let (data, setting) = db(&state, move |conn| {
-        Ok((guard::load(conn, id)?, crate::app::read::opening(conn, id)?))
-    })
-    .await?;
-    ensure_visible(&data, &user)?;
+    // Anonymous phones share the tournament of the version the live hub last published; a
+    // logged-in user (who may see a hidden tournament) gets it fresh.
+    let pages = match state.live.state(id).filter(|_| user.0.is_none()) {
+        Some((_, false)) => return Err(AppError::not_found()),
+        Some((version, true)) => {
+            cache
+                .get(id, version, || async {
+                    let pages = team_pages(&state, id).await?;
+                    Ok((pages.data.tournament.version, pages))
+                })
+                .await?
+        }
+        None => Arc::new(team_pages(&state, id).await?),
+    };
+    let TeamPages {
+        data,
+        sheets,
+        ranking,
+        table_entry,
+    } = &*pages;
+    ensure_visible(data, &user)?;
     let team = data
         .teams
         .iter()
         .find(|t| t.startnummer.get() == startnummer)
         .cloned()
         .ok_or_else(AppError::not_found)?;
-    let sheets = data.standblaetter();
     let sheet = sheets
         .iter()
         .find(|s| s.team == team.id)
@@ -89,13 +134,13 @@ async fn show(
         .enumerate()
         .map(|(index, line)| {
             let passe = index as u32 + 1;
-            let (seat, partner) = seat_cells(&data, passe, team.id);
+            let (seat, partner) = seat_cells(data, passe, team.id);
             SeatLine {
                 passe,
                 table: table_cell(line),
                 seat,
                 partner,
-                opponent: opponents_cell(&data, passe, team.id, line, " & "),
+                opponent: opponents_cell(data, passe, team.id, line, " & "),
                 points: line
                     .score()
                     .map(|s| format::number(i64::from(s.points)))
@@ -124,8 +169,7 @@ async fn show(
             ),
         })
     });
-    let view = ranking_view(&data, data.tournament.closed);
-    let row = view
+    let row = ranking
         .iter()
         .flat_map(|s| &s.rows)
         .find(|r| r.team.id == team.id);
@@ -159,8 +203,8 @@ async fn show(
         lines,
         next,
         version: data.tournament.version,
-        table_entry: setting.passe().is_some() && !data.tournament.closed,
-        t: data.tournament,
+        table_entry: *table_entry,
+        t: data.tournament.clone(),
     })
 }
 

@@ -507,7 +507,8 @@ async fn a_cold_live_page_is_rendered_once_for_300_simultaneous_viewers() {
     assert_eq!(app.live.render_count(), 1);
 }
 
-/// Every public Rangliste format is rendered once per version and then served from memory:
+/// Every public Rangliste format (and the team pages' tournament) is rendered (loaded) once per
+/// version and then served from memory:
 /// a change behind the server's back (no new version) is not seen by anonymous readers,
 /// while the office, served fresh, sees it; the next write through the server brings it to
 /// everybody. Hidden tournaments stay hidden.
@@ -526,6 +527,9 @@ async fn public_ranking_formats_are_rendered_once_per_version() {
         "ranking.pdf".to_string(),
         "ranking.json?official=1".to_string(),
         "live?nr=1".to_string(),
+        // The team page from the QR code: rendered per request, but from the tournament as
+        // loaded once per version.
+        "team/1".to_string(),
     ];
     let mut first = Vec::new();
     for f in &formats {
