@@ -43,6 +43,10 @@ struct ServeArgs {
     /// Seconds between automatic backups, instead of minutes (for tests).
     #[arg(long, env = "JASSTURNIER_BACKUP_SECONDS", hide = true)]
     backup_seconds: Option<u64>,
+    /// Seconds of the window in which a team's phones may write 30 times, instead of 10
+    /// minutes (for the day simulator, which compresses time).
+    #[arg(long, env = "JASSTURNIER_PHONE_WINDOW_SECONDS", hide = true)]
+    phone_window_seconds: Option<i64>,
     /// HTTP worker threads. More than cores: only one at a time sends a live page to a fast
     /// reader, so the connection of the Büro rarely shares an event loop with one.
     #[arg(long, env = "JASSTURNIER_WORKERS", default_value_t = 16)]
@@ -307,6 +311,10 @@ pub fn run() -> ExitCode {
             setup_from_loopback: !args.setup_requires_code,
             live_poll: std::time::Duration::from_secs(1),
             pg_listen: !args.no_pg_listen,
+            phone_window: args
+                .phone_window_seconds
+                .map(|s| crate::domain::throttle::PhoneWindow(chrono::Duration::seconds(s.max(1))))
+                .unwrap_or_default(),
         }),
         Some(Command::Series { action }) => {
             series_command(&database_url, action).map(|m| println!("{m}"))

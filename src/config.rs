@@ -25,6 +25,9 @@ pub struct Settings {
     pub live_poll: std::time::Duration,
     /// PostgreSQL: listen for the writes of other instances (`LISTEN/NOTIFY`).
     pub pg_listen: bool,
+    /// The window of a team's phone writes (10 minutes; shorter only for the compressed
+    /// day of the simulator).
+    pub phone_window: crate::domain::throttle::PhoneWindow,
 }
 
 impl Settings {

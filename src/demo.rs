@@ -513,7 +513,7 @@ fn running_spielrunde(
             id,
             passe,
             table,
-            TafelChange::Add(spiel),
+            TafelChange::Add(spiel, None),
             false,
         )
         .map_err(err)?;

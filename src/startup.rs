@@ -79,6 +79,7 @@ pub fn build(settings: &Settings) -> Result<Application, String> {
         setup: setup_access(&pool, settings, port)?,
         backup_dir: settings.backup_dir(),
         listen,
+        phone_window: settings.phone_window,
     });
     // What an interrupted backup or download left (a crash, kill -9) goes at start.
     db::backup::remove_unfinished(&settings.backup_dir());

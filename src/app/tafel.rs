@@ -11,7 +11,7 @@ use crate::db::tournament_data;
 use crate::db::{Conn, audit, marathon, now, results, write_tx};
 use crate::domain::clock::{self, ClockAction};
 use crate::domain::ids::TournamentId;
-use crate::domain::marathon::tafel::{Tafel, compute};
+use crate::domain::marathon::tafel::{NewLine, Tafel, compute, new_line};
 use crate::domain::marathon::{Details, Spiel};
 use crate::domain::result::TableScore;
 use crate::domain::role::{Actor, Permission, ResultWrite};
@@ -75,7 +75,8 @@ impl ClockJson {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TafelChange {
-    Add(Spiel),
+    /// A line, and which line the page offered it as (see [`new_line`]).
+    Add(Spiel, Option<usize>),
     Replace(usize, Spiel),
     Delete(usize),
     Gong(bool),
@@ -84,7 +85,7 @@ pub enum TafelChange {
 impl TafelChange {
     fn action(self) -> TafelAction {
         match self {
-            TafelChange::Add(_) => TafelAction::AddLine,
+            TafelChange::Add(..) => TafelAction::AddLine,
             TafelChange::Replace(..) => TafelAction::CorrectLine,
             TafelChange::Delete(_) => TafelAction::DeleteLine,
             TafelChange::Gong(_) => TafelAction::Gong,
@@ -154,7 +155,7 @@ pub fn change_tafel(
         }
         // Which Spiel the change touches, as the Protokoll names it.
         let (line_no, spiel) = match change {
-            TafelChange::Add(s) => (Some(lines.len() + 1), Some(s)),
+            TafelChange::Add(s, _) => (Some(lines.len() + 1), Some(s)),
             TafelChange::Replace(n, s) => (Some(n), Some(s)),
             TafelChange::Delete(n) => (
                 Some(n),
@@ -164,7 +165,18 @@ pub fn change_tafel(
         };
         let bad_line = |n: usize| Refusal::invalid(format!("Zeile {n} gibt es nicht."));
         match change {
-            TafelChange::Add(s) => lines.push(s),
+            TafelChange::Add(s, number) => match new_line(&lines, &s, number) {
+                NewLine::Append => lines.push(s),
+                // Sent twice: the Tafel as it stands, nothing written.
+                NewLine::AlreadyThere => {
+                    return compute(&rules, &lines, gong)
+                        .map_err(|e| Refusal::invalid(format!("Zeile {}: {}", e.line, e.message)));
+                }
+                NewLine::Changed { lines } => {
+                    // (Not a conflict: that offers to replace a Schnellerfassung.)
+                    return Err(Refusal::invalid(NewLine::changed(lines)));
+                }
+            },
             TafelChange::Replace(n, s) => {
                 *lines
                     .get_mut(n.wrapping_sub(1))

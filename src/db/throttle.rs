@@ -60,11 +60,15 @@ pub fn count_failure(conn: &mut Conn, counter: Counter, subject: &str) -> QueryR
 }
 
 /// Counts one write of a team's phones ([`throttle::phone_write`]) and stores the window.
-pub fn phone_write(conn: &mut Conn, subject: &str) -> QueryResult<throttle::PhoneWrite> {
+pub fn phone_write(
+    conn: &mut Conn,
+    subject: &str,
+    window: throttle::PhoneWindow,
+) -> QueryResult<throttle::PhoneWrite> {
     let counter = Counter::PhoneWrites;
     let stored = throttle_row(conn, counter, subject)?
         .map(|(count, since, until)| (count.get(), since, until));
-    let decided = throttle::phone_write(stored, now());
+    let decided = throttle::phone_write(stored, now(), window);
     let (count, since, until) = match decided {
         throttle::PhoneWrite::Allowed { count, since } => (count, since, None),
         throttle::PhoneWrite::Stopped { newly: false, .. } => return Ok(decided),

@@ -21,6 +21,8 @@ pub struct AppState {
     pub backup_dir: std::path::PathBuf,
     /// The address the server listens on (the Halle page tells the office what phones reach).
     pub listen: std::net::SocketAddr,
+    /// The window of a team's phone writes.
+    pub phone_window: crate::domain::throttle::PhoneWindow,
 }
 
 /// Who may run the first-run setup of an empty database: the machine itself (unless the

@@ -291,6 +291,9 @@ fn done_message(key: &str, pairs: bool) -> Option<&'static str> {
         ("gemeldet", false) => {
             Some("Ihre Meldung ist bei den Mitspielern der anderen Tischhälfte zur Bestätigung.")
         }
+        ("schon", _) => {
+            Some("Dieses Spiel stand schon auf der Tafel (zweimal gesendet): es zählt einmal.")
+        }
         _ => None,
     }
 }
@@ -571,12 +574,16 @@ async fn post(
         },
     };
     let address = client_address(&req);
-    let acted = db(&state, move |conn| Ok(act(conn, id, &token, &address, ask))).await?;
+    let window = state.phone_window;
+    let acted = db(&state, move |conn| {
+        Ok(act(conn, id, &token, &address, ask, window))
+    })
+    .await?;
     let ok = |done: &Done| match done {
         Done::Reported => "?ok=gemeldet",
         Done::Confirmed => "?ok=bestaetigt",
         Done::Disputed => "?ok=widerspruch",
-        Done::Invalid(_) | Done::Stopped(_) => "",
+        Done::Invalid(_) | Done::Stopped(_) | Done::Unchanged => "",
     };
     respond(
         &state,
@@ -680,6 +687,9 @@ struct TafelPhoneForm {
     action: String,
     #[serde(default)]
     line: String,
+    /// The line the page offered the Spiel as: a form sent twice writes it once.
+    #[serde(default)]
+    number: String,
     #[serde(flatten)]
     spiel: SpielForm,
 }
@@ -699,7 +709,7 @@ async fn tafel(
     let form = form.into_inner();
     check_csrf(&access, &form.csrf)?;
     let ask = match form.action.as_str() {
-        "add" => TafelAsk::Add(form.spiel.clone()),
+        "add" => TafelAsk::Add(form.spiel.clone(), form.number.trim().parse().ok()),
         "delete" => TafelAsk::Delete(
             form.line
                 .trim()
@@ -711,8 +721,16 @@ async fn tafel(
         _ => return Err(AppError::BadRequest("Unbekannte Aktion.".into())),
     };
     let address = client_address(&req);
+    let window = state.phone_window;
     let acted = db(&state, move |conn| {
-        Ok(act(conn, id, &token, &address, PhoneAsk::Tafel(ask)))
+        Ok(act(
+            conn,
+            id,
+            &token,
+            &address,
+            PhoneAsk::Tafel(ask),
+            window,
+        ))
     })
     .await?;
     respond(
@@ -720,7 +738,10 @@ async fn tafel(
         (id, startnummer),
         &access,
         acted,
-        |_| "#tafel",
+        |done| match done {
+            Done::Unchanged => "?ok=schon#tafel",
+            _ => "#tafel",
+        },
         Typed {
             points: String::new(),
             note: String::new(),

@@ -276,7 +276,7 @@ async fn change(
         "ungong" => TafelChange::Gong(false),
         "delete" => TafelChange::Delete(which()?),
         action @ ("add" | "replace") => match post.form.spiel.spiel(&rules, multiplied) {
-            Ok(spiel) if action == "add" => TafelChange::Add(spiel),
+            Ok(spiel) if action == "add" => TafelChange::Add(spiel, line),
             Ok(spiel) => TafelChange::Replace(which()?, spiel),
             Err(errors) => {
                 let shown = Shown {

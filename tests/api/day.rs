@@ -15,6 +15,9 @@
 
 use crate::crash::{free_port, wait_until_up};
 use crate::helpers::*;
+use jassturnier::domain::marathon::quick::SpielForm;
+use jassturnier::domain::marathon::tafel::compute;
+use jassturnier::domain::marathon::{Rules, Spiel, Trump};
 use rand::{Rng, SeedableRng};
 use reqwest::StatusCode;
 use reqwest::redirect::Policy;
@@ -43,6 +46,11 @@ pub struct DayConfig {
     pub fault: Option<(u32, Fault)>,
     pub typo_percent: u32,
     pub dispute_percent: u32,
+    /// A Jassmarathon instead of a Partnerschieber: every Tafel kept on the phone of team A,
+    /// `tafel_lines` Spiele in the Spielrunde's 90 minutes (of day time), the opponents
+    /// confirming at the gong. (Passen are then Spielrunden.)
+    pub marathon: bool,
+    pub tafel_lines: u32,
 }
 
 /// What goes wrong.
@@ -72,6 +80,16 @@ impl DayConfig {
     fn backup_seconds(&self) -> u64 {
         Duration::from_secs_f64(300.0 / self.speed).as_secs().max(1)
     }
+
+    /// The 10 minutes in which a team's phones may write 30 times, compressed as the day.
+    fn phone_window_seconds(&self) -> u64 {
+        Duration::from_secs_f64(600.0 / self.speed).as_secs().max(1)
+    }
+
+    /// The pause between two Tafel lines: the Spielrunde's 90 minutes over its Spiele.
+    fn line_pause(&self) -> Duration {
+        Duration::from_secs_f64(90.0 * 60.0 / f64::from(self.tafel_lines.max(1)) / self.speed)
+    }
 }
 
 impl DayConfig {
@@ -90,6 +108,31 @@ impl DayConfig {
             // More slips than a real Büro, so that a short day meets each of them.
             typo_percent: 10,
             dispute_percent: 5,
+            marathon: false,
+            tafel_lines: 0,
+        }
+    }
+
+    /// The Jassmarathon of the test suite: 20 teams × 2 Spielrunden, 10 Tafeln on phones of
+    /// 8 Spiele each, 50 viewers, one kill.
+    pub fn reduced_marathon() -> Self {
+        DayConfig {
+            teams: 20,
+            passen: 2,
+            phone_every: 1,
+            viewers: 50,
+            pollers: 10,
+            // A Spielrunde of 8 lines in about 2 s.
+            speed: 2400.0,
+            seed: 11,
+            instances: 1,
+            fault: Some((2, Fault::Kill)),
+            // Answers lost on the hall's Wi-Fi (the phone sends the line again): often, so
+            // that a short day meets it.
+            typo_percent: 15,
+            dispute_percent: 10,
+            marathon: true,
+            tafel_lines: 8,
         }
     }
 
@@ -115,9 +158,10 @@ impl DayConfig {
                 panic!("DAY_FAULT={other}: kill, kill-one, drop-connections, disk-full, all")
             }
         };
+        let marathon = text("DAY_MODE") == "marathon";
         DayConfig {
-            teams: var("DAY_TEAMS", 200) as u32,
-            passen: var("DAY_PASSEN", 8) as u32,
+            teams: var("DAY_TEAMS", if marathon { 100 } else { 200 }) as u32,
+            passen: var("DAY_PASSEN", if marathon { 4 } else { 8 }) as u32,
             phone_every: var("DAY_PHONE_EVERY", 2) as u32,
             viewers: var("DAY_VIEWERS", 500) as usize,
             pollers: var("DAY_POLLERS", 200) as usize,
@@ -127,6 +171,8 @@ impl DayConfig {
             fault: fault.map(|f| (in_passe, f)),
             typo_percent: 2,
             dispute_percent: 5,
+            marathon,
+            tafel_lines: var("DAY_TAFEL_LINES", 24) as u32,
         }
     }
 }
@@ -135,6 +181,8 @@ impl DayConfig {
 #[derive(Debug, Default)]
 pub struct DayReport {
     pub acknowledged: usize,
+    /// Jassmarathon: Tafel lines acknowledged to the phones.
+    pub tafel_lines: usize,
     /// Acknowledged results missing or stored with other points (must be 0).
     pub lost: usize,
     /// More than one result for a table (must be 0).
@@ -185,8 +233,9 @@ impl DayReport {
 
     pub fn print(&self) {
         println!(
-            "acknowledged results {}, lost {}, duplicated {}, unacknowledged visible {}, ranking differences {}, 5xx outside the crash {}",
+            "acknowledged results {} (Tafel lines {}), lost {}, duplicated {}, unacknowledged visible {}, ranking differences {}, 5xx outside the crash {}",
             self.acknowledged,
+            self.tafel_lines,
             self.lost,
             self.duplicated,
             self.unacknowledged_visible,
@@ -241,6 +290,7 @@ struct Server {
     port: u16,
     backup_dir: std::path::PathBuf,
     backup_seconds: u64,
+    phone_window_seconds: u64,
     rss_kb: u64,
     cpu_seconds: f64,
 }
@@ -250,14 +300,15 @@ impl Server {
         database_url: &str,
         port: u16,
         backup_dir: &std::path::Path,
-        backup_seconds: u64,
+        config: &DayConfig,
     ) -> Server {
         let mut s = Server {
             child: None,
             database_url: database_url.to_string(),
             port,
             backup_dir: backup_dir.to_path_buf(),
-            backup_seconds,
+            backup_seconds: config.backup_seconds(),
+            phone_window_seconds: config.phone_window_seconds(),
             rss_kb: 0,
             cpu_seconds: 0.0,
         };
@@ -274,6 +325,10 @@ impl Server {
                 .env(
                     "JASSTURNIER_BACKUP_SECONDS",
                     self.backup_seconds.to_string(),
+                )
+                .env(
+                    "JASSTURNIER_PHONE_WINDOW_SECONDS",
+                    self.phone_window_seconds.to_string(),
                 )
                 .stdout(Stdio::null())
                 .stderr(Stdio::null())
@@ -327,8 +382,11 @@ impl Drop for Server {
 /// The shared state of the day: the log of what was acknowledged and the figures.
 #[derive(Default)]
 struct Log {
-    /// (Passe, table) → points of team A, as acknowledged to whoever entered it.
-    results: HashMap<(u32, u32), u32>,
+    /// (Passe, table) → points (Striche) of team A and B, as acknowledged to whoever entered
+    /// it.
+    results: HashMap<(u32, u32), (u32, u32)>,
+    /// Jassmarathon: (Spielrunde, table) → the Tafel's lines, each as acknowledged.
+    tafeln: HashMap<(u32, u32), Vec<Spiel>>,
     latencies: BTreeMap<&'static str, Vec<Duration>>,
     /// When results were acknowledged (for the live delay).
     acks: Vec<Instant>,
@@ -444,6 +502,20 @@ impl Browser {
         .status()
     }
 
+    /// Sends a form whose answer never reaches the user (the hall's Wi-Fi lost it): the
+    /// server did what it did, the user sees nothing and presses again.
+    async fn post_answer_lost(&self, path: &str, form: &[(&str, String)]) {
+        let csrf = self.csrf.lock().unwrap().clone();
+        let mut fields: Vec<(&str, String)> = form.to_vec();
+        fields.push(("_csrf", csrf));
+        let _ = self
+            .http
+            .post(format!("{}{path}", self.base()))
+            .form(&fields)
+            .send()
+            .await;
+    }
+
     async fn login(&self, user: &str, password: &str) {
         let form = [("username", user), ("password", password)];
         let r = self
@@ -495,14 +567,7 @@ pub async fn run_day(config: &DayConfig, database_url: &str) -> DayReport {
         .unwrap_or_else(|_| backups.path().to_path_buf());
     let _ = std::fs::create_dir_all(&backups_at);
     let mut servers: Vec<Server> = (0..config.instances.max(1))
-        .map(|_| {
-            Server::start(
-                database_url,
-                free_port(),
-                &backups_at,
-                config.backup_seconds(),
-            )
-        })
+        .map(|_| Server::start(database_url, free_port(), &backups_at, config))
         .collect();
     let bases: Arc<Vec<String>> = Arc::new(
         servers
@@ -524,23 +589,29 @@ pub async fn run_day(config: &DayConfig, database_url: &str) -> DayReport {
     // entry on (codes).
     let leitung = browser();
     leitung.login("leitung", PASSWORD).await;
-    let r = leitung
-        .post(
-            "setup",
-            "/tournaments",
-            &[
-                ("name", "Tag im Saal".into()),
-                ("date", "2026-12-12".into()),
-                ("location", "Saal".into()),
-                ("mode", "partnerschieber".into()),
-                ("passen", config.passen.to_string()),
-                ("spiele_per_passe", "12".into()),
-                // Half of the table's 1'884 (the preset covers 3 and 4 Passen only).
-                ("pauschale", "942".into()),
-                ("double_entry", "1".into()),
-            ],
-        )
-        .await;
+    let tournament: Vec<(&str, String)> = match config.marathon {
+        false => vec![
+            ("name", "Tag im Saal".into()),
+            ("date", "2026-12-12".into()),
+            ("location", "Saal".into()),
+            ("mode", "partnerschieber".into()),
+            ("passen", config.passen.to_string()),
+            ("spiele_per_passe", "12".into()),
+            // Half of the table's 1'884 (the preset covers 3 and 4 Passen only).
+            ("pauschale", "942".into()),
+            ("double_entry", "1".into()),
+        ],
+        true => vec![
+            ("name", "Jassmarathon im Saal".into()),
+            ("date", "2026-12-12".into()),
+            ("location", "Saal".into()),
+            ("mode", "jassmarathon".into()),
+            ("passen", config.passen.to_string()),
+            ("pauschale", "3".into()),
+            ("round_minutes", "90".into()),
+        ],
+    };
+    let r = leitung.post("setup", "/tournaments", &tournament).await;
     assert_eq!(r, StatusCode::SEE_OTHER, "create the tournament");
     let id = 1;
     let mut csv = String::from("nr;spieler1;spieler2\n");
@@ -734,10 +805,46 @@ pub async fn run_day(config: &DayConfig, database_url: &str) -> DayReport {
             .filter(|((p, _), _)| *p == passe)
             .map(|((_, t), (a, b))| (*t, *a, *b))
             .collect();
+        let done = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let mut work = Vec::new();
+        let half = match config.marathon {
+            true => {
+                // The Leitung starts the Spielrunde's clock; the phones keep the Tafeln.
+                let r = leitung
+                    .post(
+                        "setup",
+                        &format!("/tournaments/{id}/passen/{passe}/clock"),
+                        &[("action", "start".into())],
+                    )
+                    .await;
+                assert_eq!(r, StatusCode::SEE_OTHER);
+                for (table, a, b) in tables.iter().copied() {
+                    let tafel = Tafel {
+                        id,
+                        passe,
+                        table,
+                        teams: (a, b),
+                        codes: (codes[&a].clone(), codes[&b].clone()),
+                        lines: tafel_lines(&mut rng, config.tafel_lines),
+                        resent: (0..config.tafel_lines)
+                            .map(|_| rng.random_range(0..100) < config.typo_percent)
+                            .collect(),
+                        dispute: rng.random_range(0..100) < config.dispute_percent,
+                        pause: config.line_pause(),
+                    };
+                    let phones = (browser(), browser(), leitung.clone());
+                    let (log, done) = (log.clone(), done.clone());
+                    work.push(tokio::spawn(keep_tafel(tafel, phones, log, done)));
+                }
+                tables.len() * config.tafel_lines as usize / 2
+            }
+            false => tables.len(),
+        };
         let points: HashMap<u32, u32> = tables
             .iter()
             .map(|(t, _, _)| (*t, rng.random_range(400..=1484)))
             .collect();
+        // (The Jassmarathon's Tafeln are all on phones, above.)
         let phoned = |t: u32| config.phone_every > 0 && t.is_multiple_of(config.phone_every);
         let by_phone: Vec<(u32, u32, u32)> = tables
             .iter()
@@ -746,9 +853,13 @@ pub async fn run_day(config: &DayConfig, database_url: &str) -> DayReport {
             .collect();
         let typed: Vec<u32> = tables
             .iter()
-            .filter(|(t, _, _)| !phoned(*t))
+            .filter(|(t, _, _)| !phoned(*t) && !config.marathon)
             .map(|(t, _, _)| *t)
             .collect();
+        let by_phone: Vec<(u32, u32, u32)> = match config.marathon {
+            true => Vec::new(),
+            false => by_phone,
+        };
         let typos: Vec<bool> = typed
             .iter()
             .map(|_| rng.random_range(0..100) < config.typo_percent)
@@ -757,8 +868,6 @@ pub async fn run_day(config: &DayConfig, database_url: &str) -> DayReport {
             .iter()
             .map(|(t, _, _)| (*t, rng.random_range(0..100) < config.dispute_percent))
             .collect();
-        let done = Arc::new(std::sync::atomic::AtomicUsize::new(0));
-        let mut work = Vec::new();
         // Two clerks type every table not reported by phone, blind: the first ascending, the
         // second descending (so that both have typed half when they cross).
         for (k, clerk) in clerks.iter().enumerate() {
@@ -828,7 +937,7 @@ pub async fn run_day(config: &DayConfig, database_url: &str) -> DayReport {
                     if let std::collections::hash_map::Entry::Vacant(e) =
                         log.results.entry((passe, table))
                     {
-                        e.insert(p);
+                        e.insert((p, 1884 - p));
                     }
                     done.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                 }
@@ -915,14 +1024,13 @@ pub async fn run_day(config: &DayConfig, database_url: &str) -> DayReport {
                     }
                 }
                 let mut log = log.lock().unwrap();
-                log.results.insert((passe, table), p);
+                log.results.insert((passe, table), (p, 1884 - p));
                 log.acks.push(Instant::now());
                 done.fetch_add(2, std::sync::atomic::Ordering::SeqCst);
             }));
         }
         // The fault: when about half of the Passe's work is done.
         if let Some((_, fault)) = config.fault.as_ref().filter(|(p, _)| *p == passe) {
-            let half = tables.len();
             while done.load(std::sync::atomic::Ordering::SeqCst) < half {
                 tokio::time::sleep(Duration::from_millis(5)).await;
             }
@@ -978,6 +1086,16 @@ pub async fn run_day(config: &DayConfig, database_url: &str) -> DayReport {
         }
         for w in work {
             w.await.expect("actor");
+        }
+        if config.marathon {
+            let r = leitung
+                .post(
+                    "setup",
+                    &format!("/tournaments/{id}/passen/{passe}/clock"),
+                    &[("action", "end".into())],
+                )
+                .await;
+            assert_eq!(r, StatusCode::SEE_OTHER);
         }
         // The Standblätter printed between the Passen.
         let (status, _) = leitung
@@ -1081,18 +1199,34 @@ pub async fn run_day(config: &DayConfig, database_url: &str) -> DayReport {
         disk_filled,
         ..Default::default()
     };
-    let mut stored: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
+    let mut stored: HashMap<(u32, u32), Vec<(u32, u32)>> = HashMap::new();
     for r in &data.results {
         stored
             .entry((r.passe.get(), r.table_no.get()))
             .or_default()
-            .push(r.points_a.get());
+            .push((r.points_a.get(), r.points_b.get()));
     }
     for (key, points) in &log.results {
         match stored.get(key).map(Vec::as_slice) {
             Some([p]) if p == points => {}
             Some([_]) | None => report.lost += 1,
             Some(_) => report.duplicated += 1,
+        }
+    }
+    // Jassmarathon: every Tafel holds the lines acknowledged to its phone, each once.
+    for ((passe, table), lines) in &log.tafeln {
+        let (kept, gong) = jassturnier::db::marathon::tafel(
+            &mut conn,
+            jassturnier::domain::ids::TournamentId(id),
+            *passe,
+            *table,
+        )
+        .expect("Tafel");
+        report.tafel_lines += lines.len();
+        if kept.len() > lines.len() {
+            report.duplicated += 1;
+        } else if kept != *lines || !gong {
+            report.lost += 1;
         }
     }
     report.unacknowledged_visible = stored
@@ -1103,24 +1237,28 @@ pub async fn run_day(config: &DayConfig, database_url: &str) -> DayReport {
     // Passe, the second best, …
     let mut per_team: HashMap<u32, Vec<u32>> = HashMap::new();
     for ((passe, table), (a, b)) in &schedule {
-        if let Some(p) = log.results.get(&(*passe, *table)) {
-            per_team.entry(*a).or_default().push(*p);
-            per_team.entry(*b).or_default().push(1884 - p);
+        if let Some((points_a, points_b)) = log.results.get(&(*passe, *table)) {
+            per_team.entry(*a).or_default().push(*points_a);
+            per_team.entry(*b).or_default().push(*points_b);
         }
     }
-    let mut expected: Vec<(u32, Vec<u32>, u32)> = per_team
+    // Per team: its total and its Passen best first; its rank is one more than the teams
+    // ahead of it (equal teams share a rank).
+    let standing: Vec<(u32, (u32, Vec<u32>))> = per_team
         .into_iter()
         .map(|(nr, mut passen)| {
             passen.sort_unstable_by(|x, y| y.cmp(x));
-            (passen.iter().sum(), passen, nr)
+            (nr, (passen.iter().sum(), passen))
         })
         .collect();
-    expected.sort_by(|x, y| {
-        y.0.cmp(&x.0)
-            .then_with(|| y.1.cmp(&x.1))
-            .then(x.2.cmp(&y.2))
-    });
-    let shown: Vec<(u32, u64)> = ranking["teams"]
+    let expected: HashMap<u32, (u64, u64)> = standing
+        .iter()
+        .map(|(nr, key)| {
+            let ahead = standing.iter().filter(|(_, other)| other > key).count();
+            (*nr, (ahead as u64 + 1, u64::from(key.0)))
+        })
+        .collect();
+    let shown: HashMap<u32, (u64, u64)> = ranking["teams"]
         .as_array()
         .expect("teams")
         .iter()
@@ -1128,14 +1266,13 @@ pub async fn run_day(config: &DayConfig, database_url: &str) -> DayReport {
         .map(|t| {
             (
                 t["startnummer"].as_u64().unwrap() as u32,
-                t["total"].as_u64().unwrap(),
+                (t["rank"].as_u64().unwrap(), t["total"].as_u64().unwrap()),
             )
         })
         .collect();
     report.ranking_differences = expected
         .iter()
-        .zip(&shown)
-        .filter(|(e, s)| (e.2, u64::from(e.0)) != **s)
+        .filter(|(nr, e)| shown.get(nr) != Some(e))
         .count()
         + expected.len().abs_diff(shown.len());
     // Live delay: from each acknowledged save to the next event a viewer received.
@@ -1149,6 +1286,168 @@ pub async fn run_day(config: &DayConfig, database_url: &str) -> DayReport {
         }
     }
     report
+}
+
+/// One Tafel of the Jassmarathon as its table keeps it.
+struct Tafel {
+    id: i32,
+    passe: u32,
+    table: u32,
+    /// Startnummern of team A (its phone writes the Tafel) and team B (confirms it).
+    teams: (u32, u32),
+    codes: (String, String),
+    lines: Vec<Spiel>,
+    /// Per line: its answer is lost on the hall's Wi-Fi and the phone sends it again.
+    resent: Vec<bool>,
+    /// The opponents dispute the Tafel at the gong (the office decides for it).
+    dispute: bool,
+    pause: Duration,
+}
+
+/// Team A's phone writes the Tafel line by line through the Spielrunde and closes it at the
+/// gong; team B's phone confirms it (or disputes it, and the office decides).
+async fn keep_tafel(
+    t: Tafel,
+    (schreiber, opponents, leitung): (Browser, Browser, Browser),
+    log: Arc<Mutex<Log>>,
+    done: Arc<std::sync::atomic::AtomicUsize>,
+) {
+    let Tafel {
+        id, passe, table, ..
+    } = t;
+    let (a, b) = t.teams;
+    let tisch = |nr: u32| format!("/tournaments/{id}/team/{nr}/tisch");
+    for (phone, nr, code) in [(&schreiber, a, &t.codes.0), (&opponents, b, &t.codes.1)] {
+        let form = [("code", code.clone())];
+        let r = phone
+            .send("phone code", |base| {
+                phone
+                    .http
+                    .post(format!("{base}{}/code", tisch(nr)))
+                    .form(&form)
+            })
+            .await;
+        assert_eq!(r.status(), StatusCode::SEE_OTHER);
+        phone.get("phone page", &tisch(nr)).await;
+    }
+    let path = format!("{}/tafel", tisch(a));
+    for (n, spiel) in t.lines.iter().enumerate() {
+        tokio::time::sleep(t.pause).await;
+        let typed = SpielForm::of(spiel);
+        let form: Vec<(&str, String)> = vec![
+            ("action", "add".into()),
+            // The line the phone's page offers to write (its form says which).
+            ("number", (n + 1).to_string()),
+            ("trump", typed.trump),
+            ("cards_a", typed.cards_a),
+            ("match_side", typed.match_side),
+            ("weis_a", typed.weis_a),
+            ("weis_b", typed.weis_b),
+            ("stoeck", typed.stoeck),
+            ("first", typed.first),
+        ];
+        if t.resent[n] {
+            schreiber.post_answer_lost(&path, &form).await;
+        }
+        let r = schreiber.post("tafel line", &path, &form).await;
+        assert_eq!(
+            r,
+            StatusCode::SEE_OTHER,
+            "Spielrunde {passe}, Tisch {table}, Spiel {}",
+            n + 1
+        );
+        log.lock()
+            .unwrap()
+            .tafeln
+            .entry((passe, table))
+            .or_default()
+            .push(*spiel);
+        done.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+    let r = schreiber
+        .post("tafel gong", &path, &[("action", "gong".into())])
+        .await;
+    assert_eq!(r, StatusCode::SEE_OTHER, "gong at table {table}");
+    let (_, page) = opponents.get("phone page", &tisch(b)).await;
+    let seen = attr(
+        &scraper::Html::parse_document(&page),
+        "input[name=seen]",
+        "value",
+    )
+    .expect("the opponents see the closed Tafel");
+    let r = match t.dispute {
+        false => {
+            opponents
+                .post(
+                    "phone confirm",
+                    &format!("{}/bestaetigen", tisch(b)),
+                    &[("seen", seen)],
+                )
+                .await
+        }
+        true => {
+            let r = opponents
+                .post(
+                    "phone dispute",
+                    &format!("{}/widersprechen", tisch(b)),
+                    &[("seen", seen.clone()), ("note", "Weis fehlt".into())],
+                )
+                .await;
+            assert_eq!(r, StatusCode::SEE_OTHER, "dispute at table {table}");
+            leitung
+                .post(
+                    "office decision",
+                    &format!("/tournaments/{id}/passen/{passe}/tables/{table}/entscheiden"),
+                    &[
+                        ("seen", (seen.parse::<i32>().unwrap_or(1) + 1).to_string()),
+                        ("version", "gemeldet".into()),
+                    ],
+                )
+                .await
+        }
+    };
+    // 422/409: already answered before a retry after a lost connection — the end checks.
+    assert!(
+        r == StatusCode::SEE_OTHER || r.is_client_error(),
+        "table {table}: {r}"
+    );
+    let striche = compute(&Rules::jassmarathon(), &t.lines, true).expect("a Tafel that closes");
+    let mut log = log.lock().unwrap();
+    log.results
+        .insert((passe, table), (striche.a.total(), striche.b.total()));
+    log.acks.push(Instant::now());
+}
+
+/// A Tafel of `n` Spiele as a table plays it: random trumps and card points, now and then
+/// a Match or a Weis; where both teams reach the mark in the same Spiel, who was first.
+fn tafel_lines(rng: &mut rand::rngs::StdRng, n: u32) -> Vec<Spiel> {
+    let rules = Rules::jassmarathon();
+    let mut lines: Vec<Spiel> = Vec::new();
+    while lines.len() < n as usize {
+        let mut form = SpielForm {
+            trump: Trump::ALL[rng.random_range(0..6)].as_str().into(),
+            ..Default::default()
+        };
+        match rng.random_range(0..100) {
+            0..3 => form.match_side = "a".into(),
+            3..6 => form.match_side = "b".into(),
+            _ => form.cards_a = rng.random_range(0..=157u32).to_string(),
+        }
+        if rng.random_range(0..10) == 0 {
+            form.weis_a = ["20", "50", "100"][rng.random_range(0..3)].into();
+        }
+        let fits = ["", "a", "b"].into_iter().find_map(|first| {
+            form.first = first.into();
+            let spiel = form.spiel(&rules, false).ok()?;
+            let mut tried = lines.clone();
+            tried.push(spiel);
+            compute(&rules, &tried, true).ok().map(|_| spiel)
+        });
+        if let Some(spiel) = fits {
+            lines.push(spiel);
+        }
+    }
+    lines
 }
 
 /// PostgreSQL: terminates every connection to the app's database but the admin's own.
@@ -1220,6 +1519,25 @@ async fn a_reduced_day_with_a_kill_loses_nothing_and_converges() {
         report.viewers_behind, 0,
         "every viewer converged without a reload"
     );
+}
+
+/// The Jassmarathon of the suite: every Tafel kept on a phone line by line — some answers
+/// lost on the Wi-Fi and the line sent again — the server killed in the second Spielrunde;
+/// every Tafel holds each acknowledged line once, the Striche and the Rangliste as the log
+/// computes them.
+#[tokio::test]
+async fn a_reduced_jassmarathon_keeps_every_tafel_line_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = test_database(dir.path());
+    let report = run_day(&DayConfig::reduced_marathon(), &url).await;
+    report.print();
+    assert!(report.tafel_lines > 0);
+    assert_eq!(report.lost, 0, "lost");
+    assert_eq!(report.duplicated, 0, "duplicated");
+    assert_eq!(report.unacknowledged_visible, 0, "unacknowledged visible");
+    assert_eq!(report.ranking_differences, 0, "Rangliste");
+    assert_eq!(report.server_errors, 0, "5xx outside the crash");
+    assert_eq!(report.viewers_behind, 0, "every viewer converged");
 }
 
 /// The full day of the benchmark (`bash bench/day.sh`), not part of the suite. Its clients

@@ -143,6 +143,7 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
         setup_from_loopback: true,
         live_poll: std::time::Duration::from_secs(1),
         pg_listen: true,
+        phone_window: Default::default(),
     };
     adjust(&mut settings);
     let database_url = settings.database_url.clone();

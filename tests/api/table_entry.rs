@@ -835,6 +835,90 @@ async fn in_the_jassmarathon_the_schreiber_writes_the_tafel_and_the_opponents_co
     assert!(app.data(id).result_at(1, 2).is_some());
 }
 
+/// A Tafel line sent twice — its answer lost on the hall's Wi-Fi, «Spiel eintragen» pressed
+/// again (found by the day simulator, #82) — is written once, on the phone and in the Büro;
+/// a line offered for a Tafel that changed meanwhile is refused, nothing written.
+#[tokio::test]
+async fn a_tafel_line_sent_twice_is_written_once() {
+    let app = spawn_app().await;
+    let leitung = app.leitung().await;
+    let id = crate::marathon::marathon_tournament(&app, &leitung, "60").await;
+    leitung
+        .post_ok(&format!("/tournaments/{id}/tisch"), &[("action", "ein")])
+        .await;
+    let codes = codes(&leitung, id).await;
+    let (a, _) = sitting(&app, id, 1, 1);
+    let schreiber = phone(&app, "127.0.0.1", id, a, &codes[&a]).await;
+    let first = [
+        ("action", "add"),
+        ("number", "1"),
+        ("trump", "rose"),
+        ("cards_a", "80"),
+    ];
+    // The page offers the next line's number.
+    assert_eq!(
+        select_attr(
+            &schreiber.page().await,
+            "#line-form input[name=number]",
+            "value"
+        ),
+        vec!["1"]
+    );
+    let r = schreiber.post("tafel", &first).await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    let before = app.dump();
+    let r = schreiber.post("tafel", &first).await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    assert!(location(&r).contains("ok=schon"), "{}", location(&r));
+    assert_eq!(app.dump(), before, "the same line again writes nothing");
+    let page = schreiber.page().await;
+    assert_eq!(select_all(&page, "#tafel-lines tbody tr").len(), 1);
+    assert_eq!(
+        select_attr(&page, "#line-form input[name=number]", "value"),
+        vec!["2"]
+    );
+    // Another Spiel as line 1: the Tafel changed since that page; refused, nothing written.
+    let r = schreiber
+        .post(
+            "tafel",
+            &[
+                ("action", "add"),
+                ("number", "1"),
+                ("trump", "eichel"),
+                ("cards_a", "90"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::CONFLICT);
+    assert!(r.text().await.unwrap().contains("inzwischen 1 Spiele"));
+    assert_eq!(app.dump(), before);
+
+    // The Büro's Tafel: the same.
+    let tafel = format!("/tournaments/{id}/passen/1/tafel/2");
+    let page = leitung.html(&tafel).await;
+    assert_eq!(
+        select_attr(&page, "#line-form input[name=line]", "value"),
+        vec!["1"]
+    );
+    let line = [
+        ("action", "add"),
+        ("line", "1"),
+        ("trump", "schelle"),
+        ("cards_a", "100"),
+    ];
+    leitung.post_ok(&tafel, &line).await;
+    let before = app.dump();
+    leitung.post_ok(&tafel, &line).await;
+    assert_eq!(
+        app.dump(),
+        before,
+        "the Büro's line sent twice: written once"
+    );
+    let mut conn = app.pool.get().unwrap();
+    let (lines, _) = jassturnier::db::marathon::tafel(&mut conn, TournamentId(id), 1, 2).unwrap();
+    assert_eq!(lines.len(), 1);
+}
+
 /// A dispute says something: another figure and a note; the players' page speaks to them
 /// (their words, 1'884, no staff login, the own report folded behind "ändern"); the office
 /// is told when its entry replaces an open report; the Tischliste counts every report; the

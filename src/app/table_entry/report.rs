@@ -18,7 +18,7 @@ use crate::domain::form::FieldErrors;
 use crate::domain::ids::{TeamId, TournamentId};
 use crate::domain::marathon::Details;
 use crate::domain::marathon::quick::SpielForm;
-use crate::domain::marathon::tafel::compute;
+use crate::domain::marathon::tafel::{NewLine, compute, new_line};
 use crate::domain::result::TableScore;
 use crate::domain::role::Actor;
 use crate::domain::table_report::{self, Ask, OwnFigures, ReportState, Step, Version};
@@ -43,7 +43,8 @@ pub enum PhoneAsk {
 
 /// A change to the Tafel at the table; the Gong closes it and reports it.
 pub enum TafelAsk {
-    Add(SpielForm),
+    /// A line, and which line the phone's page offered it as (see [`new_line`]).
+    Add(SpielForm, Option<usize>),
     Delete(usize),
     Gong(bool),
 }
@@ -58,6 +59,8 @@ pub enum Done {
     Reported,
     Confirmed,
     Disputed,
+    /// The same Tafel line again (sent twice): nothing written.
+    Unchanged,
 }
 
 /// A phone's report, confirmation or dispute, for the team its token was admitted for.
@@ -68,6 +71,7 @@ pub fn act(
     token: &str,
     address: &str,
     ask: PhoneAsk,
+    window: throttle::PhoneWindow,
 ) -> Result<Done, Refusal> {
     crate::db::write_tx(conn, Lock::Tournament(id), |conn| {
         let t = guard::open_tournament(conn, id)?;
@@ -103,7 +107,7 @@ pub fn act(
         }
         // Bounded writes per team: a phone cannot fill the disk or the Protokoll.
         if let throttle::PhoneWrite::Stopped { until, newly } =
-            counters::phone_write(conn, &team.id.to_string())?
+            counters::phone_write(conn, &team.id.to_string(), window)?
         {
             if newly {
                 audit::record_as(
@@ -208,11 +212,17 @@ pub fn act(
                 let mut lines = draft.spiele().map_err(Refusal::Internal)?;
                 let mut gong = draft.gong;
                 let action = match change {
-                    TafelAsk::Add(form) => match form.spiel(&rules, false) {
-                        Ok(spiel) => {
-                            lines.push(spiel);
-                            ReportAction::TafelLine
-                        }
+                    TafelAsk::Add(form, number) => match form.spiel(&rules, false) {
+                        Ok(spiel) => match new_line(&lines, &spiel, number) {
+                            NewLine::Append => {
+                                lines.push(spiel);
+                                ReportAction::TafelLine
+                            }
+                            NewLine::AlreadyThere => return Ok(Done::Unchanged),
+                            NewLine::Changed { lines } => {
+                                return Err(Refusal::Conflict(NewLine::changed(lines)));
+                            }
+                        },
                         Err(errors) => return Ok(Done::Invalid(errors)),
                     },
                     TafelAsk::Delete(n) => {

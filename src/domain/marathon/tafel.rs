@@ -283,5 +283,38 @@ pub fn compute(rules: &Rules, spiele: &[Spiel], gong: bool) -> Result<Tafel, Taf
     })
 }
 
+/// Where a line typed as Spiel `number` (the line the writer's page offered) goes on a Tafel
+/// that holds `lines`: a form sent twice — its answer lost on the hall's Wi-Fi, «Eintragen»
+/// pressed again — must not write the Spiel twice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NewLine {
+    /// The next line: written.
+    Append,
+    /// That Spiel is already there, the same: nothing to write.
+    AlreadyThere,
+    /// The Tafel changed since the page was shown (a line more or fewer): nothing written;
+    /// the writer sees the Tafel as it is and decides.
+    Changed { lines: usize },
+}
+
+impl NewLine {
+    /// What the writer is told when the Tafel changed since his page was shown.
+    pub fn changed(lines: usize) -> String {
+        format!(
+            "Die Tafel hat inzwischen {lines} Spiele: bitte prüfen und das Spiel nochmals eintragen, falls es fehlt."
+        )
+    }
+}
+
+/// Decides a new line (`number` None: a form without it appends, as before).
+pub fn new_line(lines: &[Spiel], spiel: &Spiel, number: Option<usize>) -> NewLine {
+    match number {
+        None => NewLine::Append,
+        Some(n) if n == lines.len() + 1 => NewLine::Append,
+        Some(n) if n >= 1 && lines.get(n - 1) == Some(spiel) => NewLine::AlreadyThere,
+        Some(_) => NewLine::Changed { lines: lines.len() },
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -442,3 +442,29 @@ fn a_tafel_holds_the_spiele_of_one_spielrunde_and_no_more() {
         error.message
     );
 }
+
+#[test]
+fn a_line_sent_twice_is_written_once() {
+    let tafel = vec![pts(Rose, 80), pts(Schelle, 100)];
+    let third = pts(Obenabe, 60);
+    assert_eq!(new_line(&tafel, &third, Some(3)), NewLine::Append);
+    assert_eq!(new_line(&tafel, &third, None), NewLine::Append);
+    // The second Spiel sent again (its answer was lost): already there.
+    assert_eq!(
+        new_line(&tafel, &pts(Schelle, 100), Some(2)),
+        NewLine::AlreadyThere
+    );
+    // Another Spiel as the second, or a line beyond the next: the Tafel changed meanwhile.
+    assert_eq!(
+        new_line(&tafel, &pts(Schelle, 99), Some(2)),
+        NewLine::Changed { lines: 2 }
+    );
+    assert_eq!(
+        new_line(&tafel, &third, Some(5)),
+        NewLine::Changed { lines: 2 }
+    );
+    assert_eq!(
+        new_line(&tafel, &third, Some(0)),
+        NewLine::Changed { lines: 2 }
+    );
+}
