@@ -8,6 +8,7 @@
 #
 # Runs, side by side:
 #   idle       the Büro alone (no phones, viewers, pages): the office's p99 on an idle server
+#   pg-idle    the same on PostgreSQL (one instance)
 #   sqlite     the whole day on SQLite, no fault
 #   kill       SQLite, SIGKILL of the server in Passe 4 and a restart
 #   disk-full  SQLite on a 64 MB filesystem filled up in Passe 4 for 3 s, then freed
@@ -18,6 +19,12 @@
 #              (pg_terminate_backend) in Passe 4 — no restart
 #   pg-all     PostgreSQL, two instances: one killed, the other's connections terminated
 #              while it is down, then the killed one started again
+#   marathon   a Jassmarathon of DAY_TEAMS (100) teams × 4 Spielrunden, every Tafel (50) kept
+#              on a phone line by line (24 Spiele in 90 minutes), 2 % of the answers lost on
+#              the Wi-Fi (the line sent again), the opponents confirming at the gong; SQLite,
+#              SIGKILL in Spielrunde 2. Compressed MARATHON_SPEED (50) times (a Spielrunde
+#              is 90 minutes: at 50 the day takes about 8 minutes)
+#   pg-marathon  the same on PostgreSQL, two instances, one killed in Spielrunde 2
 # Usage: bash bench/day.sh [RUN ...]   (default: all). POSTGRES (default
 # postgres://root@127.0.0.1:5432) names the server; each PostgreSQL run gets a database of its
 # own, dropped at the end.
@@ -27,7 +34,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 POSTGRES=${POSTGRES:-postgres://root@127.0.0.1:5432}
 export DAY_SPEED=${DAY_SPEED:-50}
 runs=("$@")
-[ ${#runs[@]} -eq 0 ] && runs=(idle sqlite kill disk-full pg-kill pg-two pg-drop pg-all)
+MARATHON_SPEED=${MARATHON_SPEED:-50}
+[ ${#runs[@]} -eq 0 ] && runs=(idle pg-idle sqlite kill disk-full pg-kill pg-two pg-drop pg-all marathon pg-marathon)
 cargo test --release --test api --no-run -q 2>/dev/null
 scratch=$(mktemp -d)
 databases=()
@@ -55,6 +63,7 @@ pg_database() { # a fresh database on the PostgreSQL server; prints its URL
 for run in "${runs[@]}"; do
   case $run in
     idle) day idle DAY_DATABASE_URL="$scratch/idle.sqlite3" DAY_VIEWERS=0 DAY_POLLERS=0 DAY_PHONE_EVERY=0 DAY_FAULT=none ;;
+    pg-idle) url=$(pg_database); day pg-idle DAY_DATABASE_URL="$url" DAY_VIEWERS=0 DAY_POLLERS=0 DAY_PHONE_EVERY=0 DAY_FAULT=none ;;
     sqlite) day sqlite DAY_DATABASE_URL="$scratch/sqlite.sqlite3" DAY_FAULT=none ;;
     kill) day kill DAY_DATABASE_URL="$scratch/kill.sqlite3" DAY_FAULT=kill ;;
     disk-full)
@@ -69,6 +78,8 @@ for run in "${runs[@]}"; do
     pg-two) url=$(pg_database); day pg-two DAY_DATABASE_URL="$url" DAY_INSTANCES=2 DAY_FAULT=kill-one ;;
     pg-drop) url=$(pg_database); day pg-drop DAY_DATABASE_URL="$url" DAY_INSTANCES=2 DAY_FAULT=drop-connections DAY_PG_ADMIN="$POSTGRES/postgres" ;;
     pg-all) url=$(pg_database); day pg-all DAY_DATABASE_URL="$url" DAY_INSTANCES=2 DAY_FAULT=all DAY_PG_ADMIN="$POSTGRES/postgres" ;;
+    marathon) day marathon DAY_MODE=marathon DAY_SPEED="$MARATHON_SPEED" DAY_DATABASE_URL="$scratch/marathon.sqlite3" DAY_FAULT=kill DAY_FAULT_PASSE=2 ;;
+    pg-marathon) url=$(pg_database); day pg-marathon DAY_MODE=marathon DAY_SPEED="$MARATHON_SPEED" DAY_DATABASE_URL="$url" DAY_INSTANCES=2 DAY_FAULT=kill-one DAY_FAULT_PASSE=2 ;;
     *) echo "unknown run $run" >&2; exit 2 ;;
   esac
 done

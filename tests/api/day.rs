@@ -183,6 +183,9 @@ pub struct DayReport {
     pub acknowledged: usize,
     /// Jassmarathon: Tafel lines acknowledged to the phones.
     pub tafel_lines: usize,
+    /// Results without the Kontrolleur's visa and teams without their final visa, although
+    /// both were acknowledged (must be 0).
+    pub without_visa: usize,
     /// Acknowledged results missing or stored with other points (must be 0).
     pub lost: usize,
     /// More than one result for a table (must be 0).
@@ -233,12 +236,13 @@ impl DayReport {
 
     pub fn print(&self) {
         println!(
-            "acknowledged results {} (Tafel lines {}), lost {}, duplicated {}, unacknowledged visible {}, ranking differences {}, 5xx outside the crash {}",
+            "acknowledged results {} (Tafel lines {}), lost {}, duplicated {}, unacknowledged visible {}, without visa {}, ranking differences {}, 5xx outside the crash {}",
             self.acknowledged,
             self.tafel_lines,
             self.lost,
             self.duplicated,
             self.unacknowledged_visible,
+            self.without_visa,
             self.ranking_differences,
             self.server_errors
         );
@@ -830,7 +834,11 @@ pub async fn run_day(config: &DayConfig, database_url: &str) -> DayReport {
                             .map(|_| rng.random_range(0..100) < config.typo_percent)
                             .collect(),
                         dispute: rng.random_range(0..100) < config.dispute_percent,
-                        pause: config.line_pause(),
+                        // Each Spiel takes its own time: between half and one and a half of
+                        // the average.
+                        pauses: (0..config.tafel_lines)
+                            .map(|_| config.line_pause().mul_f64(rng.random_range(0.5..1.5)))
+                            .collect(),
                     };
                     let phones = (browser(), browser(), leitung.clone());
                     let (log, done) = (log.clone(), done.clone());
@@ -944,14 +952,18 @@ pub async fn run_day(config: &DayConfig, database_url: &str) -> DayReport {
             }));
         }
         // Phones: team A's phone reports, team B's confirms (or disputes; the office takes
-        // the report).
+        // the report) — each when its table has finished: spread over the time the clerks
+        // take for the paper ones, as tables finish one after the other in a hall.
+        let entry_window = config.clerk_pause() * (typed.len() as u32).div_ceil(2).max(1);
         for (table, a, b) in by_phone {
+            let finished = entry_window.mul_f64(rng.random_range(0.0..1.0));
             let (pa, pb) = (browser(), browser());
             let (code_a, code_b) = (codes[&a].clone(), codes[&b].clone());
             let p = points[&table];
             let dispute = disputes[&table];
             let (log, done, leitung) = (log.clone(), done.clone(), leitung.clone());
             work.push(tokio::spawn(async move {
+                tokio::time::sleep(finished).await;
                 for (phone, nr, code) in [(&pa, a, &code_a), (&pb, b, &code_b)] {
                     let path = format!("/tournaments/{id}/team/{nr}/tisch");
                     let form = [("code", code.clone())];
@@ -1229,6 +1241,13 @@ pub async fn run_day(config: &DayConfig, database_url: &str) -> DayReport {
             report.lost += 1;
         }
     }
+    // Every result visaed (the Kontrolleur's bulk visa per Passe), every team its final visa.
+    report.without_visa = data.results.iter().filter(|r| !r.visaed()).count()
+        + data
+            .teams
+            .iter()
+            .filter(|t| t.final_visa_at.is_none())
+            .count();
     report.unacknowledged_visible = stored
         .keys()
         .filter(|k| !log.results.contains_key(k))
@@ -1301,7 +1320,8 @@ struct Tafel {
     resent: Vec<bool>,
     /// The opponents dispute the Tafel at the gong (the office decides for it).
     dispute: bool,
-    pause: Duration,
+    /// Before each line: the time its Spiel takes.
+    pauses: Vec<Duration>,
 }
 
 /// Team A's phone writes the Tafel line by line through the Spielrunde and closes it at the
@@ -1332,7 +1352,7 @@ async fn keep_tafel(
     }
     let path = format!("{}/tafel", tisch(a));
     for (n, spiel) in t.lines.iter().enumerate() {
-        tokio::time::sleep(t.pause).await;
+        tokio::time::sleep(t.pauses[n]).await;
         let typed = SpielForm::of(spiel);
         let form: Vec<(&str, String)> = vec![
             ("action", "add".into()),
@@ -1511,6 +1531,7 @@ async fn a_reduced_day_with_a_kill_loses_nothing_and_converges() {
     assert_eq!(report.lost, 0, "lost");
     assert_eq!(report.duplicated, 0, "duplicated");
     assert_eq!(report.unacknowledged_visible, 0, "unacknowledged visible");
+    assert_eq!(report.without_visa, 0, "every visa stored");
     assert_eq!(report.ranking_differences, 0, "Rangliste");
     assert_eq!(report.server_errors, 0, "5xx outside the crash");
     assert!(report.back_after_kill.is_some());
@@ -1535,6 +1556,7 @@ async fn a_reduced_jassmarathon_keeps_every_tafel_line_once() {
     assert_eq!(report.lost, 0, "lost");
     assert_eq!(report.duplicated, 0, "duplicated");
     assert_eq!(report.unacknowledged_visible, 0, "unacknowledged visible");
+    assert_eq!(report.without_visa, 0, "every visa stored");
     assert_eq!(report.ranking_differences, 0, "Rangliste");
     assert_eq!(report.server_errors, 0, "5xx outside the crash");
     assert_eq!(report.viewers_behind, 0, "every viewer converged");
@@ -1556,5 +1578,8 @@ async fn full_day() {
     let report = run_day(&config, &url).await;
     println!("day simulated in {:.1} s", started.elapsed().as_secs_f64());
     report.print();
-    assert_eq!((report.lost, report.duplicated), (0, 0));
+    assert_eq!(
+        (report.lost, report.duplicated, report.without_visa),
+        (0, 0, 0)
+    );
 }
