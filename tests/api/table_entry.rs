@@ -914,9 +914,20 @@ async fn a_tafel_line_sent_twice_is_written_once() {
         before,
         "the Büro's line sent twice: written once"
     );
+    // A ruling is a line too.
+    let page = leitung.html(&tafel).await;
+    assert_eq!(
+        select_attr(&page, "#ruling-form input[name=line]", "value"),
+        vec!["2"]
+    );
+    let ruling = [("action", "add"), ("line", "2"), ("ruling", "berg_a")];
+    leitung.post_ok(&tafel, &ruling).await;
+    let before = app.dump();
+    leitung.post_ok(&tafel, &ruling).await;
+    assert_eq!(app.dump(), before, "a ruling sent twice: written once");
     let mut conn = app.pool.get().unwrap();
     let (lines, _) = jassturnier::db::marathon::tafel(&mut conn, TournamentId(id), 1, 2).unwrap();
-    assert_eq!(lines.len(), 1);
+    assert_eq!(lines.len(), 2);
 }
 
 /// A dispute says something: another figure and a note; the players' page speaks to them
