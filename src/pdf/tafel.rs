@@ -114,22 +114,7 @@ pub fn blank_tafeln(
             );
         }
         let sign = y + 22.0 + 4.0 * rules.len() as f32 + 6.0;
-        page.line(MARGIN, sign, MARGIN + 80.0, sign, 0.5);
-        page.line(MARGIN + 100.0, sign, MARGIN + CONTENT_WIDTH, sign, 0.5);
-        page.text(
-            MARGIN,
-            sign + 4.5,
-            8.0,
-            Weight::Regular,
-            "Unterschrift Schreiber",
-        );
-        page.text(
-            MARGIN + 100.0,
-            sign + 4.5,
-            8.0,
-            Weight::Regular,
-            "Unterschrift Gegner",
-        );
+        page.signatures(sign, "Unterschrift Gegner");
     }
     doc.finish("Tafeln")
 }
